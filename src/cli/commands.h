@@ -1,0 +1,10 @@
+// Subcommand entry points. Each returns the process exit code (0 ok, 1 gate failed, 2 usage or
+// input error, 3 runtime failure). argv[0] is the subcommand name.
+#pragma once
+
+namespace servebench::cli {
+
+int run_profile(int argc, char** argv);
+int run_tokenize(int argc, char** argv);
+
+}  // namespace servebench::cli

@@ -1,0 +1,46 @@
+// servebench: parses the subcommand, runs it, maps the exit code. Nothing else lives here.
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "cli/commands.h"
+
+#ifndef SERVEBENCH_VERSION
+#define SERVEBENCH_VERSION "0.0.0"
+#endif
+
+namespace {
+
+void print_usage(std::FILE* out) {
+  std::fprintf(out,
+               "servebench %s: benchmark client for LLM inference servers\n\n"
+               "usage: servebench <command> [options]\n\n"
+               "commands:\n"
+               "  profile    run a benchmark against an OpenAI-compatible server (AIPerf flags)\n"
+               "  tokenize   encode or decode text with a tokenizer, or count its tokens\n\n"
+               "run 'servebench <command> --help' for a command's options\n",
+               SERVEBENCH_VERSION);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
+  }
+  const std::string_view cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::printf("servebench %s\n", SERVEBENCH_VERSION);
+    return 0;
+  }
+  if (cmd == "profile") return servebench::cli::run_profile(argc - 1, argv + 1);
+  if (cmd == "tokenize") return servebench::cli::run_tokenize(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile or tokenize; see --help)\n",
+               argv[1]);
+  return 2;
+}

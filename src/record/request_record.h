@@ -1,0 +1,124 @@
+// RequestRecord: everything measured about one request, as the load engine hands it to record
+// processing, metrics and exports. Plain data; the single contract between `load` (producer),
+// `record` (token counting), `metrics` (pure functions of records) and `export`.
+//
+// Timestamps are steady-clock ns (core::Clock::now_ns) of the run; RunInfo::anchor maps them to
+// wall time. A timestamp of 0 means "did not happen" (e.g. no first byte on a connect error).
+//
+// Thread safety: plain value type. A record is written by one worker thread, then moved to a
+// record processor, then read-only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace servebench::record {
+
+// Why a request failed. kNone for success. Names (error_kind_name) appear in exports.
+enum class ErrorKind : uint8_t {
+  kNone,
+  kConnect,           // could not connect (refused, DNS, unreachable)
+  kTls,               // TLS handshake or certificate failure
+  kTimeout,           // --request-timeout-seconds elapsed
+  kHttpStatus,        // non-2xx status; http_status and error_message carry the details
+  kStreamReset,       // connection closed or reset before the response completed
+  kMalformedSse,      // an event that is not valid JSON / not a valid SSE frame
+  kServerErrorEvent,  // the server sent an error object inside the stream or body
+  kCancelled,         // cancelled on purpose (--request-cancellation-rate, grace expiry, Ctrl-C)
+  kOther,
+};
+const char* error_kind_name(ErrorKind kind);
+
+enum class Phase : uint8_t { kWarmup, kProfiling };
+const char* phase_name(Phase phase);
+
+// What a streamed event (or a whole non-streamed body) carried.
+enum class ChunkKind : uint8_t {
+  kContent,    // non-empty output text (delta.content / choices[0].text)
+  kReasoning,  // non-empty reasoning text (reasoning_content / reasoning)
+  kToolCall,   // tool-call argument/name text
+  kEmpty,      // a data event with nothing countable (role-only first chunk, finish_reason-only)
+  kUsage,      // usage-only event (excluded from latency endpoints)
+};
+
+// One response event. `recv_ns` is the time its last byte was read from the socket (all events
+// completed by the same read share it). Text lives in RequestRecord::output_text or
+// reasoning_text at [text_offset, text_offset + text_bytes).
+struct Chunk {
+  int64_t recv_ns = 0;
+  uint32_t text_offset = 0;
+  uint32_t text_bytes = 0;
+  ChunkKind kind = ChunkKind::kEmpty;
+  // Tokens in this chunk, filled by record processing (-1 until then).
+  int32_t tokens = -1;
+};
+
+// Server-reported usage from the last non-empty `usage` object; -1 = absent.
+struct Usage {
+  int64_t prompt_tokens = -1;
+  int64_t completion_tokens = -1;
+  int64_t total_tokens = -1;
+  int64_t reasoning_tokens = -1;
+  int64_t prompt_cache_read_tokens = -1;
+  bool present() const { return prompt_tokens >= 0 || completion_tokens >= 0 || total_tokens >= 0; }
+};
+
+struct RequestRecord {
+  // Identity.
+  uint64_t request_index = 0;     // global issue order within the run (0-based)
+  std::string x_request_id;       // X-Request-ID sent
+  std::string x_correlation_id;   // session id (X-Correlation-ID)
+  std::string conversation_id;    // dataset conversation id
+  int32_t session_num = 0;        // index of the session / conversation instance
+  int32_t turn_index = 0;
+  int32_t worker_id = 0;
+  int32_t url_index = 0;          // which --url served it
+  Phase phase = Phase::kProfiling;
+  std::string model;
+
+  // Timestamps (steady ns; 0 = did not happen).
+  int64_t intended_ns = 0;        // when the plan wanted it sent
+  int64_t credit_issued_ns = 0;   // when the worker took it up (slot freed / timer fired)
+  int64_t request_start_ns = 0;   // handed to the transport (AIPerf's start_perf_ns)
+  int64_t request_sent_ns = 0;    // request body fully written
+  int64_t first_byte_ns = 0;      // response headers received
+  int64_t end_ns = 0;             // response complete, failed or cancelled
+  int64_t cancel_ns = 0;          // when cancellation was triggered (0 if not)
+
+  // Response.
+  int32_t http_status = 0;
+  bool streaming = false;
+  std::vector<Chunk> chunks;      // in arrival order; non-streamed bodies give one chunk
+  std::string output_text;        // concatenation of content and tool-call text
+  std::string reasoning_text;     // concatenation of reasoning text
+  Usage usage;
+  std::string finish_reason;
+  int64_t request_bytes = 0;
+  int64_t response_bytes = 0;
+  bool connection_reused = false;
+
+  // Error (kind kNone = success).
+  ErrorKind error = ErrorKind::kNone;
+  std::string error_message;      // one line; for HTTP errors includes a body excerpt
+
+  // Input, known before t0.
+  int64_t input_tokens = -1;      // client-side ISL (tokenizer), -1 if not yet counted
+  int64_t requested_output_tokens = -1;  // max_tokens asked for, -1 if none
+
+  // Filled by record processing (client tokenizer unless --use-server-token-count).
+  int64_t output_tokens = -1;     // tokens of output_text (content + tool calls)
+  int64_t reasoning_tokens = -1;  // tokens of reasoning_text
+
+  bool ok() const { return error == ErrorKind::kNone; }
+  bool cancelled() const { return error == ErrorKind::kCancelled; }
+};
+
+// Run-level facts the exports need besides the records.
+struct RunAnchor {
+  int64_t steady_ns = 0;  // a steady timestamp ...
+  int64_t wall_ns = 0;    // ... and the wall time (ns since epoch) at that instant
+  int64_t to_wall_ns(int64_t steady) const { return steady == 0 ? 0 : wall_ns + (steady - steady_ns); }
+};
+
+}  // namespace servebench::record
