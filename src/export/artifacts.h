@@ -1,0 +1,65 @@
+// Artifacts: the single entry point the profile command calls after a run to summarize the
+// records and write every export (console table, profile_export_aiperf.json/.csv,
+// profile_export.jsonl, raw JSONL, time slices, profile_export_console.txt). Pure with respect
+// to the records: no network, no tokenizer.
+//
+// Thread safety: call from one thread after all workers have stopped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "record/request_record.h"
+
+namespace servebench::exporter {
+
+enum class ExportLevel { kSummary, kRecords, kRaw };
+
+struct ExportOptions {
+  std::string artifact_dir;            // final folder (already resolved, see artifact_dir_name)
+  std::string profile_export_prefix;   // --profile-export-prefix ("" = default names)
+  ExportLevel level = ExportLevel::kRecords;
+  std::string goodput;                 // --goodput "tag:value ..." ("" = none)
+  int64_t slice_duration_ns = 0;       // --slice-duration (0 = none)
+  std::string fail_on;                 // --fail-on "tag.stat>value ..." ("" = none)
+  bool print_console = true;           // print the table to stdout
+};
+
+// What the run was, for run_info / input_config and the console header.
+struct RunContext {
+  std::string input_config_json;       // resolved config as a JSON object (secrets redacted)
+  std::string cli_command;             // the command line, secrets redacted
+  std::string model;
+  std::string endpoint_type;           // "chat", "completions", ...
+  bool streaming = false;
+  uint64_t random_seed = 0;
+  bool has_random_seed = false;
+  std::string benchmark_id;            // uuid-like id of this run
+  record::RunAnchor anchor;            // steady → wall mapping for all record timestamps
+  int64_t start_wall_ns = 0;
+  int64_t end_wall_ns = 0;
+  bool interrupted = false;            // Ctrl-C
+  std::vector<std::string> warnings;   // engine-side warnings to show (e.g. tokenizer fallback)
+};
+
+struct ExportOutcome {
+  bool gate_failed = false;            // a --fail-on condition held
+  std::vector<std::string> gate_messages;
+  int64_t request_count = 0;           // successful profiling requests
+  int64_t error_request_count = 0;
+  std::vector<std::string> files;      // paths written
+};
+
+// Summarizes `records` (warm-up and profiling phases; cancelled ones kept in JSONL only) and
+// writes the artifacts into options.artifact_dir (created if missing).
+Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& records,
+                                      const RunContext& context, const ExportOptions& options);
+
+// AIPerf's default folder name: "<model>-<service>-<endpoint>-<load>", e.g.
+// "Qwen_Qwen3-0.6B-openai-chat-concurrency2" ('/' in the model becomes '_').
+std::string artifact_dir_name(const std::string& model, const std::string& endpoint_type,
+                              bool streaming, const std::string& load_label);
+
+}  // namespace servebench::exporter

@@ -1,0 +1,52 @@
+// Tokenizer: the interface every token count in servebench goes through (ISL, OSL, reasoning
+// tokens, exact-length synthetic prompts, the mock server's usage numbers).
+//
+// Implementations: Hugging Face tokenizer.json pipelines, tiktoken rank files, and `builtin`
+// (o200k_base embedded in the binary). Loaded once before t0.
+//
+// Thread safety: after construction every method is const and safe to call from any number of
+// threads at once (implementations keep per-thread caches internally).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace servebench::tokenizer {
+
+using TokenId = uint32_t;
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+
+  // Encodes text; add_special_tokens applies the post-processor (BOS/EOS templates).
+  virtual std::vector<TokenId> encode(std::string_view text, bool add_special_tokens) const = 0;
+  // Number of tokens of encode(text, false); implementations may count without materializing.
+  virtual size_t count(std::string_view text) const { return encode(text, false).size(); }
+  // Decodes ids back to text (skip_special_tokens drops special added tokens).
+  virtual std::string decode(const std::vector<TokenId>& ids, bool skip_special_tokens) const = 0;
+  // Human-readable name for logs and exports ("builtin (o200k_base)", a path, a hub id).
+  virtual std::string name() const = 0;
+  // Vocabulary size including added tokens.
+  virtual size_t vocab_size() const = 0;
+};
+
+struct LoadOptions {
+  std::string revision = "main";  // --tokenizer-revision
+  bool allow_network = true;      // false: cache only
+  int64_t network_timeout_ms = 10'000;
+};
+
+// Loads `spec`: "builtin", "simple" (test-only whitespace rule), a tokenizer.json file, a folder
+// holding one, a tiktoken rank file, or a Hugging Face hub id (cache, then download).
+// Errors are one line naming `spec` and the fix; ErrorCode::kNotFound / kInvalidArgument map
+// to exit code 2.
+Result<std::shared_ptr<const Tokenizer>> load_tokenizer(std::string_view spec,
+                                                        const LoadOptions& options = {});
+
+}  // namespace servebench::tokenizer
