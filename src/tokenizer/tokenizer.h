@@ -49,4 +49,14 @@ struct LoadOptions {
 Result<std::shared_ptr<const Tokenizer>> load_tokenizer(std::string_view spec,
                                                         const LoadOptions& options = {});
 
+// The tokenizer to use when --tokenizer is absent (AIPerf's rule): a model name of the form
+// "org/name" is tried as a hub id (cache first, then the hub when options.allow_network); a name
+// without "/" is looked up in the Hugging Face cache only. When neither resolves (a placeholder
+// like "mock", no network, a gated repo) the result is `builtin` and *warning (if non-null) gets
+// one line saying counts may differ from the model's. Never fails; network attempts are bounded
+// by options.network_timeout_ms.
+std::shared_ptr<const Tokenizer> resolve_default_tokenizer(std::string_view model,
+                                                           const LoadOptions& options,
+                                                           std::string* warning);
+
 }  // namespace servebench::tokenizer
