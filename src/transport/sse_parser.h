@@ -6,6 +6,14 @@
 // Every event completed by one feed() call is reported with that call's recv_ns (the time the
 // bytes were read), as DESIGN.md's timing rules require.
 //
+// Framing follows the WHATWG EventSource rules: a data field appends its value plus "\n" to the
+// event's data and the last "\n" is dropped at dispatch; an empty line dispatches the event only
+// when at least one data field was seen (an `event:` line alone is discarded); one space after
+// the colon is stripped; a line without a colon is a field with an empty value.
+//
+// Cost: a single-line event whose bytes arrive in one feed() is reported as a view into the fed
+// bytes (no copy); only multi-line events and events split across feeds are copied.
+//
 // Thread safety: one parser per stream; not shared.
 #pragma once
 
@@ -43,6 +51,15 @@ class SseParser {
   bool has_data_ = false;
   bool last_was_cr_ = false;
   bool bom_checked_ = false;
+  // Zero-copy path: the event's single data line, viewing the caller's input (data_in_view_).
+  std::string_view data_view_;
+  bool data_in_view_ = false;
+  // The last dispatched event's strings are still referenced by the caller; cleared lazily.
+  bool pending_reset_ = false;
+  size_t bom_matched_ = 0;
+
+  bool process_line(std::string_view line, bool line_in_input, SseEvent* out);
+  void clear_event();
 };
 
 template <class F>
