@@ -1,0 +1,78 @@
+// Dataset and trace files (`--input-file`, `--custom-dataset-type`): parsing only. Turns a file
+// into conversations of raw turns, with every field AIPerf's formats define; synthesizing
+// prompts for length-only rows (traces) and scheduling are done by the workload builder.
+//
+// Formats (AIPerf names): single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace,
+// burst_gpt_trace, inputs_json, raw_payload, plus sharegpt (vLLM's ShareGPT JSON file).
+// A malformed file is an error naming the file, the line and the field (exit code 2).
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace servebench::dataset {
+
+enum class FileFormat {
+  kSingleTurn,
+  kMultiTurn,
+  kRandomPool,
+  kMooncakeTrace,
+  kBailianTrace,
+  kBurstGptTrace,
+  kInputsJson,
+  kRawPayload,
+  kShareGpt,
+};
+
+const char* file_format_name(FileFormat format);
+// Parses an AIPerf --custom-dataset-type name ("mooncake_trace", ...).
+Result<FileFormat> parse_file_format(std::string_view name);
+
+// One turn as the file gave it. Absent numbers are -1; absent JSON fields are "".
+struct FileTurn {
+  std::vector<std::string> texts;  // text / texts / text_input / value (ShareGPT human turn)
+  std::string role;                // role, if given
+  std::string messages_json;       // mooncake `messages` (JSON array, verbatim)
+  std::string tools_json;          // mooncake `tools` (JSON array, verbatim)
+  std::string payload_json;        // raw_payload / mooncake payload / inputs_json payload (verbatim)
+  std::string extra_json;          // `extra` object merged into the body (verbatim)
+  int64_t input_length = -1;       // tokens to synthesize (traces)
+  int64_t output_length = -1;      // max tokens to request
+  std::vector<int64_t> hash_ids;   // KV-cache block ids (traces)
+  double timestamp_ms = -1;        // absolute schedule time (ms)
+  double delay_ms = -1;            // delay before sending (ms)
+  std::string expected_output;     // ShareGPT gpt reply (for its length filter)
+  int64_t line = 0;                // 1-based source line (0 for whole-file formats)
+};
+
+struct FileConversation {
+  std::string session_id;
+  std::vector<FileTurn> turns;
+};
+
+struct DatasetFile {
+  FileFormat format = FileFormat::kSingleTurn;
+  std::vector<FileConversation> conversations;
+  bool has_timestamps = false;   // any turn carries timestamp_ms: fixed schedule auto-enables
+  int64_t default_block_size = 0;  // tokens per hash_id (512 mooncake, 16 bailian; 0 = n/a)
+  int64_t lines = 0;             // non-empty lines read
+};
+
+// Guesses the format of `path` from its first record (AIPerf's auto-detection order).
+Result<FileFormat> detect_file_format(const std::string& path);
+
+// Loads `path` (a file; for random_pool and raw_payload also a directory of files).
+Result<DatasetFile> load_dataset_file(const std::string& path, std::optional<FileFormat> format);
+
+// Same, from bytes already in memory (tests, fuzzing). `name` is used in error messages.
+Result<DatasetFile> parse_dataset_text(std::string_view text, FileFormat format,
+                                       const std::string& name);
+
+}  // namespace servebench::dataset
