@@ -4,6 +4,9 @@ JOBS ?= $(shell nproc)
 CTEST_JOBS ?= $(JOBS)
 export CCACHE_DIR ?= $(HOME)/.cache/servebench/ccache
 export CCACHE_MAXSIZE ?= 5G
+# CI (CI=true) builds with warnings as errors.
+WERROR := $(if $(filter true 1,$(CI)),ON,OFF)
+CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)
 
 .PHONY: all setup configure build test test-release test-asan test-tsan demo bench fuzz conformance clean format
 
@@ -13,7 +16,7 @@ setup:
 	@scripts/setup.sh
 
 configure: setup
-	@cmake --preset release >/dev/null
+	@cmake --preset release $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build build -j $(JOBS)
@@ -28,13 +31,13 @@ test-release:
 	@cd build && ctest --output-on-failure -j $(CTEST_JOBS) --timeout 300
 
 test-asan: setup
-	@cmake --preset asan >/dev/null
+	@cmake --preset asan $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-asan"
 
 test-tsan: setup
-	@cmake --preset tsan >/dev/null
+	@cmake --preset tsan $(CMAKE_FLAGS) >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	@cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-tsan"
