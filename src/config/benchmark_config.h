@@ -1,0 +1,106 @@
+// BenchmarkConfig: the validated, immutable description of one `servebench profile` run.
+// Built from AIPerf-compatible command-line flags (config/cli_options.h) and checked by
+// config::validate. Plain data: no CLI11 / yaml-cpp / JSON types leak out of this module.
+//
+// Thread safety: plain value type; shared read-only after validation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace servebench::config {
+
+enum class ArrivalPattern { kConstant, kPoisson, kGamma };
+const char* arrival_pattern_name(ArrivalPattern p);
+
+enum class ConnectionReuse { kPooled, kNever, kStickyUserSessions };
+const char* connection_reuse_name(ConnectionReuse c);
+
+enum class ExportLevelName { kSummary, kRecords, kRaw };
+
+inline constexpr int64_t kInfiniteNs = INT64_MAX;
+
+struct BenchmarkConfig {
+  // Endpoint.
+  std::vector<std::string> models;            // -m/--model/--model-names (first one is used)
+  std::vector<std::string> urls;              // -u/--url, normalized to scheme://host[:port][/base]
+  std::string endpoint_type = "chat";         // --endpoint-type
+  std::string custom_endpoint;                // --custom-endpoint/--endpoint ("" = type default)
+  bool streaming = false;                     // --streaming
+  std::string api_key;                        // --api-key (never exported)
+  std::vector<std::string> headers;           // -H/--header, normalized to "Name: value"
+  std::string extra_inputs_json;              // --extra-inputs merged into one JSON object ("" = none)
+  int64_t request_timeout_ns = 21'600LL * 1'000'000'000;  // --request-timeout-seconds
+  int http_version = 1;                       // --http-version 1.1|2
+  ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
+  bool use_legacy_max_tokens = false;
+  bool use_server_token_count = false;
+
+  // Tokenizer.
+  std::string tokenizer;                      // --tokenizer ("" = resolved from the model)
+  std::string tokenizer_revision = "main";
+
+  // Input (synthetic prompts).
+  int64_t num_dataset_entries = 100;          // --num-dataset-entries/--num-prompts
+  double isl_mean_tokens = 550;               // --isl
+  double isl_stddev_tokens = 0;               // --isl-stddev
+  double osl_mean_tokens = -1;                // --osl (-1 = server decides)
+  double osl_stddev_tokens = 0;               // --osl-stddev
+  std::optional<uint64_t> random_seed;        // --random-seed
+
+  // Load.
+  std::optional<int64_t> concurrency;         // --concurrency
+  std::optional<double> request_rate;         // --request-rate (requests/s)
+  ArrivalPattern arrival_pattern = ArrivalPattern::kPoisson;
+  bool arrival_pattern_given = false;
+  std::optional<double> arrival_smoothness;   // --arrival-smoothness/--vllm-burstiness
+  std::optional<int64_t> request_count;       // --request-count/--num-requests
+  std::optional<int64_t> benchmark_duration_ns;
+  std::optional<int64_t> grace_period_ns;     // --benchmark-grace-period (kInfiniteNs = inf)
+  std::optional<int64_t> warmup_request_count;
+  std::optional<int64_t> warmup_duration_ns;
+  std::optional<int64_t> concurrency_ramp_ns;
+  std::optional<int64_t> request_rate_ramp_ns;
+  std::optional<int64_t> prefill_concurrency;
+  double cancellation_rate_pct = 0;           // --request-cancellation-rate (0..100)
+  std::optional<int64_t> cancellation_delay_ns;
+  std::optional<int64_t> workers_max;         // --workers-max/--max-workers
+
+  // Output.
+  std::string artifact_dir = "artifacts";     // --artifact-dir/--output-artifact-dir
+  std::string profile_export_prefix;
+  ExportLevelName export_level = ExportLevelName::kRecords;
+  std::string goodput;
+  int64_t slice_duration_ns = 0;
+  std::string fail_on;
+  int verbosity = 1;                          // 1 = info; each -v adds one
+
+  // Provenance (secrets redacted).
+  std::string cli_command;
+
+  // Derived helpers (valid after validate()).
+  const std::string& model() const { return models.front(); }
+  // Effective profiling request count: the flag, else AIPerf's max(10, 2*concurrency) when no
+  // duration is given, else unlimited (nullopt).
+  std::optional<int64_t> effective_request_count() const;
+  // Closed-loop concurrency (1 when neither rate nor concurrency was given).
+  std::optional<int64_t> effective_concurrency() const;
+  // Grace period after the duration (AIPerf default 30 s).
+  int64_t effective_grace_ns() const;
+  // Label for the artifact folder: "concurrency8" or "request_rate10".
+  std::string load_label() const;
+};
+
+// Checks AIPerf's option rules and value ranges. Errors are one line naming the flag and the fix
+// (ErrorCode::kInvalidArgument → exit code 2).
+Status validate(const BenchmarkConfig& config);
+
+// Resolved config as a JSON object (input_config in exports). The API key and Authorization-like
+// headers are redacted.
+std::string to_json(const BenchmarkConfig& config);
+
+}  // namespace servebench::config
