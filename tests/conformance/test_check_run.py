@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Self-test of check_run.py: a consistent fabricated run passes, and each kind of breakage the
+conformance suite exists to catch fails exactly the check meant for it. Runs without a server
+(python3 -m unittest, or directly), standard library only."""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_run  # noqa: E402
+
+N, ISL, OSL, OVERHEAD = 6, 32, 8, 1
+
+
+def good_records():
+    recs = []
+    for i in range(N):
+        m = {
+            "input_sequence_length": ISL,
+            "usage_prompt_tokens": ISL + OVERHEAD,
+            "usage_completion_tokens": OSL,
+            "output_sequence_length": OSL - (i % 2),  # re-tokenizing differs a little
+            "time_to_first_token": 1e6 * (i + 1),
+            "request_latency": 5e6 * (i + 1),
+            "inter_token_latency": 1e5,
+        }
+        recs.append({
+            "metadata": {"benchmark_phase": "profiling", "request_start_ns": 1000 + i},
+            "metrics": {k: {"value": v, "unit": "x"} for k, v in m.items()},
+            "error": None,
+        })
+    return recs
+
+
+def summary_of(recs):
+    s = {"request_count": {"avg": len(recs)}, "request_throughput": {"avg": 3.0},
+         "output_token_throughput": {"avg": 20.0}, "benchmark_duration": {"avg": 2.0}}
+    for tag in ("input_sequence_length", "request_latency", "time_to_first_token"):
+        vals = [r["metrics"][tag]["value"] for r in recs]
+        s[tag] = {"avg": sum(vals) / len(vals), "count": len(vals)}
+    return s
+
+
+def raw_records():
+    return [{"metadata": {"benchmark_phase": "profiling"},
+             "payload": {"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": OSL,
+                         "ignore_eos": True, "stream": True, "stream_options": {"include_usage": True}},
+             "responses": [{"data": '{"choices":[{"delta":{"role":"assistant","content":null}}]}'}]}
+            for _ in range(N)]
+
+
+class CheckRunTest(unittest.TestCase):
+    def run_check(self, recs, summary=None, raws=None, extra=()):
+        with tempfile.TemporaryDirectory() as d:
+            sub = os.path.join(d, "model-openai-chat-concurrency2")
+            os.makedirs(sub)
+            with open(os.path.join(sub, "profile_export.jsonl"), "w") as f:
+                for r in recs:
+                    f.write(json.dumps(r) + "\n")
+            with open(os.path.join(sub, "profile_export_aiperf.json"), "w") as f:
+                json.dump(summary if summary is not None else summary_of(recs), f)
+            if raws is not None:
+                with open(os.path.join(sub, "profile_export_raw.jsonl"), "w") as f:
+                    for r in raws:
+                        f.write(json.dumps(r) + "\n")
+            out_json = os.path.join(d, "report.json")
+            args = ["--artifacts", d, "--request-count", str(N), "--isl", str(ISL), "--osl", str(OSL),
+                    "--prompt-overhead", str(OVERHEAD), "--streaming", "--endpoint-type", "chat",
+                    "--json-out", out_json, *extra]
+            with contextlib.redirect_stdout(io.StringIO()):
+                rc = check_run.main(args)
+            with open(out_json) as f:
+                report = json.load(f)
+        return rc, {i["check"]: i["status"] for i in report["items"]}
+
+    def assert_only_failure(self, statuses, check):
+        failed = sorted(k for k, v in statuses.items() if v == "FAIL")
+        self.assertEqual(failed, [check], statuses)
+
+    def test_consistent_run_passes(self):
+        rc, st = self.run_check(good_records(), raws=raw_records())
+        self.assertEqual(rc, 0, st)
+        self.assertEqual(set(st.values()), {"PASS"}, st)
+
+    def test_missing_raw_is_skipped_not_failed(self):
+        rc, st = self.run_check(good_records())
+        self.assertEqual(rc, 0)
+        self.assertEqual(st["payload"], "SKIP")
+
+    def test_failed_request_fails_all_succeeded(self):
+        recs = good_records()
+        recs[2]["error"] = {"code": 500, "type": "http_status", "message": "boom"}
+        rc, st = self.run_check(recs)
+        self.assertEqual(rc, 1)
+        self.assertEqual(st["all_succeeded"], "FAIL")
+
+    def test_wrong_count_fails(self):
+        rc, st = self.run_check(good_records()[:-1])
+        self.assertEqual(st["all_succeeded"], "FAIL")
+        self.assertEqual(st["artifacts_sane"], "FAIL")
+
+    def test_isl_off_by_one_against_server(self):
+        # Our count drifts from the server's on one request (e.g. a tokenizer bug), while the
+        # requested length is still what we believe we sent.
+        recs = good_records()
+        recs[3]["metrics"]["usage_prompt_tokens"]["value"] += 1
+        rc, st = self.run_check(recs)
+        self.assertEqual(st["isl_vs_server"], "FAIL")
+        self.assertEqual(st["exact_isl"], "FAIL")  # the server saw 33 tokens, not 32
+
+    def test_inexact_prompts_fail_or_warn(self):
+        recs = good_records()
+        for r in recs:
+            r["metrics"]["input_sequence_length"]["value"] = ISL + 2
+            r["metrics"]["usage_prompt_tokens"]["value"] = ISL + 2 + OVERHEAD
+        _, st = self.run_check(recs)
+        self.assert_only_failure(st, "exact_isl")
+        rc, st = self.run_check(recs, extra=["--exact-isl", "warn"])
+        self.assertEqual((rc, st["exact_isl"]), (0, "WARN"))
+
+    def test_server_stopping_early_fails_server_osl(self):
+        recs = good_records()
+        recs[0]["metrics"]["usage_completion_tokens"]["value"] = OSL - 3
+        _, st = self.run_check(recs)
+        self.assertEqual(st["server_osl"], "FAIL")
+
+    def test_gross_osl_mismatch_fails_small_one_passes(self):
+        recs = good_records()
+        recs[1]["metrics"]["output_sequence_length"]["value"] = OSL * 5  # e.g. counted usage JSON text
+        _, st = self.run_check(recs)
+        self.assert_only_failure(st, "osl_retokenized")
+
+    def test_ttft_not_below_latency_fails(self):
+        recs = good_records()
+        recs[4]["metrics"]["time_to_first_token"]["value"] = recs[4]["metrics"]["request_latency"]["value"]
+        _, st = self.run_check(recs)
+        self.assert_only_failure(st, "artifacts_sane")
+
+    def test_summary_disagreeing_with_records_fails(self):
+        recs = good_records()
+        s = summary_of(recs)
+        s["request_latency"]["avg"] *= 1.01
+        _, st = self.run_check(recs, summary=s)
+        self.assert_only_failure(st, "artifacts_sane")
+
+    def test_zero_throughput_fails(self):
+        recs = good_records()
+        s = summary_of(recs)
+        s["request_throughput"]["avg"] = 0
+        _, st = self.run_check(recs, summary=s)
+        self.assert_only_failure(st, "artifacts_sane")
+
+    def test_payload_without_include_usage_fails(self):
+        raws = raw_records()
+        del raws[0]["payload"]["stream_options"]
+        _, st = self.run_check(good_records(), raws=raws)
+        self.assert_only_failure(st, "payload")
+
+    def test_warmup_records_are_ignored(self):
+        recs = good_records()
+        warm = json.loads(json.dumps(recs[0]))
+        warm["metadata"]["benchmark_phase"] = "warmup"
+        warm["error"] = {"message": "ignored"}
+        rc, st = self.run_check(recs + [warm], summary=summary_of(recs))
+        self.assertEqual(rc, 0, st)
+
+
+if __name__ == "__main__":
+    unittest.main()
