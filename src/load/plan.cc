@@ -1,0 +1,107 @@
+#include "load/plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/rng.h"
+#include "load/arrival.h"
+
+namespace servebench::load {
+
+int64_t PhasePlan::concurrency_limit_at(int64_t offset_ns) const {
+  if (concurrency_steps.empty()) return kNever;
+  // Steps are few (at most the target); the last step at or before t wins.
+  auto it = std::upper_bound(concurrency_steps.begin(), concurrency_steps.end(), offset_ns,
+                             [](int64_t t, const RampStep& s) { return t < s.offset_ns; });
+  if (it == concurrency_steps.begin()) return concurrency_steps.front().limit;
+  return std::prev(it)->limit;
+}
+
+double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns) {
+  if (ramp_ns <= 0 || offset_ns >= ramp_ns) return target_per_s;
+  const int64_t step = offset_ns / kRateRampUpdateNs + 1;
+  const double frac = static_cast<double>(step * kRateRampUpdateNs) / static_cast<double>(ramp_ns);
+  return target_per_s * std::min(1.0, frac);
+}
+
+std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& c) {
+  PhaseSpec base;
+  base.request_rate = c.request_rate;
+  base.pattern = c.arrival_pattern;
+  base.smoothness = c.arrival_smoothness.value_or(1.0);
+  base.concurrency = c.effective_concurrency();
+  base.prefill_concurrency = c.prefill_concurrency;
+  base.concurrency_ramp_ns = c.concurrency_ramp_ns.value_or(0);
+  base.rate_ramp_ns = c.request_rate_ramp_ns.value_or(0);
+  std::vector<PhaseSpec> out;
+  if (c.warmup_request_count || c.warmup_duration_ns) {
+    PhaseSpec w = base;
+    w.phase = record::Phase::kWarmup;
+    w.request_count = c.warmup_request_count;
+    w.duration_ns = c.warmup_duration_ns;
+    w.grace_ns = kNever;  // AIPerf: warm-up grace defaults to infinity
+    out.push_back(w);
+  }
+  PhaseSpec p = base;
+  p.phase = record::Phase::kProfiling;
+  p.request_count = c.effective_request_count();
+  p.duration_ns = c.benchmark_duration_ns;
+  if (c.benchmark_duration_ns) {
+    const int64_t g = c.effective_grace_ns();
+    p.grace_ns = g == config::kInfiniteNs ? kNever : g;
+  }
+  out.push_back(p);
+  return out;
+}
+
+PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed) {
+  PhasePlan plan;
+  plan.spec = spec;
+  if (spec.concurrency) {
+    const int64_t target = *spec.concurrency;
+    if (spec.concurrency_ramp_ns > 0 && target > 1) {
+      for (int64_t k = 0; k < target; ++k) {
+        // Integer arithmetic so step instants are exact: k * ramp / (target - 1).
+        const int64_t at = static_cast<int64_t>(
+            (static_cast<__int128>(k) * spec.concurrency_ramp_ns) / (target - 1));
+        plan.concurrency_steps.push_back({at, k + 1});
+      }
+    } else {
+      plan.concurrency_steps.push_back({0, target});
+    }
+  }
+  if (!spec.request_rate) return plan;
+
+  const char* stream = spec.phase == record::Phase::kWarmup ? "arrivals.warmup" : "arrivals.profiling";
+  auto arrivals = make_arrival_process(spec.pattern, spec.smoothness, core::Rng::stream(seed, stream));
+  const int64_t max_count = spec.request_count.value_or(INT64_MAX);
+  const int64_t horizon = spec.duration_ns.value_or(kNever);
+  // Accumulate in double ns so rounding never drifts the mean rate; the first request goes at 0.
+  double t_ns = 0;
+  while (static_cast<int64_t>(plan.arrivals_ns.size()) < max_count) {
+    const int64_t at = static_cast<int64_t>(std::llround(t_ns));
+    if (at >= horizon) break;
+    plan.arrivals_ns.push_back(at);
+    const double rate = ramped_rate(*spec.request_rate, spec.rate_ramp_ns, at);
+    t_ns += arrivals->next_gap_s(rate) * 1e9;
+    if (plan.arrivals_ns.size() > 500'000'000) break;  // guard against absurd configs
+  }
+  return plan;
+}
+
+Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) {
+  Plan plan;
+  plan.seed = seed;
+  for (const auto& spec : phases_from_config(config)) plan.phases.push_back(build_phase_plan(spec, seed));
+  return plan;
+}
+
+int default_worker_count(const config::BenchmarkConfig& config, int cores) {
+  int64_t w = std::max(1, cores - 1);
+  if (config.workers_max) w = *config.workers_max;  // explicit: may exceed cores (tests, I/O-bound runs)
+  if (auto c = config.effective_concurrency()) w = std::min<int64_t>(w, *c);
+  if (config.prefill_concurrency) w = std::min<int64_t>(w, *config.prefill_concurrency);
+  return static_cast<int>(std::max<int64_t>(1, w));
+}
+
+}  // namespace servebench::load

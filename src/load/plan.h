@@ -1,0 +1,86 @@
+// Plan: what the load engine will do, computed before t0 as a pure function of the config and
+// the seed (same seed ⇒ identical plan, on any machine). A plan is a list of phases (optional
+// warm-up, then profiling); each phase is either
+//   - open loop: absolute intended send times (offsets from the phase start) for every request,
+//     optionally under a concurrency ceiling, or
+//   - closed loop: concurrency slots; a request's intended time is the moment its slot freed.
+// Ramps follow AIPerf (aiperf-inventory.md §4.3):
+//   - concurrency: integer steps from 1 to the target, +1 at evenly spaced instants over the
+//     ramp duration (step k, limit k+1, at k * ramp / (target - 1));
+//   - request rate: rate(t) = target * min(1, (floor(t / 100 ms) + 1) * 100 ms / ramp), i.e. it
+//     starts at target * (0.1 s / ramp) and is updated every 0.1 s.
+// Work is dealt to W workers: arrival i to worker i mod W; slot s of the concurrency limit to
+// worker s mod W (so a worker's share of a limit L is L / W, plus one when w < L mod W).
+//
+// Thread safety: immutable after build; read by every worker.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/benchmark_config.h"
+#include "record/request_record.h"
+
+namespace servebench::load {
+
+inline constexpr int64_t kNever = INT64_MAX;
+inline constexpr int64_t kRateRampUpdateNs = 100'000'000;  // AIPerf's 0.1 s rate-ramp update
+
+struct PhaseSpec {
+  record::Phase phase = record::Phase::kProfiling;
+  std::optional<double> request_rate;         // open loop when set
+  config::ArrivalPattern pattern = config::ArrivalPattern::kPoisson;
+  double smoothness = 1.0;
+  std::optional<int64_t> concurrency;         // closed loop (alone) or ceiling (with a rate)
+  std::optional<int64_t> prefill_concurrency;
+  std::optional<int64_t> request_count;       // stop after this many requests
+  std::optional<int64_t> duration_ns;         // stop issuing after this long
+  int64_t grace_ns = kNever;                  // after the duration: then cancel what is in flight
+  int64_t concurrency_ramp_ns = 0;
+  int64_t rate_ramp_ns = 0;
+};
+
+struct RampStep {
+  int64_t offset_ns;  // from the phase start
+  int64_t limit;      // global limit from this instant on
+};
+
+struct PhasePlan {
+  PhaseSpec spec;
+  std::vector<int64_t> arrivals_ns;           // open loop: intended offsets, ascending
+  std::vector<RampStep> concurrency_steps;    // closed loop or ceiling; empty = no limit
+
+  bool open_loop() const { return spec.request_rate.has_value(); }
+  // Global concurrency limit at offset t (kNever when unlimited).
+  int64_t concurrency_limit_at(int64_t offset_ns) const;
+};
+
+struct Plan {
+  uint64_t seed = 0;
+  std::vector<PhasePlan> phases;  // warm-up (if any) first, then profiling
+};
+
+// Phases the config asks for (warm-up falls back to the profiling load settings, with an
+// infinite grace period as in AIPerf).
+std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& config);
+
+// Builds one phase. Open loop needs a request count or a duration (else it would be infinite).
+PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed);
+Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed);
+
+// Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
+double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);
+
+// Worker w's share of a global limit dealt round-robin over `workers`.
+inline int64_t worker_share(int64_t limit, int worker, int workers) {
+  if (limit == kNever) return kNever;
+  return limit / workers + (worker < limit % workers ? 1 : 0);
+}
+
+// Worker count: --workers-max when given, else cores − 1 (at least 1); capped by the closed-loop
+// concurrency and prefill concurrency (a worker with no slot would idle).
+int default_worker_count(const config::BenchmarkConfig& config, int cores);
+
+}  // namespace servebench::load

@@ -1,0 +1,85 @@
+#include "load/schedule.h"
+
+#include <algorithm>
+
+namespace servebench::load {
+
+WorkerSchedule::WorkerSchedule(const PhasePlan& plan, int worker, int workers, int64_t phase_start_ns,
+                               std::atomic<int64_t>* issued)
+    : plan_(plan), worker_(worker), workers_(workers), start_ns_(phase_start_ns), issued_(issued) {
+  const auto& s = plan.spec;
+  issue_deadline_ns_ = s.duration_ns ? start_ns_ + *s.duration_ns : kNever;
+  cancel_deadline_ns_ = (s.duration_ns && s.grace_ns != kNever) ? issue_deadline_ns_ + s.grace_ns : kNever;
+  if (s.prefill_concurrency) prefill_share_ = std::max<int64_t>(1, worker_share(*s.prefill_concurrency, worker, workers));
+  next_arrival_ = static_cast<size_t>(worker);
+  if (plan.open_loop() && next_arrival_ >= plan.arrivals_ns.size()) exhausted_ = true;
+  apply_ramp(start_ns_);
+}
+
+int64_t WorkerSchedule::concurrency_share_at(int64_t now_ns) const {
+  return worker_share(plan_.concurrency_limit_at(now_ns - start_ns_), worker_, workers_);
+}
+
+void WorkerSchedule::apply_ramp(int64_t now_ns) {
+  // Closed loop: each ramp step that has come due adds this worker's new slots, free from the
+  // step's instant (that instant is their intended time).
+  const auto& steps = plan_.concurrency_steps;
+  while (next_step_ < steps.size() && start_ns_ + steps[next_step_].offset_ns <= now_ns) {
+    if (!plan_.open_loop()) {
+      const int64_t share = worker_share(steps[next_step_].limit, worker_, workers_);
+      const int64_t at = start_ns_ + steps[next_step_].offset_ns;
+      for (; slots_granted_ < share; ++slots_granted_) free_slots_.push_back(at);
+    }
+    ++next_step_;
+  }
+}
+
+bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t prefill_in_flight,
+                                 Credit* out) {
+  if (exhausted_) return false;
+  if (now_ns >= issue_deadline_ns_) {
+    exhausted_ = true;
+    return false;
+  }
+  apply_ramp(now_ns);
+  if (prefill_in_flight >= prefill_share_) return false;
+  if (plan_.open_loop()) {
+    const int64_t due = start_ns_ + plan_.arrivals_ns[next_arrival_];
+    if (due > now_ns) return false;
+    if (in_flight >= concurrency_share_at(now_ns)) return false;  // ceiling: wait, lag is charged
+    out->index = next_arrival_;
+    out->intended_ns = due;
+    next_arrival_ += static_cast<size_t>(workers_);
+    if (next_arrival_ >= plan_.arrivals_ns.size()) exhausted_ = true;
+    return true;
+  }
+  if (free_slots_.empty()) return false;
+  const int64_t count = plan_.spec.request_count.value_or(INT64_MAX);
+  const int64_t index = issued_->fetch_add(1, std::memory_order_relaxed);
+  if (index >= count) {
+    exhausted_ = true;
+    return false;
+  }
+  out->index = static_cast<uint64_t>(index);
+  out->intended_ns = free_slots_.front();
+  free_slots_.pop_front();
+  return true;
+}
+
+void WorkerSchedule::on_request_done(int64_t now_ns) {
+  if (!plan_.open_loop()) free_slots_.push_back(now_ns);
+}
+
+int64_t WorkerSchedule::next_wake_ns() const {
+  if (exhausted_) return kNever;
+  int64_t wake = kNever;
+  if (plan_.open_loop()) {
+    wake = start_ns_ + plan_.arrivals_ns[next_arrival_];
+  }
+  if (next_step_ < plan_.concurrency_steps.size())
+    wake = std::min(wake, start_ns_ + plan_.concurrency_steps[next_step_].offset_ns);
+  if (issue_deadline_ns_ != kNever) wake = std::min(wake, issue_deadline_ns_);
+  return wake;
+}
+
+}  // namespace servebench::load

@@ -1,0 +1,168 @@
+#include "load/plan.h"
+
+#include <cmath>
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+namespace servebench::load {
+namespace {
+
+PhaseSpec rate_spec(double rate, config::ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
+  PhaseSpec s;
+  s.request_rate = rate;
+  s.pattern = pattern;
+  s.smoothness = smoothness;
+  s.request_count = count;
+  return s;
+}
+
+struct GapStats {
+  double mean_s;
+  double cv;
+};
+
+GapStats gap_stats(const std::vector<int64_t>& arrivals) {
+  std::vector<double> gaps;
+  for (size_t i = 1; i < arrivals.size(); ++i) gaps.push_back((arrivals[i] - arrivals[i - 1]) / 1e9);
+  const double mean = std::accumulate(gaps.begin(), gaps.end(), 0.0) / gaps.size();
+  double var = 0;
+  for (double g : gaps) var += (g - mean) * (g - mean);
+  var /= gaps.size() - 1;
+  return {mean, std::sqrt(var) / mean};
+}
+
+TEST(Plan, ConstantRateIsExact) {
+  auto p = build_phase_plan(rate_spec(10, config::ArrivalPattern::kConstant, 100), 1);
+  ASSERT_EQ(p.arrivals_ns.size(), 100u);
+  for (size_t i = 0; i < p.arrivals_ns.size(); ++i) EXPECT_EQ(p.arrivals_ns[i], int64_t(i) * 100'000'000);
+  // A rate whose period is not a whole number of ns does not drift.
+  auto q = build_phase_plan(rate_spec(3, config::ArrivalPattern::kConstant, 3001), 1);
+  EXPECT_NEAR(q.arrivals_ns.back(), 1'000'000'000'000, 1);
+}
+
+TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
+  auto p = build_phase_plan(rate_spec(100, config::ArrivalPattern::kPoisson, 50'000), 42);
+  auto s = gap_stats(p.arrivals_ns);
+  EXPECT_NEAR(s.mean_s, 0.01, 0.01 * 0.02);
+  EXPECT_NEAR(s.cv, 1.0, 0.03);
+}
+
+TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
+  for (double shape : {0.25, 1.0, 4.0}) {
+    auto p = build_phase_plan(rate_spec(50, config::ArrivalPattern::kGamma, 50'000, shape), 7);
+    auto s = gap_stats(p.arrivals_ns);
+    EXPECT_NEAR(s.mean_s, 0.02, 0.02 * 0.03) << "shape " << shape;
+    EXPECT_NEAR(s.cv, 1.0 / std::sqrt(shape), 0.05 / std::sqrt(shape)) << "shape " << shape;
+  }
+}
+
+TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
+  auto spec = rate_spec(200, config::ArrivalPattern::kGamma, 1000, 0.5);
+  auto a = build_phase_plan(spec, 1234);
+  auto b = build_phase_plan(spec, 1234);
+  auto c = build_phase_plan(spec, 1235);
+  EXPECT_EQ(a.arrivals_ns, b.arrivals_ns);
+  EXPECT_NE(a.arrivals_ns, c.arrivals_ns);
+  // Warm-up and profiling draw from different named streams.
+  auto w = spec;
+  w.phase = record::Phase::kWarmup;
+  EXPECT_NE(build_phase_plan(w, 1234).arrivals_ns, a.arrivals_ns);
+}
+
+TEST(Plan, DurationBoundsArrivalsAndCountWinsWhenSmaller) {
+  PhaseSpec s = rate_spec(10, config::ArrivalPattern::kConstant, 0);
+  s.request_count.reset();
+  s.duration_ns = 2'000'000'000;
+  auto p = build_phase_plan(s, 1);
+  EXPECT_EQ(p.arrivals_ns.size(), 20u);
+  EXPECT_LT(p.arrivals_ns.back(), 2'000'000'000);
+  s.request_count = 5;
+  EXPECT_EQ(build_phase_plan(s, 1).arrivals_ns.size(), 5u);
+}
+
+TEST(Plan, RateRampStepsEveryHundredMilliseconds) {
+  const int64_t ramp = 1'000'000'000;
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 0), 10);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 99'999'999), 10);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 100'000'000), 20);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 550'000'000), 60);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 950'000'000), 100);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 5'000'000'000), 100);
+  EXPECT_DOUBLE_EQ(ramped_rate(100, 0, 0), 100);
+  // Constant arrivals during the ramp use the rate at the previous arrival: first gap 1/10 s.
+  PhaseSpec s = rate_spec(100, config::ArrivalPattern::kConstant, 200);
+  s.rate_ramp_ns = ramp;
+  auto p = build_phase_plan(s, 1);
+  EXPECT_EQ(p.arrivals_ns[1], 100'000'000);   // rate 10 at t=0
+  EXPECT_EQ(p.arrivals_ns[2], 150'000'000);   // rate 20 at t=100 ms
+  // After the ramp, gaps are exactly 10 ms.
+  EXPECT_EQ(p.arrivals_ns[199] - p.arrivals_ns[198], 10'000'000);
+}
+
+TEST(Plan, ConcurrencyRampStepsByOneEvenlySpaced) {
+  PhaseSpec s;
+  s.concurrency = 5;
+  s.concurrency_ramp_ns = 4'000'000'000;
+  auto p = build_phase_plan(s, 1);
+  ASSERT_EQ(p.concurrency_steps.size(), 5u);
+  for (int k = 0; k < 5; ++k) {
+    EXPECT_EQ(p.concurrency_steps[k].offset_ns, int64_t(k) * 1'000'000'000);
+    EXPECT_EQ(p.concurrency_steps[k].limit, k + 1);
+  }
+  EXPECT_EQ(p.concurrency_limit_at(0), 1);
+  EXPECT_EQ(p.concurrency_limit_at(999'999'999), 1);
+  EXPECT_EQ(p.concurrency_limit_at(1'000'000'000), 2);
+  EXPECT_EQ(p.concurrency_limit_at(10'000'000'000), 5);
+  s.concurrency_ramp_ns = 0;
+  EXPECT_EQ(build_phase_plan(s, 1).concurrency_limit_at(0), 5);
+}
+
+TEST(Plan, WorkerSharesSumToTheLimit) {
+  for (int64_t limit : {1, 5, 7, 64, 1000})
+    for (int workers : {1, 2, 3, 8}) {
+      int64_t sum = 0;
+      for (int w = 0; w < workers; ++w) sum += worker_share(limit, w, workers);
+      EXPECT_EQ(sum, limit);
+    }
+}
+
+config::BenchmarkConfig base_config() {
+  config::BenchmarkConfig c;
+  c.models = {"m"};
+  return c;
+}
+
+TEST(Plan, PhasesFromConfigAddWarmupWithInfiniteGrace) {
+  auto c = base_config();
+  c.concurrency = 4;
+  c.warmup_request_count = 3;
+  c.benchmark_duration_ns = 5'000'000'000;
+  auto phases = phases_from_config(c);
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases[0].phase, record::Phase::kWarmup);
+  EXPECT_EQ(phases[0].request_count, 3);
+  EXPECT_EQ(phases[0].grace_ns, kNever);
+  EXPECT_EQ(phases[1].phase, record::Phase::kProfiling);
+  EXPECT_FALSE(phases[1].request_count.has_value());
+  EXPECT_EQ(phases[1].grace_ns, 30'000'000'000);
+  EXPECT_EQ(phases[1].concurrency, 4);
+}
+
+TEST(Plan, DefaultWorkerCount) {
+  auto c = base_config();
+  c.concurrency = 100;
+  EXPECT_EQ(default_worker_count(c, 8), 7);
+  EXPECT_EQ(default_worker_count(c, 1), 1);
+  c.concurrency = 3;
+  EXPECT_EQ(default_worker_count(c, 8), 3);
+  c.workers_max = 2;
+  EXPECT_EQ(default_worker_count(c, 8), 2);
+  c.concurrency.reset();
+  c.request_rate = 10;
+  c.workers_max.reset();
+  EXPECT_EQ(default_worker_count(c, 16), 15);
+}
+
+}  // namespace
+}  // namespace servebench::load
