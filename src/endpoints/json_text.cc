@@ -1,0 +1,33 @@
+#include "endpoints/json_text.h"
+
+namespace servebench::endpoints {
+
+void append_json_string(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->reserve(out->size() + text.size() + 2);
+  out->push_back('"');
+  size_t run_start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.data() + run_start, i - run_start);
+    run_start = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default: {
+        const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+        out->append(esc, 6);
+      }
+    }
+  }
+  out->append(text.data() + run_start, text.size() - run_start);
+  out->push_back('"');
+}
+
+}  // namespace servebench::endpoints

@@ -1,0 +1,54 @@
+// Fuzz target for the chat/completions EventParser: any bytes must give a status, never a
+// crash, and the record must stay consistent (chunk text ranges inside their text buffers, one
+// chunk per kOk non-blank event, nothing appended on kMalformed / kServerError).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string_view>
+
+#include "endpoints/endpoint.h"
+
+namespace {
+
+void check(bool ok) {
+  if (!ok) std::abort();
+}
+
+void check_record(const servebench::record::RequestRecord& rec) {
+  for (const auto& c : rec.chunks) {
+    const std::string& src = c.kind == servebench::record::ChunkKind::kReasoning ? rec.reasoning_text
+                                                                                : rec.output_text;
+    check(static_cast<size_t>(c.text_offset) + c.text_bytes <= src.size());
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using servebench::endpoints::ParseStatus;
+  static std::unique_ptr<servebench::endpoints::EventParser> parser =
+      servebench::endpoints::make_event_parser("chat");
+  std::string_view in(reinterpret_cast<const char*>(data), size);
+  servebench::record::RequestRecord rec;
+  // Twice into the same record: the second parse must append, not clobber.
+  for (int round = 0; round < 2; ++round) {
+    const size_t chunks = rec.chunks.size();
+    const size_t out = rec.output_text.size();
+    ParseStatus s = parser->parse_event(in, 7, &rec);
+    if (s == ParseStatus::kOk) {
+      check(rec.chunks.size() == chunks || rec.chunks.size() == chunks + 1);
+    } else {
+      check(rec.chunks.size() == chunks && rec.output_text.size() == out);
+    }
+    if (s == ParseStatus::kMalformed || s == ParseStatus::kServerError) {
+      check(rec.error != servebench::record::ErrorKind::kNone);
+    }
+    check_record(rec);
+  }
+  servebench::record::RequestRecord body_rec;
+  parser->parse_body(in, 9, &body_rec);
+  check_record(body_rec);
+  check(body_rec.chunks.size() <= 1);
+  return 0;
+}
