@@ -1,0 +1,48 @@
+// Synthetic prompts for `servebench profile` without an input file: --num-dataset-entries
+// prompts (default 100, reused round robin as AIPerf does) cut from the vendored Moby Dick
+// corpus, lengths drawn from --isl / --isl-stddev and max output tokens from --osl / --osl-stddev
+// on named core::Rng streams ("prompt.isl", "prompt.start", "prompt.osl"), and token-counted
+// with the run's tokenizer before t0.
+//
+// Lengths are matched to the tokenizer by a few proportional adjustments of the word count, so
+// a prompt lands on or just under its target; the workload issue makes them exact.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::dataset {
+
+struct SyntheticPromptOptions {
+  int64_t num_entries = 100;
+  double isl_mean_tokens = 550;
+  double isl_stddev_tokens = 0;
+  double osl_mean_tokens = -1;  // <= 0: no max_tokens
+  double osl_stddev_tokens = 0;
+  uint64_t seed = 0;
+};
+
+struct SyntheticPrompt {
+  std::string text;
+  int64_t input_tokens = 0;         // counted with the tokenizer
+  int64_t target_input_tokens = 0;  // drawn length
+  int64_t max_output_tokens = -1;   // -1 = let the server decide
+};
+
+// The corpus file: $SERVEBENCH_CORPUS, else $SERVEBENCH_SOURCE_DIR/data/corpus/mobydick.txt,
+// else the source tree this binary was built from.
+std::string default_corpus_path();
+Result<std::string> load_corpus(const std::string& path);
+
+Result<std::vector<SyntheticPrompt>> build_synthetic_prompts(std::string_view corpus,
+                                                             const tokenizer::Tokenizer& tok,
+                                                             const SyntheticPromptOptions& options);
+
+}  // namespace servebench::dataset
