@@ -57,6 +57,15 @@ struct ExportOutcome {
 Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& records,
                                       const RunContext& context, const ExportOptions& options);
 
+// File names for a --profile-export-prefix ("" = AIPerf's defaults: profile_export_aiperf.json,
+// profile_export_aiperf.csv, profile_export.jsonl, profile_export_raw.jsonl,
+// profile_export_aiperf_timeslices.{json,csv}, profile_export_console.txt; with prefix P:
+// P.json, P.csv, P.jsonl, P_raw.jsonl, P_timeslices.{json,csv}, P_console.txt).
+struct ArtifactNames {
+  std::string json, csv, jsonl, raw_jsonl, timeslices_json, timeslices_csv, console;
+};
+ArtifactNames artifact_names(const std::string& prefix);
+
 // AIPerf's default folder name: "<model>-<service>-<endpoint>-<load>", e.g.
 // "Qwen_Qwen3-0.6B-openai-chat-concurrency2" ('/' in the model becomes '_').
 std::string artifact_dir_name(const std::string& model, const std::string& endpoint_type,

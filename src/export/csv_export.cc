@@ -1,0 +1,93 @@
+#include "export/csv_export.h"
+
+#include <algorithm>
+
+#include "export/text_util.h"
+#include "metrics/metric_info.h"
+#include "metrics/stats.h"
+
+namespace servebench::exporter {
+
+using metrics::MetricResult;
+
+namespace {
+
+constexpr const char* kStatKeys[] = {"avg", "min", "max", "sum", "p1",  "p5",  "p10", "p25",
+                                     "p50", "p75", "p90", "p95", "p99", "std"};
+
+std::string metric_name(const MetricResult& m) {
+  std::string name(m.info->header);
+  std::string_view unit = m.info->display_unit;
+  if (unit != "count" && unit != "requests") name += " (" + std::string(unit) + ")";
+  return csv_field(name);
+}
+
+std::string display_value(const MetricResult& m) {
+  if (m.info->has(metrics::kTimestamp)) return std::to_string(m.int_value);
+  return format_number(m.info->to_display(m.value));
+}
+
+std::vector<const MetricResult*> sorted(const metrics::Summary& s, bool distributions) {
+  std::vector<const MetricResult*> out;
+  for (const MetricResult& m : s.metrics) {
+    if (m.distribution != distributions || m.info->has(metrics::kNoCsv)) continue;
+    out.push_back(&m);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const MetricResult* a, const MetricResult* b) { return a->tag() < b->tag(); });
+  return out;
+}
+
+}  // namespace
+
+std::string render_summary_csv(const metrics::Summary& s) {
+  std::string out;
+  auto dists = sorted(s, true);
+  auto scalars = sorted(s, false);
+  if (!dists.empty()) {
+    out += "Metric";
+    for (const char* k : kStatKeys) out += std::string(",") + k;
+    out += "\n";
+    for (const MetricResult* m : dists) {
+      out += metric_name(*m);
+      for (const char* k : kStatKeys) {
+        out += ",";
+        double v;
+        if (m->stats.get(k, &v)) append_number(&out, v / m->info->display_divisor);
+      }
+      out += "\n";
+    }
+    if (!scalars.empty()) out += "\n";
+  }
+  if (!scalars.empty()) {
+    out += "Metric,Value\n";
+    for (const MetricResult* m : scalars) out += metric_name(*m) + "," + display_value(*m) + "\n";
+  }
+  return out;
+}
+
+std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices) {
+  std::string out = "Timeslice,Metric,Unit,Stat,Value\n";
+  for (const auto& sl : slices) {
+    const std::string idx = std::to_string(sl.index);
+    for (const MetricResult& m : sl.summary.metrics) {
+      if (m.info->has(metrics::kNoCsv)) continue;
+      const std::string prefix =
+          idx + "," + std::string(m.tag()) + "," + csv_field(m.info->display_unit) + ",";
+      if (!m.distribution) {
+        out += prefix + "avg," + display_value(m) + "\n";
+        continue;
+      }
+      for (const char* k : kStatKeys) {
+        double v;
+        if (!m.stats.get(k, &v)) continue;
+        out += prefix + k + ",";
+        append_number(&out, v / m.info->display_divisor);
+        out += "\n";
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace servebench::exporter

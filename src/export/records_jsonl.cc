@@ -1,0 +1,273 @@
+#include "export/records_jsonl.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "export/text_util.h"
+#include "metrics/metric_info.h"
+#include "metrics/record_metrics.h"
+
+namespace servebench::exporter {
+
+using metrics::RecordMetric;
+using record::RequestRecord;
+
+namespace {
+
+void key(std::string* out, const char* k) {
+  out->push_back('"');
+  out->append(k);
+  out->append("\":");
+}
+
+void wall_or_null(std::string* out, const record::RunAnchor& a, int64_t steady) {
+  if (steady <= 0) {
+    out->append("null");
+  } else {
+    out->append(std::to_string(a.to_wall_ns(steady)));
+  }
+}
+
+void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+  key(out, "metadata");
+  out->push_back('{');
+  key(out, "session_num");
+  out->append(std::to_string(r.session_num));
+  out->push_back(',');
+  key(out, "x_request_id");
+  append_json_string(out, r.x_request_id);
+  out->push_back(',');
+  key(out, "x_correlation_id");
+  append_json_string(out, r.x_correlation_id);
+  out->push_back(',');
+  key(out, "conversation_id");
+  append_json_string(out, r.conversation_id);
+  out->push_back(',');
+  key(out, "turn_index");
+  out->append(std::to_string(r.turn_index));
+  out->push_back(',');
+  key(out, "intended_ns");
+  wall_or_null(out, a, r.intended_ns);
+  out->push_back(',');
+  key(out, "credit_issued_ns");
+  wall_or_null(out, a, r.credit_issued_ns);
+  out->push_back(',');
+  key(out, "request_start_ns");
+  wall_or_null(out, a, r.request_start_ns);
+  out->push_back(',');
+  key(out, "request_ack_ns");
+  wall_or_null(out, a, r.first_byte_ns);
+  out->push_back(',');
+  key(out, "request_end_ns");
+  wall_or_null(out, a, r.end_ns);
+  out->push_back(',');
+  key(out, "worker_id");
+  append_json_string(out, fmt::format("worker_{}", r.worker_id));
+  out->push_back(',');
+  key(out, "url_index");
+  out->append(std::to_string(r.url_index));
+  out->push_back(',');
+  key(out, "benchmark_phase");
+  append_json_string(out, record::phase_name(r.phase));
+  out->push_back(',');
+  key(out, "was_cancelled");
+  out->append(r.cancelled() ? "true" : "false");
+  out->push_back(',');
+  key(out, "cancellation_time_ns");
+  wall_or_null(out, a, r.cancelled() ? (r.cancel_ns ? r.cancel_ns : r.end_ns) : 0);
+  out->push_back('}');
+}
+
+void error_obj(const RequestRecord& r, std::string* out) {
+  key(out, "error");
+  if (r.ok()) {
+    out->append("null");
+    return;
+  }
+  out->push_back('{');
+  key(out, "code");
+  if (r.http_status > 0) {
+    out->append(std::to_string(r.http_status));
+  } else if (r.cancelled()) {
+    out->append("499");
+  } else {
+    out->append("null");
+  }
+  out->push_back(',');
+  key(out, "type");
+  append_json_string(out, record::error_kind_name(r.error));
+  out->push_back(',');
+  key(out, "message");
+  append_json_string(out, scrub_secrets(r.error_message));
+  out->push_back('}');
+}
+
+void value_obj(std::string* out, double display, std::string_view unit) {
+  out->append("{\"value\":");
+  append_json_number(out, display);
+  out->append(",\"unit\":");
+  append_json_string(out, unit);
+  out->push_back('}');
+}
+
+}  // namespace
+
+void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+  metrics::RecordValues rv;
+  metrics::compute_record_metrics(r, &rv);
+  out->push_back('{');
+  metadata(r, a, out);
+  out->push_back(',');
+  key(out, "metrics");
+  out->push_back('{');
+  bool first = true;
+  for (size_t i = 0; i < metrics::kNumRecordMetrics; ++i) {
+    if (std::isnan(rv.v[i])) continue;
+    const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(i));
+    const metrics::MetricInfo* info = metrics::find_metric(tag);
+    if (!first) out->push_back(',');
+    first = false;
+    key(out, tag);
+    value_obj(out, info->to_display(rv.v[i]), info->display_unit);
+  }
+  if (r.ok() && r.streaming) {
+    std::vector<double> icl;
+    metrics::append_inter_chunk_latencies(r, &icl);
+    if (!icl.empty()) {
+      if (!first) out->push_back(',');
+      first = false;
+      key(out, "inter_chunk_latency");
+      out->append("{\"value\":[");
+      for (size_t i = 0; i < icl.size(); ++i) {
+        if (i) out->push_back(',');
+        append_json_number(out, icl[i] / 1e6);
+      }
+      out->append("],\"unit\":\"ms\"}");
+    }
+  }
+  out->append("},");
+  error_obj(r, out);
+  out->push_back(',');
+  key(out, "servebench");
+  out->push_back('{');
+  bool f2 = true;
+  auto extra = [&](const char* k, double ns) {
+    if (std::isnan(ns)) return;
+    if (!f2) out->push_back(',');
+    f2 = false;
+    key(out, k);
+    append_json_number(out, ns / 1e6);
+  };
+  extra("schedule_lag_ms", rv.schedule_lag_ns);
+  extra("time_to_first_token_from_intended_ms", rv.ttft_from_intended_ns);
+  extra("request_latency_from_intended_ms", rv.latency_from_intended_ns);
+  out->append("}}\n");
+}
+
+void append_raw_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+  out->push_back('{');
+  metadata(r, a, out);
+  out->push_back(',');
+  key(out, "start_perf_ns");
+  out->append(std::to_string(r.request_start_ns));
+  out->push_back(',');
+  key(out, "status");
+  out->append(std::to_string(r.http_status));
+  out->push_back(',');
+  key(out, "streaming");
+  out->append(r.streaming ? "true" : "false");
+  out->push_back(',');
+  key(out, "model");
+  append_json_string(out, r.model);
+  out->push_back(',');
+  key(out, "finish_reason");
+  append_json_string(out, r.finish_reason);
+  out->push_back(',');
+  key(out, "input_tokens");
+  out->append(std::to_string(r.input_tokens));
+  out->push_back(',');
+  key(out, "requested_output_tokens");
+  out->append(std::to_string(r.requested_output_tokens));
+  out->push_back(',');
+  key(out, "output_tokens");
+  out->append(std::to_string(r.output_tokens));
+  out->push_back(',');
+  key(out, "reasoning_tokens");
+  out->append(std::to_string(r.reasoning_tokens));
+  out->push_back(',');
+  key(out, "usage");
+  if (!r.usage.present() && r.usage.reasoning_tokens < 0) {
+    out->append("null");
+  } else {
+    out->append(fmt::format(
+        "{{\"prompt_tokens\":{},\"completion_tokens\":{},\"total_tokens\":{},"
+        "\"reasoning_tokens\":{},\"prompt_cache_read_tokens\":{}}}",
+        r.usage.prompt_tokens, r.usage.completion_tokens, r.usage.total_tokens,
+        r.usage.reasoning_tokens, r.usage.prompt_cache_read_tokens));
+  }
+  out->push_back(',');
+  key(out, "request_bytes");
+  out->append(std::to_string(r.request_bytes));
+  out->push_back(',');
+  key(out, "response_bytes");
+  out->append(std::to_string(r.response_bytes));
+  out->push_back(',');
+  key(out, "responses");
+  out->push_back('[');
+  for (size_t i = 0; i < r.chunks.size(); ++i) {
+    const record::Chunk& c = r.chunks[i];
+    if (i) out->push_back(',');
+    static constexpr const char* kKinds[] = {"content", "reasoning", "tool_call", "empty",
+                                             "usage"};
+    const std::string& src =
+        c.kind == record::ChunkKind::kReasoning ? r.reasoning_text : r.output_text;
+    std::string_view text;
+    if (c.text_offset <= src.size()) {
+      text = std::string_view(src).substr(c.text_offset, c.text_bytes);
+    }
+    out->append("{\"perf_ns\":");
+    out->append(std::to_string(c.recv_ns));
+    out->append(",\"kind\":");
+    append_json_string(out, kKinds[static_cast<int>(c.kind)]);
+    out->append(",\"tokens\":");
+    out->append(std::to_string(c.tokens));
+    out->append(",\"text\":");
+    append_json_string(out, text);
+    out->push_back('}');
+  }
+  out->append("],");
+  error_obj(r, out);
+  out->append("}\n");
+}
+
+Status write_jsonl(const std::string& path, const std::vector<RequestRecord>& records,
+                   const record::RunAnchor& anchor, bool raw) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) {
+    return make_error(ErrorCode::kIo,
+                      fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  }
+  std::string buf;
+  buf.reserve(1 << 20);
+  bool ok = true;
+  for (const RequestRecord& r : records) {
+    if (raw) {
+      append_raw_line(r, anchor, &buf);
+    } else {
+      append_record_line(r, anchor, &buf);
+    }
+    if (buf.size() >= (1 << 20)) {
+      ok &= std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+      buf.clear();
+    }
+  }
+  ok &= std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+  ok &= std::fclose(f) == 0;
+  if (!ok) return make_error(ErrorCode::kIo, fmt::format("cannot write {}: disk full?", path));
+  return {};
+}
+
+}  // namespace servebench::exporter

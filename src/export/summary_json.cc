@@ -1,0 +1,204 @@
+#include "export/summary_json.h"
+
+#include <cmath>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "export/text_util.h"
+#include "metrics/metric_info.h"
+#include "metrics/stats.h"
+
+namespace servebench::exporter {
+
+using json = nlohmann::ordered_json;
+using metrics::MetricResult;
+using metrics::Stats;
+
+namespace {
+
+json number(double v, bool integer_valued = false) {
+  if (!std::isfinite(v)) return nullptr;
+  if (integer_valued && v == std::floor(v) && std::abs(v) < 9.0e15) {
+    return static_cast<int64_t>(v);
+  }
+  return v;
+}
+
+json stats_block(std::string_view unit, const Stats& s, double divisor, bool integer_valued) {
+  json j;
+  j["unit"] = unit;
+  j["avg"] = number(s.avg / divisor);
+  for (size_t i = 0; i < metrics::kPercentiles.size(); ++i) {
+    j[metrics::kPercentileNames[i]] = number(s.p[i] / divisor, integer_valued && divisor == 1);
+  }
+  j["min"] = number(s.min / divisor, integer_valued && divisor == 1);
+  j["max"] = number(s.max / divisor, integer_valued && divisor == 1);
+  if (s.has_std) j["std"] = number(s.std / divisor);
+  j["count"] = s.count;
+  j["sum"] = number(s.sum / divisor, integer_valued && divisor == 1);
+  return j;
+}
+
+json metric_block(const MetricResult& m) {
+  const auto* info = m.info;
+  if (m.distribution) {
+    return stats_block(info->display_unit, m.stats, info->display_divisor,
+                       info->has(metrics::kIntegerValued));
+  }
+  json j;
+  j["unit"] = info->display_unit;
+  if (info->has(metrics::kTimestamp)) {
+    j["avg"] = m.int_value;
+  } else {
+    j["avg"] = number(info->to_display(m.value), info->has(metrics::kIntegerValued));
+  }
+  return j;
+}
+
+void add_metrics(json* out, const metrics::Summary& s) {
+  for (const MetricResult& m : s.metrics) (*out)[std::string(m.tag())] = metric_block(m);
+}
+
+json ms_block(const Stats& s) { return stats_block("ms", s, 1e6, false); }
+
+bool secret_key(const std::string& key) {
+  std::string k;
+  for (char c : key) k.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return k.find("api_key") != std::string::npos || k.find("api-key") != std::string::npos ||
+         k.find("apikey") != std::string::npos || k.find("authorization") != std::string::npos ||
+         k.find("token") == 0 || k.find("secret") != std::string::npos ||
+         k.find("password") != std::string::npos;
+}
+
+void redact(json& j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (secret_key(it.key()) && !it.value().is_null() && !it.value().is_boolean()) {
+        it.value() = "<redacted>";
+      } else {
+        redact(it.value());
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) redact(e);
+  } else if (j.is_string()) {
+    j = scrub_secrets(j.get<std::string>());
+  }
+}
+
+json input_config(const std::string& text) {
+  if (text.empty()) return json::object();
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return json::object();
+  redact(j);
+  return j;
+}
+
+}  // namespace
+
+std::string format_wall_time(int64_t wall_ns) {
+  std::time_t secs = static_cast<std::time_t>(wall_ns / 1'000'000'000);
+  int64_t micros = (wall_ns % 1'000'000'000) / 1000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}+00:00", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
+}
+
+std::string redact_config_json(const std::string& text) { return input_config(text).dump(); }
+
+std::string render_summary_json(const JsonInput& in) {
+  const RunContext& c = *in.context;
+  const metrics::Summary& s = *in.profiling;
+  json j;
+  j["schema_version"] = kSchemaVersion;
+  j["servebench_version"] = "0.1.0";
+  j["benchmark_id"] = c.benchmark_id;
+  j["start_time"] = c.start_wall_ns ? json(format_wall_time(c.start_wall_ns)) : json(nullptr);
+  j["end_time"] = c.end_wall_ns ? json(format_wall_time(c.end_wall_ns)) : json(nullptr);
+  j["was_cancelled"] = c.interrupted;
+  j["input_config"] = input_config(c.input_config_json);
+  json run_info;
+  run_info["benchmark_id"] = c.benchmark_id;
+  run_info["sweep_id"] = nullptr;
+  run_info["random_seed"] = c.has_random_seed ? json(c.random_seed) : json(nullptr);
+  run_info["trial"] = 0;
+  run_info["run_label"] = "run_0001";
+  run_info["variation_label"] = "base";
+  run_info["variation_index"] = 0;
+  run_info["variation_values"] = json::object();
+  run_info["cli_command"] =
+      c.cli_command.empty() ? json(nullptr) : json(scrub_secrets(c.cli_command));
+  j["run_info"] = run_info;
+  json errors = json::array();
+  for (const auto& g : s.error_summary) {
+    json d;
+    d["code"] = g.code ? json(g.code) : json(nullptr);
+    d["type"] = g.type;
+    d["message"] = scrub_secrets(g.message);
+    errors.push_back({{"error_details", d}, {"count", g.count}});
+  }
+  j["error_summary"] = errors;
+  add_metrics(&j, s);
+  if (in.warmup != nullptr) {
+    json w = json::object();
+    add_metrics(&w, *in.warmup);
+    j["warmup_metrics"] = w;
+  }
+
+  // Ours.
+  const auto& x = s.extras;
+  json sb;
+  if (x.has_ttft_from_intended) sb["time_to_first_token_from_intended"] = ms_block(x.ttft_from_intended);
+  if (x.has_latency_from_intended) {
+    sb["request_latency_from_intended"] = ms_block(x.latency_from_intended);
+  }
+  if (x.has_schedule_lag) sb["schedule_lag"] = ms_block(x.schedule_lag);
+  if (x.has_per_token_itl) sb["per_token_inter_token_latency"] = ms_block(x.per_token_itl);
+  sb["late_send_threshold_ms"] = static_cast<double>(metrics::kLateSendThresholdNs) / 1e6;
+  sb["late_sends"] = x.late_sends;
+  sb["late_send_fraction"] = number(x.late_send_fraction);
+  sb["client_limited"] = x.client_limited;
+  sb["client_limited_reason"] =
+      x.client_limited ? json(x.client_limited_reason) : json(nullptr);
+  sb["peak_concurrency"] = x.peak_concurrency;
+  sb["avg_concurrency"] = number(x.avg_concurrency);
+  sb["cancelled_request_count"] = x.cancelled_request_count;
+  json by_kind = json::object();
+  for (const auto& [kind, n] : x.errors_by_kind) by_kind[kind] = n;
+  sb["errors_by_kind"] = by_kind;
+  sb["usage_discrepancy_count"] = s.usage_discrepancy_count;
+  sb["osl_mismatch_count"] = s.osl_mismatch_count;
+  json gates;
+  gates["conditions"] = in.fail_on;
+  gates["failed"] = in.gate_failed;
+  gates["messages"] = in.gate_messages;
+  sb["fail_on"] = gates;
+  sb["goodput_slos"] = in.goodput;
+  json warnings = json::array();
+  for (const auto& w : c.warnings) warnings.push_back(scrub_secrets(w));
+  sb["warnings"] = warnings;
+  j["servebench"] = sb;
+  return j.dump(2) + "\n";
+}
+
+std::string render_timeslices_json(const RunContext& context,
+                                   const std::vector<metrics::TimeSlice>& slices) {
+  json j;
+  json arr = json::array();
+  for (const auto& sl : slices) {
+    json t;
+    t["timeslice_index"] = sl.index;
+    t["start_ns"] = context.anchor.to_wall_ns(sl.start_ns);
+    t["end_ns"] = context.anchor.to_wall_ns(sl.end_ns);
+    add_metrics(&t, sl.summary);
+    arr.push_back(t);
+  }
+  j["timeslices"] = arr;
+  j["input_config"] = input_config(context.input_config_json);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace servebench::exporter

@@ -1,0 +1,51 @@
+// profile_export_aiperf.json and profile_export_aiperf_timeslices.json writers.
+//
+// Layout (AIPerf schema 1.4, docs/reference/json-export-schema.md): schema_version,
+// servebench_version, benchmark_id, start_time, end_time, was_cancelled, input_config,
+// run_info, error_summary, then one key per metric tag in display units ({"unit", "avg", "p1"
+// .. "p99", "min", "max", "std", "count", "sum"} for record metrics, {"unit", "avg"} for
+// aggregate and derived ones), warmup_metrics (when warm-up requests ran), and our additions
+// under the single extra key "servebench".
+//
+// Non-finite numbers (the +inf samples of adj_* distributions) are written as null, which is
+// also what AIPerf's pydantic serializer produces.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "export/artifacts.h"
+#include "metrics/summary.h"
+#include "metrics/timeslices.h"
+
+namespace servebench::exporter {
+
+inline constexpr const char* kSchemaVersion = "1.4";
+
+struct JsonInput {
+  const RunContext* context = nullptr;
+  const metrics::Summary* profiling = nullptr;
+  const metrics::Summary* warmup = nullptr;        // null when no warm-up records
+  std::vector<std::string> gate_messages;
+  bool gate_failed = false;
+  std::vector<std::string> fail_on;                 // the gate conditions as written
+  std::vector<std::string> goodput;                 // the SLOs as written
+};
+
+// The whole document (pretty-printed, 2-space indent, trailing newline).
+std::string render_summary_json(const JsonInput& in);
+
+std::string render_timeslices_json(const RunContext& context,
+                                   const std::vector<metrics::TimeSlice>& slices);
+
+// Formats wall ns as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00" (UTC).
+std::string format_wall_time(int64_t wall_ns);
+
+// Parses `json` (input_config) and replaces the values of secret-looking keys (api_key,
+// authorization, headers holding credentials...) with "<redacted>"; scrubs every string.
+// Invalid JSON yields an empty object.
+std::string redact_config_json(const std::string& json);
+
+}  // namespace servebench::exporter

@@ -1,0 +1,152 @@
+#include "export/text_util.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace servebench::exporter {
+
+std::string format_number(double v) {
+  std::string s;
+  append_number(&s, v);
+  return s;
+}
+
+void append_number(std::string* out, double v) {
+  if (std::isnan(v)) {
+    out->append("nan");
+    return;
+  }
+  if (std::isinf(v)) {
+    out->append(v > 0 ? "inf" : "-inf");
+    return;
+  }
+  if (v == 0) v = 0;  // no "-0"
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, res.ptr);
+}
+
+void append_json_number(std::string* out, double v) {
+  if (!std::isfinite(v)) {
+    out->append("null");
+    return;
+  }
+  append_number(out, v);
+}
+
+void append_json_string(std::string* out, std::string_view s) {
+  out->push_back('"');
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          out->append(buf);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+namespace {
+
+bool iequals_at(std::string_view text, size_t pos, std::string_view word) {
+  if (pos + word.size() > text.size()) return false;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[pos + i])) !=
+        std::tolower(static_cast<unsigned char>(word[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool is_value_char(char c) {
+  return !(c == ' ' || c == ')' || c == '"' || c == '\'' || c == ',' || c == '}' || c == ']' || c == '\n' ||
+           c == '\r' || c == '\t' || c == ';' || c == '&');
+}
+
+}  // namespace
+
+std::string scrub_secrets(std::string_view text) {
+  // Keys after which the next value is a secret. The separator run between key and value may
+  // hold quotes, ':', '=', spaces and (for headers) an auth scheme such as "Bearer".
+  static constexpr std::string_view kKeys[] = {
+      "authorization", "x-api-key", "api-key", "api_key", "apikey", "bearer ", "access_token",
+      "x-goog-api-key",
+  };
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    bool matched = false;
+    for (std::string_view key : kKeys) {
+      if (!iequals_at(text, i, key)) continue;
+      // Word boundary before the key (so "my_api_key_name" inside prose still redacts, but
+      // "apikeys" in the middle of an identifier is rare enough to accept).
+      size_t j = i + key.size();
+      size_t sep_start = j;
+      while (j < text.size() && (text[j] == '"' || text[j] == '\'' || text[j] == ':' ||
+                                 text[j] == '=' || text[j] == ' ' || text[j] == '\\')) {
+        ++j;
+      }
+      // "Authorization: Bearer xyz": skip the scheme word too.
+      if (iequals_at(text, j, "bearer ")) j += 7;
+      if (iequals_at(text, j, "basic ")) j += 6;
+      if (j == sep_start && key.back() != ' ') continue;  // key without a separator: not a key
+      size_t v = j;
+      while (v < text.size() && is_value_char(text[v])) ++v;
+      if (v == j) continue;
+      if (text.substr(j, v - j) == "<redacted>") continue;
+      out.append(text.substr(i, j - i));
+      out.append("<redacted>");
+      i = v;
+      matched = true;
+      break;
+    }
+    if (matched) continue;
+    // OpenAI-style keys: sk-XXXXXXXX (at least 16 key characters).
+    if (text[i] == 's' && i + 3 < text.size() && text[i + 1] == 'k' && text[i + 2] == '-' &&
+        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
+      size_t v = i + 3;
+      while (v < text.size() && (std::isalnum(static_cast<unsigned char>(text[v])) ||
+                                 text[v] == '-' || text[v] == '_')) {
+        ++v;
+      }
+      if (v - i - 3 >= 16) {
+        out.append("<redacted>");
+        i = v;
+        continue;
+      }
+    }
+    out.push_back(text[i]);
+    ++i;
+  }
+  return out;
+}
+
+std::string csv_field(std::string_view s) {
+  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace servebench::exporter

@@ -1,0 +1,36 @@
+// Small text helpers shared by the exporters: shortest round-trip number formatting, JSON
+// string escaping, and a defensive secret scrubber.
+//
+// Numbers: every double is written with std::to_chars' shortest representation that reads back
+// to the same double (never rounded for display). Non-finite values have no JSON literal: the
+// JSON writers emit null for them (docs/metrics.md, "Infinity in adj_*").
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace servebench::exporter {
+
+// Shortest round-trip text of `v` ("0.1", "255.886568", "1e-07", "550"). For non-finite values
+// returns "inf", "-inf" or "nan"; JSON writers must not call it for those (use append_json_number).
+std::string format_number(double v);
+void append_number(std::string* out, double v);
+
+// JSON value for a double: the shortest round-trip text, or null when not finite.
+void append_json_number(std::string* out, double v);
+
+// Appends `s` as a quoted JSON string (UTF-8 passed through, control characters escaped).
+void append_json_string(std::string* out, std::string_view s);
+
+// Replaces credentials in free text with "<redacted>": values after "Authorization:" /
+// "Authorization=" headers, "Bearer <token>", api keys given as --api-key VALUE, api_key=...,
+// "api_key": "...", x-api-key headers, and sk-... style OpenAI keys. Used on everything we echo
+// (command line, config, error messages), even though callers redact first.
+std::string scrub_secrets(std::string_view text);
+
+// CSV field: quoted when it contains a comma, quote or newline (RFC 4180).
+std::string csv_field(std::string_view s);
+
+}  // namespace servebench::exporter

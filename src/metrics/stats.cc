@@ -1,0 +1,142 @@
+#include "metrics/stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+
+namespace servebench::metrics {
+namespace {
+
+// numpy's "nearest": round half to even of the virtual index.
+int64_t nearest_index(double h) {
+  double r = std::nearbyint(h);  // default rounding mode: half to even
+  return static_cast<int64_t>(r);
+}
+
+}  // namespace
+
+bool Stats::get(const char* name, double* out) const {
+  if (std::strcmp(name, "avg") == 0) { *out = avg; return true; }
+  if (std::strcmp(name, "min") == 0) { *out = min; return true; }
+  if (std::strcmp(name, "max") == 0) { *out = max; return true; }
+  if (std::strcmp(name, "sum") == 0) { *out = sum; return true; }
+  if (std::strcmp(name, "count") == 0) { *out = static_cast<double>(count); return true; }
+  if (std::strcmp(name, "std") == 0) {
+    if (!has_std) return false;
+    *out = std;
+    return true;
+  }
+  for (size_t i = 0; i < kPercentileNames.size(); ++i) {
+    if (std::strcmp(name, kPercentileNames[i]) == 0) {
+      *out = p[i];
+      return true;
+    }
+  }
+  return false;
+}
+
+bool is_stat_name(const char* name) {
+  static const char* kOthers[] = {"avg", "min", "max", "sum", "std", "count"};
+  for (const char* o : kOthers) {
+    if (std::strcmp(name, o) == 0) return true;
+  }
+  for (const char* p : kPercentileNames) {
+    if (std::strcmp(name, p) == 0) return true;
+  }
+  return false;
+}
+
+double percentile_sorted(const std::vector<double>& sorted, double q) {
+  const size_t n = sorted.size();
+  if (n == 1) return sorted[0];
+  double h = q / 100.0 * static_cast<double>(n - 1);
+  size_t lo = static_cast<size_t>(std::floor(h));
+  if (lo >= n - 1) return sorted[n - 1];
+  double frac = h - static_cast<double>(lo);
+  double a = sorted[lo], b = sorted[lo + 1];
+  // numpy's _lerp: a + (b - a) * t, switching to b - (b - a) * (1 - t) for t >= 0.5, which
+  // keeps the result exact at the endpoints and monotonic.
+  double diff = b - a;
+  if (a == b) return a;
+  return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+}
+
+Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
+  Stats s;
+  const size_t n = values.size();
+  s.count = static_cast<int64_t>(n);
+  if (n == 0) return s;
+
+  double sum = 0, mn = values[0], mx = values[0];
+  for (double v : values) {
+    sum += v;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+  }
+  s.sum = sum;
+  s.min = mn;
+  s.max = mx;
+  s.avg = sum / static_cast<double>(n);
+  if (method == PercentileMethod::kLinear && std::isfinite(s.avg)) {
+    // Two-pass population variance (numpy: mean(abs(x - x.mean())**2)).
+    double acc = 0;
+    for (double v : values) {
+      double d = v - s.avg;
+      acc += d * d;
+    }
+    s.std = std::sqrt(acc / static_cast<double>(n));
+  } else {
+    s.has_std = false;
+  }
+
+  // Selection: percentile indices ascend, so each nth_element works on the suffix after the
+  // previous one. The neighbour at lo + 1 is the minimum of the remaining suffix.
+  auto begin = values.begin();
+  size_t done = 0;  // elements [0, done) are final (sorted prefix up to the last selected)
+  for (size_t i = 0; i < kPercentiles.size(); ++i) {
+    double h = kPercentiles[i] / 100.0 * static_cast<double>(n - 1);
+    size_t lo;
+    if (method == PercentileMethod::kNearest) {
+      lo = static_cast<size_t>(nearest_index(h));
+    } else {
+      lo = static_cast<size_t>(std::floor(h));
+    }
+    if (lo >= n) lo = n - 1;
+    if (lo >= done) {
+      std::nth_element(begin + static_cast<std::ptrdiff_t>(done), begin + static_cast<std::ptrdiff_t>(lo),
+                       values.end());
+      done = lo + 1;
+    }
+    double a = values[lo];
+    if (method == PercentileMethod::kNearest || lo + 1 >= n) {
+      s.p[i] = a;
+      continue;
+    }
+    double frac = h - static_cast<double>(lo);
+    if (frac == 0) {
+      s.p[i] = a;
+      continue;
+    }
+    // Smallest element after lo: bring it to lo + 1 so later selections stay consistent.
+    auto it = std::min_element(begin + static_cast<std::ptrdiff_t>(lo + 1), values.end());
+    std::iter_swap(begin + static_cast<std::ptrdiff_t>(lo + 1), it);
+    done = std::max(done, lo + 2);
+    double b = values[lo + 1];
+    if (a == b) {
+      s.p[i] = a;
+    } else {
+      double diff = b - a;
+      s.p[i] = frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+    }
+  }
+  return s;
+}
+
+Stats compute_stats_copy(const std::vector<double>& values, PercentileMethod method) {
+  std::vector<double> copy = values;
+  return compute_stats(copy, method);
+}
+
+}  // namespace servebench::metrics

@@ -1,0 +1,59 @@
+// Statistics over a sample: avg, min, max, sum, std (population), count and the percentiles
+// p1 p5 p10 p25 p50 p75 p90 p95 p99, exactly as AIPerf computes them
+// (metrics/metric_dicts.py::metric_result_from_array):
+//   * percentiles on the full sample, numpy's default "linear" method (Hyndman-Fan type 7):
+//     virtual index h = q/100 * (n - 1), value = x[floor h] + (h - floor h) * (x[floor h + 1] -
+//     x[floor h]);
+//   * std is the population standard deviation (ddof = 0);
+//   * error-adjusted (adj_*) distributions use numpy's "nearest" method instead (index
+//     round-half-to-even(h)) and have no std, because they contain +inf samples.
+// Exact: no sketches, no histograms. Selection (nth_element) instead of a full sort keeps this
+// O(n) per distribution.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace servebench::metrics {
+
+inline constexpr std::array<double, 9> kPercentiles = {1, 5, 10, 25, 50, 75, 90, 95, 99};
+inline constexpr std::array<const char*, 9> kPercentileNames = {"p1",  "p5",  "p10", "p25", "p50",
+                                                                "p75", "p90", "p95", "p99"};
+
+enum class PercentileMethod { kLinear, kNearest };
+
+struct Stats {
+  int64_t count = 0;
+  double avg = 0;
+  double min = 0;
+  double max = 0;
+  double sum = 0;
+  double std = 0;
+  bool has_std = true;                // false for adj_* (AIPerf writes std = None)
+  std::array<double, 9> p{};          // values for kPercentiles
+
+  // Value of a statistic by name ("avg", "min", "max", "sum", "std", "count", "p1".."p99").
+  // Returns false when the name is unknown (or std is absent).
+  bool get(const char* name, double* out) const;
+};
+
+// Computes the statistics of `values`. Reorders `values` (selection). REQUIRES: !values.empty()
+// and no NaN. +inf samples are allowed (adj_* distributions): avg/sum/max become +inf.
+Stats compute_stats(std::vector<double>& values,
+                    PercentileMethod method = PercentileMethod::kLinear);
+
+// Same, leaving the input untouched (copies it).
+Stats compute_stats_copy(const std::vector<double>& values,
+                         PercentileMethod method = PercentileMethod::kLinear);
+
+// Percentile q (0..100) of an already SORTED sample with numpy's linear method. For tests and
+// small inputs.
+double percentile_sorted(const std::vector<double>& sorted, double q);
+
+// True when the statistic name is one of AIPerf's STAT_KEYS or "count".
+bool is_stat_name(const char* name);
+
+}  // namespace servebench::metrics
