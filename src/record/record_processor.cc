@@ -1,0 +1,97 @@
+#include "record/record_processor.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace servebench::record {
+
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_server_token_count) {
+  for (auto& ch : rec->chunks) {
+    if (ch.kind == ChunkKind::kEmpty || ch.kind == ChunkKind::kUsage || ch.text_bytes == 0) {
+      ch.tokens = 0;
+      continue;
+    }
+    const std::string& src = ch.kind == ChunkKind::kReasoning ? rec->reasoning_text : rec->output_text;
+    if (static_cast<size_t>(ch.text_offset) + ch.text_bytes > src.size()) {
+      ch.tokens = 0;  // defensive: a parser bug must not crash record processing
+      continue;
+    }
+    ch.tokens = static_cast<int32_t>(tok.count(std::string_view(src).substr(ch.text_offset, ch.text_bytes)));
+  }
+  rec->output_tokens = static_cast<int64_t>(tok.count(rec->output_text));
+  rec->reasoning_tokens = static_cast<int64_t>(tok.count(rec->reasoning_text));
+  if (use_server_token_count && rec->usage.present()) {
+    if (rec->usage.prompt_tokens >= 0) rec->input_tokens = rec->usage.prompt_tokens;
+    const int64_t reasoning = std::max<int64_t>(0, rec->usage.reasoning_tokens);
+    rec->reasoning_tokens = reasoning;
+    if (rec->usage.completion_tokens >= 0)
+      rec->output_tokens = std::max<int64_t>(0, rec->usage.completion_tokens - reasoning);
+  }
+}
+
+RecordProcessor::RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
+                                 int threads)
+    : tok_(std::move(tok)), use_server_(use_server_token_count) {
+  threads = std::max(1, threads);
+  done_.resize(static_cast<size_t>(threads));
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { run(static_cast<size_t>(i)); });
+}
+
+RecordProcessor::~RecordProcessor() {
+  if (!threads_.empty()) finish();
+}
+
+void RecordProcessor::submit(std::vector<RequestRecord>&& batch) {
+  if (batch.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(batch));
+  }
+  cv_.notify_one();
+}
+
+void RecordProcessor::run(size_t slot) {
+  // Lower this thread's priority: token counting must not delay a worker's timestamps.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  for (;;) {
+    std::vector<RequestRecord> batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      batch = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    for (auto& rec : batch) count_tokens(&rec, *tok_, use_server_);
+    auto& out = done_[slot];
+    out.insert(out.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
+  }
+}
+
+std::vector<RequestRecord> RecordProcessor::finish() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+  std::vector<RequestRecord> all;
+  size_t n = 0;
+  for (const auto& d : done_) n += d.size();
+  all.reserve(n);
+  for (auto& d : done_) {
+    all.insert(all.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+    d.clear();
+  }
+  std::sort(all.begin(), all.end(), [](const RequestRecord& a, const RequestRecord& b) {
+    if (a.phase != b.phase) return a.phase < b.phase;
+    return a.request_index < b.request_index;
+  });
+  return all;
+}
+
+}  // namespace servebench::record

@@ -1,0 +1,58 @@
+// Record processing: token counting for finished requests, off the workers' threads.
+//
+// Workers hand over batches of finished records (one hand-off per batch, every ~100 ms, never
+// per request); processor threads (lowered priority so they do not disturb the workers'
+// timestamps) fill output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer,
+// or take them from the server's `usage` under --use-server-token-count. finish() joins the
+// threads and returns every record in (phase, request_index) order.
+//
+// Token rule (AIPerf): output text (content + tool-call text) concatenated and encoded once,
+// without special tokens; reasoning text counted separately. Chunk::tokens counts each chunk's
+// own text (used for per-token inter-chunk figures). With --use-server-token-count:
+// input = usage.prompt_tokens, reasoning = usage.reasoning_tokens (0 when absent),
+// output = usage.completion_tokens − reasoning; records without usage keep the client counts.
+//
+// Thread safety: submit() from any thread; finish() once, from the owning thread.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "record/request_record.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::record {
+
+// Counts tokens of one record (pure; used by the processor threads and by tests).
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_server_token_count);
+
+class RecordProcessor {
+ public:
+  RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
+                  int threads);
+  ~RecordProcessor();
+  RecordProcessor(const RecordProcessor&) = delete;
+  RecordProcessor& operator=(const RecordProcessor&) = delete;
+
+  void submit(std::vector<RequestRecord>&& batch);
+  // Drains the queue, joins the threads, returns all records sorted by (phase, request_index).
+  std::vector<RequestRecord> finish();
+
+ private:
+  void run(size_t slot);
+
+  std::shared_ptr<const tokenizer::Tokenizer> tok_;
+  const bool use_server_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::vector<RequestRecord>> queue_;
+  bool closing_ = false;
+  std::vector<std::vector<RequestRecord>> done_;  // one output vector per thread
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace servebench::record

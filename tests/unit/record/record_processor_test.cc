@@ -1,0 +1,102 @@
+#include "record/record_processor.h"
+
+#include <gtest/gtest.h>
+
+namespace servebench::record {
+namespace {
+
+std::shared_ptr<const tokenizer::Tokenizer> simple() { return *tokenizer::load_tokenizer("simple"); }
+
+void add_chunk(RequestRecord* r, ChunkKind kind, const std::string& text) {
+  std::string& dst = kind == ChunkKind::kReasoning ? r->reasoning_text : r->output_text;
+  Chunk c;
+  c.kind = kind;
+  c.text_offset = static_cast<uint32_t>(dst.size());
+  c.text_bytes = static_cast<uint32_t>(text.size());
+  dst += text;
+  r->chunks.push_back(c);
+}
+
+RequestRecord sample() {
+  RequestRecord r;
+  add_chunk(&r, ChunkKind::kEmpty, "");
+  add_chunk(&r, ChunkKind::kReasoning, "let me think ");
+  add_chunk(&r, ChunkKind::kContent, "the whale ");
+  add_chunk(&r, ChunkKind::kContent, "swims far away");
+  add_chunk(&r, ChunkKind::kUsage, "");
+  r.input_tokens = 7;
+  return r;
+}
+
+TEST(CountTokens, ClientTokenizerCountsOutputReasoningAndChunks) {
+  auto r = sample();
+  count_tokens(&r, *simple(), false);
+  EXPECT_EQ(r.output_tokens, 5);
+  EXPECT_EQ(r.reasoning_tokens, 3);
+  ASSERT_EQ(r.chunks.size(), 5u);
+  EXPECT_EQ(r.chunks[0].tokens, 0);
+  EXPECT_EQ(r.chunks[1].tokens, 3);
+  EXPECT_EQ(r.chunks[2].tokens, 2);
+  EXPECT_EQ(r.chunks[3].tokens, 3);
+  EXPECT_EQ(r.chunks[4].tokens, 0);
+  EXPECT_EQ(r.input_tokens, 7);  // known before t0, untouched
+}
+
+TEST(CountTokens, ServerCountsReplaceClientCountsWhenPresent) {
+  auto r = sample();
+  r.usage.prompt_tokens = 40;
+  r.usage.completion_tokens = 30;
+  r.usage.reasoning_tokens = 12;
+  count_tokens(&r, *simple(), true);
+  EXPECT_EQ(r.input_tokens, 40);
+  EXPECT_EQ(r.output_tokens, 18);
+  EXPECT_EQ(r.reasoning_tokens, 12);
+  // Without usage the client counts stay.
+  auto q = sample();
+  count_tokens(&q, *simple(), true);
+  EXPECT_EQ(q.output_tokens, 5);
+  EXPECT_EQ(q.input_tokens, 7);
+}
+
+TEST(CountTokens, BadChunkOffsetsDoNotCrash) {
+  RequestRecord r;
+  Chunk c;
+  c.kind = ChunkKind::kContent;
+  c.text_offset = 100;
+  c.text_bytes = 5;
+  r.chunks.push_back(c);
+  count_tokens(&r, *simple(), false);
+  EXPECT_EQ(r.chunks[0].tokens, 0);
+}
+
+TEST(RecordProcessor, BatchesFromManyThreadsComeBackCountedAndOrdered) {
+  RecordProcessor proc(simple(), false, 3);
+  std::vector<std::thread> producers;
+  for (int w = 0; w < 4; ++w) {
+    producers.emplace_back([&proc, w] {
+      for (int b = 0; b < 10; ++b) {
+        std::vector<RequestRecord> batch;
+        for (int k = 0; k < 25; ++k) {
+          auto r = sample();
+          r.request_index = static_cast<uint64_t>(((b * 25 + k) * 4) + w);
+          r.phase = (r.request_index % 7 == 0) ? Phase::kWarmup : Phase::kProfiling;
+          batch.push_back(std::move(r));
+        }
+        proc.submit(std::move(batch));
+      }
+    });
+  }
+  for (auto& t : producers) t.join();
+  auto all = proc.finish();
+  ASSERT_EQ(all.size(), 1000u);
+  for (size_t i = 1; i < all.size(); ++i) {
+    const bool ordered = all[i - 1].phase < all[i].phase ||
+                         (all[i - 1].phase == all[i].phase && all[i - 1].request_index < all[i].request_index);
+    ASSERT_TRUE(ordered) << i;
+  }
+  for (const auto& r : all) ASSERT_EQ(r.output_tokens, 5);
+  EXPECT_EQ(all.front().phase, Phase::kWarmup);
+}
+
+}  // namespace
+}  // namespace servebench::record
