@@ -1,0 +1,64 @@
+// servebench-mock: parses flags, loads the corpus (and tokenizer), listens, prints the
+// listening line, runs until SIGINT/SIGTERM. Bad input: one line on stderr, exit 2.
+#include <sys/prctl.h>
+
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "options.h"
+#include "server.h"
+#include "text_source.h"
+
+using namespace servebench;
+using namespace servebench::mock;
+
+int main(int argc, char** argv) {
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  std::signal(SIGPIPE, SIG_IGN);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  auto options = parse_mock_options(args);
+  if (!options) {
+    std::fprintf(stderr, "%s\n", options.error().message.c_str());
+    return 2;
+  }
+  if (options->help) {
+    std::fputs(mock_usage().c_str(), stdout);
+    return 0;
+  }
+  if (options->version) {
+    std::puts("servebench-mock 0.1.0");
+    return 0;
+  }
+  std::unique_ptr<TokenCounter> counter;
+  if (options->tokenizer_spec.empty()) {
+    counter = make_word_counter();
+  } else {
+    auto c = make_tokenizer_counter(options->tokenizer_spec);
+    if (!c) {
+      std::fprintf(stderr, "servebench-mock: %s\n", c.error().message.c_str());
+      return 2;
+    }
+    counter = std::move(*c);
+  }
+  const std::string corpus =
+      options->corpus_path.empty() ? default_corpus_path() : options->corpus_path;
+  auto text = OutputText::load(corpus, options->tokenizer_spec.empty() ? nullptr : counter.get());
+  if (!text) {
+    std::fprintf(stderr, "servebench-mock: %s\n", text.error().message.c_str());
+    return 2;
+  }
+  auto server = MockServer::start(options->server, std::move(counter), std::move(*text));
+  if (!server) {
+    std::fprintf(stderr, "%s\n", server.error().message.c_str());
+    return 2;
+  }
+  const std::string& host = (*server)->host();
+  const bool v6 = host.find(':') != std::string::npos;
+  std::printf("listening on http://%s%s%s:%u\n", v6 ? "[" : "", host.c_str(), v6 ? "]" : "",
+              static_cast<unsigned>((*server)->port()));
+  std::fflush(stdout);
+  (*server)->run();
+  return 0;
+}
