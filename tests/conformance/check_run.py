@@ -17,7 +17,9 @@ profile_export_raw.jsonl, and checks, each as its own named item:
                      weight output legitimately differs a little; only a gross mismatch fails
   artifacts_sane     TTFT < latency (streaming), counts match, throughput > 0, the summary
                      agrees with the records
-  payload            (raw export) what was sent: max tokens, ignore_eos, include_usage
+  payload            (inputs.json) what was sent: max tokens, ignore_eos, include_usage
+  stream_structure   (raw export) usage arrived; TTFT and latency sit on the first and last
+                     content chunk (role-only and usage-only events excluded, as in AIPerf)
 
 Python 3 standard library only. Prints one line per item (PASS/FAIL/WARN/SKIP) and, with
 --json-out, a machine-readable report. Exit 0 when nothing failed, 1 otherwise, 2 on bad input.
@@ -234,53 +236,98 @@ def check_artifacts_sane(r, recs, summary, n, streaming):
                              "summary matches records, throughput > 0")
 
 
-def find_payload(raw):
-    for key in ("payload", "request", "body"):
-        p = raw.get(key)
-        if isinstance(p, str):
-            try:
-                p = json.loads(p)
-            except json.JSONDecodeError:
-                continue
-        if isinstance(p, dict):
-            return p
-    return None
+def payloads_of(inputs):
+    """Request bodies from inputs.json ({"data": [{"payloads": [...]}]}, AIPerf's layout)."""
+    out = []
+    for entry in inputs.get("data", []) if isinstance(inputs, dict) else []:
+        for p in entry.get("payloads", []):
+            if isinstance(p, str):
+                try:
+                    p = json.loads(p)
+                except json.JSONDecodeError:
+                    p = None
+            out.append(p)
+    return out
 
 
-def check_payload(r, raw_path, osl, streaming, endpoint_type):
-    if raw_path is None:
-        r.add("payload", "SKIP", "no profile_export_raw.jsonl (run with --export-level raw)")
+def check_payload(r, inputs_path, osl, streaming, endpoint_type):
+    if inputs_path is None:
+        r.add("payload", "SKIP", "no inputs.json in the artifacts")
         return
-    raws = [x for x in read_jsonl(raw_path) if phase(x) == "profiling"]
-    problems, role_first, seen = [], 0, 0
-    for i, x in enumerate(raws):
-        p = find_payload(x)
-        if p is None:
-            problems.append(f"raw record {i}: no payload")
+    with open(inputs_path, encoding="utf-8") as f:
+        payloads = payloads_of(json.load(f))
+    problems = []
+    for i, p in enumerate(payloads):
+        if not isinstance(p, dict):
+            problems.append(f"payload {i}: not a JSON object")
             continue
-        seen += 1
         mt = p.get("max_completion_tokens", p.get("max_tokens"))
         if mt != osl:
-            problems.append(f"raw record {i}: max tokens {mt} != {osl}")
+            problems.append(f"payload {i}: max tokens {mt} != {osl}")
         if p.get("ignore_eos") is not True:
-            problems.append(f"raw record {i}: ignore_eos {p.get('ignore_eos')}")
+            problems.append(f"payload {i}: ignore_eos {p.get('ignore_eos')}")
         if bool(p.get("stream")) != streaming:
-            problems.append(f"raw record {i}: stream {p.get('stream')}")
+            problems.append(f"payload {i}: stream {p.get('stream')}")
         if streaming and not (p.get("stream_options") or {}).get("include_usage"):
-            problems.append(f"raw record {i}: no stream_options.include_usage")
+            problems.append(f"payload {i}: no stream_options.include_usage")
         key = "messages" if endpoint_type == "chat" else "prompt"
         if key not in p:
-            problems.append(f"raw record {i}: no '{key}' in the payload")
-        # llama-server opens a chat stream with a role-only delta (vLLM does too, with content "");
-        # note it so the report shows the case was exercised.
-        resps = x.get("responses")
-        if streaming and endpoint_type == "chat" and isinstance(resps, list) and resps:
-            first = json.dumps(resps[0])
-            if '"role"' in first and '"content"' not in first.replace('\\"content\\":null', ''):
-                role_first += 1
-    detail = (f"{seen} payloads checked" + (f", {role_first} streams opened with a role-only chunk" if role_first else "")
-              if not problems else "; ".join(problems[:5]))
-    r.check("payload", not problems and seen == len(raws) and seen > 0, detail)
+            problems.append(f"payload {i}: no '{key}'")
+    r.check("payload", payloads and not problems,
+            f"{len(payloads)} payloads: max tokens {osl}, ignore_eos, "
+            f"{'include_usage, ' if streaming else ''}{'messages' if endpoint_type == 'chat' else 'prompt'}"
+            if payloads and not problems else "; ".join(problems[:5]) or "inputs.json has no payloads")
+
+
+def check_stream_structure(r, raw_path, recs, osl, streaming):
+    """From the raw export: what the server sent, as we classified it, and whether the latency
+    endpoints sit on the right chunks (role-only and usage-only events excluded, as in AIPerf)."""
+    if raw_path is None:
+        r.add("stream_structure", "SKIP", "no profile_export_raw.jsonl (run with --export-level raw)")
+        return
+    raws = [x for x in read_jsonl(raw_path) if phase(x) == "profiling"]
+    by_id = {(x.get("metadata") or {}).get("x_request_id"): x for x in raws}
+    problems, kinds_first, usage_chunks, chunk_ratio = [], collections.Counter(), 0, []
+    for i, rec in enumerate(recs):
+        rid = (rec.get("metadata") or {}).get("x_request_id")
+        raw = by_id.get(rid)
+        if raw is None:
+            problems.append(f"record {i} ({rid}): not in the raw export")
+            continue
+        if raw.get("requested_output_tokens") not in (None, -1, osl):
+            problems.append(f"record {i}: requested_output_tokens {raw.get('requested_output_tokens')} != {osl}")
+        if not isinstance(raw.get("usage"), dict):
+            problems.append(f"record {i}: no usage in the raw record")
+        resps = raw.get("responses") or []
+        content = [c for c in resps if c.get("kind") in ("content", "reasoning", "tool_call")]
+        if not content:
+            problems.append(f"record {i}: no content chunks")
+            continue
+        if not streaming:
+            continue
+        kinds_first[resps[0].get("kind")] += 1
+        usage_chunks += any(c.get("kind") == "usage" for c in resps)
+        uct = (raw.get("usage") or {}).get("completion_tokens")
+        if uct:
+            chunk_ratio.append(len(content) / uct)
+        start = raw.get("start_perf_ns")
+        for tag, chunk in (("time_to_first_token", content[0]), ("request_latency", content[-1])):
+            v = metric(rec, tag)
+            if v is None or start is None:
+                problems.append(f"record {i}: {tag} or start_perf_ns missing")
+                continue
+            want_ms = (chunk["perf_ns"] - start) / 1e6
+            if abs(v - want_ms) > 1e-3:
+                problems.append(f"record {i}: {tag} {v} ms but its content chunk arrived at {want_ms} ms")
+    detail = f"{len(recs)} records matched in the raw export"
+    if streaming and chunk_ratio:
+        detail += (f"; first event kinds {dict(kinds_first)}; {usage_chunks} streams with a usage-only "
+                   f"event; content chunks per completion token: min {min(chunk_ratio):.2f} "
+                   f"median {statistics.median(chunk_ratio):.2f}; TTFT/latency sit on the first/last "
+                   "content chunk")
+    r.check("stream_structure", not problems and bool(raws),
+            "; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
+            if problems else detail)
 
 
 def main(argv):
@@ -304,7 +351,8 @@ def main(argv):
     check_server_osl(r, recs, a.osl)
     check_osl_retokenized(r, recs)
     check_artifacts_sane(r, recs, summary, a.request_count, a.streaming)
-    check_payload(r, find_file(a.artifacts, "profile_export_raw.jsonl"), a.osl, a.streaming, a.endpoint_type)
+    check_payload(r, find_file(a.artifacts, "inputs.json"), a.osl, a.streaming, a.endpoint_type)
+    check_stream_structure(r, find_file(a.artifacts, "profile_export_raw.jsonl"), recs, a.osl, a.streaming)
 
     if a.json_out:
         with open(a.json_out, "w", encoding="utf-8") as f:

@@ -30,7 +30,7 @@ def good_records():
             "inter_token_latency": 1e5,
         }
         recs.append({
-            "metadata": {"benchmark_phase": "profiling", "request_start_ns": 1000 + i},
+            "metadata": {"benchmark_phase": "profiling", "request_start_ns": 1000 + i, "x_request_id": f"r{i}"},
             "metrics": {k: {"value": v, "unit": "x"} for k, v in m.items()},
             "error": None,
         })
@@ -46,16 +46,34 @@ def summary_of(recs):
     return s
 
 
-def raw_records():
-    return [{"metadata": {"benchmark_phase": "profiling"},
-             "payload": {"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": OSL,
-                         "ignore_eos": True, "stream": True, "stream_options": {"include_usage": True}},
-             "responses": [{"data": '{"choices":[{"delta":{"role":"assistant","content":null}}]}'}]}
-            for _ in range(N)]
+def raw_records(recs):
+    """The raw export of `recs`: llama-server's chat stream shape (a role-only first event, one
+    content event per token, then a usage-only event), timed to agree with the records."""
+    raws = []
+    for i, r in enumerate(recs):
+        start = 10**9 * (i + 1)
+        ttft_ns = int(r["metrics"]["time_to_first_token"]["value"])
+        lat_ns = int(r["metrics"]["request_latency"]["value"])
+        # Record metric values above are in ms in real exports; here values are read as ms too.
+        resps = [{"perf_ns": start + ttft_ns * 10**6 - 500_000, "kind": "empty", "text": ""}]
+        for k in range(OSL):
+            t = ttft_ns + (lat_ns - ttft_ns) * k / (OSL - 1)
+            resps.append({"perf_ns": start + int(round(t * 10**6)), "kind": "content", "text": "x"})
+        resps.append({"perf_ns": resps[-1]["perf_ns"], "kind": "usage", "text": ""})
+        raws.append({"metadata": dict(r["metadata"]), "start_perf_ns": start, "requested_output_tokens": OSL,
+                     "usage": {"prompt_tokens": ISL + OVERHEAD, "completion_tokens": OSL}, "responses": resps,
+                     "error": None})
+    return raws
+
+
+def inputs_json():
+    return {"data": [{"session_id": f"s{i}", "payloads": [
+        {"messages": [{"role": "user", "content": "x"}], "max_completion_tokens": OSL, "ignore_eos": True,
+         "stream": True, "stream_options": {"include_usage": True}}]} for i in range(N)]}
 
 
 class CheckRunTest(unittest.TestCase):
-    def run_check(self, recs, summary=None, raws=None, extra=()):
+    def run_check(self, recs, summary=None, raws=None, inputs=None, extra=()):
         with tempfile.TemporaryDirectory() as d:
             sub = os.path.join(d, "model-openai-chat-concurrency2")
             os.makedirs(sub)
@@ -68,6 +86,9 @@ class CheckRunTest(unittest.TestCase):
                 with open(os.path.join(sub, "profile_export_raw.jsonl"), "w") as f:
                     for r in raws:
                         f.write(json.dumps(r) + "\n")
+            if inputs is not None:
+                with open(os.path.join(sub, "inputs.json"), "w") as f:
+                    json.dump(inputs, f)
             out_json = os.path.join(d, "report.json")
             args = ["--artifacts", d, "--request-count", str(N), "--isl", str(ISL), "--osl", str(OSL),
                     "--prompt-overhead", str(OVERHEAD), "--streaming", "--endpoint-type", "chat",
@@ -83,14 +104,15 @@ class CheckRunTest(unittest.TestCase):
         self.assertEqual(failed, [check], statuses)
 
     def test_consistent_run_passes(self):
-        rc, st = self.run_check(good_records(), raws=raw_records())
+        recs = good_records()
+        rc, st = self.run_check(recs, raws=raw_records(recs), inputs=inputs_json())
         self.assertEqual(rc, 0, st)
         self.assertEqual(set(st.values()), {"PASS"}, st)
 
     def test_missing_raw_is_skipped_not_failed(self):
         rc, st = self.run_check(good_records())
         self.assertEqual(rc, 0)
-        self.assertEqual(st["payload"], "SKIP")
+        self.assertEqual((st["payload"], st["stream_structure"]), ("SKIP", "SKIP"))
 
     def test_failed_request_fails_all_succeeded(self):
         recs = good_records()
@@ -155,11 +177,28 @@ class CheckRunTest(unittest.TestCase):
         _, st = self.run_check(recs, summary=s)
         self.assert_only_failure(st, "artifacts_sane")
 
-    def test_payload_without_include_usage_fails(self):
-        raws = raw_records()
-        del raws[0]["payload"]["stream_options"]
-        _, st = self.run_check(good_records(), raws=raws)
-        self.assert_only_failure(st, "payload")
+    def test_payload_without_include_usage_or_ignore_eos_fails(self):
+        for field in ("stream_options", "ignore_eos"):
+            inputs = inputs_json()
+            del inputs["data"][2]["payloads"][0][field]
+            _, st = self.run_check(good_records(), inputs=inputs)
+            self.assert_only_failure(st, "payload")
+
+    def test_ttft_on_the_role_chunk_fails_stream_structure(self):
+        # The classic llama-server pitfall: timing the first token from the role-only event.
+        recs = good_records()
+        raws = raw_records(recs)
+        raws[1]["responses"][0]["kind"] = "content"
+        _, st = self.run_check(recs, raws=raws)
+        self.assert_only_failure(st, "stream_structure")
+
+    def test_latency_on_the_usage_chunk_fails_stream_structure(self):
+        recs = good_records()
+        raws = raw_records(recs)
+        raws[0]["responses"][-1]["perf_ns"] += 3 * 10**6
+        raws[0]["responses"][-1]["kind"] = "content"
+        _, st = self.run_check(recs, raws=raws)
+        self.assert_only_failure(st, "stream_structure")
 
     def test_warmup_records_are_ignored(self):
         recs = good_records()

