@@ -1,0 +1,42 @@
+// Hugging Face hub access for tokenizers: the local cache in huggingface_hub's layout and, on a
+// miss, a download of tokenizer.json with libcurl into that same layout.
+//
+//   <cache>/models--<org>--<name>/refs/<revision>            commit hash
+//   <cache>/models--<org>--<name>/snapshots/<commit>/tokenizer.json -> ../../blobs/<etag>
+//   <cache>/models--<org>--<name>/blobs/<etag>
+//
+// <cache> is $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
+// ~/.cache/huggingface/hub. $HF_ENDPOINT (default https://huggingface.co), $HF_TOKEN and
+// $HF_HUB_OFFLINE=1 are honoured. Network attempts are bounded by options.network_timeout_ms.
+//
+// Thread safety: call from one thread at start-up (reads the environment, writes the cache).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::tokenizer {
+
+struct HubEnvironment {
+  std::string cache_dir;
+  std::string endpoint;
+  std::string token;
+  bool offline = false;
+  static HubEnvironment from_env();
+};
+
+// Returns the snapshot folder holding tokenizer.json for `repo_id` at options.revision, from
+// the cache or downloaded (when options.allow_network and not offline). Errors are one line
+// naming the repo and the fix (kNotFound for 404 / offline misses, kInvalidArgument for gated
+// repos, kNetwork for transport failures).
+Result<std::string> resolve_hub_tokenizer(std::string_view repo_id, const LoadOptions& options);
+Result<std::string> resolve_hub_tokenizer(std::string_view repo_id, const LoadOptions& options,
+                                          const HubEnvironment& env);
+
+// Cache lookup only; empty string when absent.
+std::string find_cached_tokenizer(const std::string& cache_dir, std::string_view repo_id,
+                                  const std::string& revision);
+
+}  // namespace servebench::tokenizer

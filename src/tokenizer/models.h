@@ -1,0 +1,114 @@
+// Tokenization models of the tokenizer.json pipeline: BPE, Unigram, WordPiece, WordLevel.
+//
+// Thread safety: immutable after construction; tokenize() keeps a per-thread word cache keyed
+// by the model's unique instance number, so concurrent callers never share mutable state.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tokenizer/hash_maps.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::tokenizer {
+
+class Model {
+ public:
+  Model();
+  virtual ~Model() = default;
+  // Appends the ids of one pre-tokenized word.
+  virtual void tokenize(std::string_view word, std::vector<TokenId>* out) const = 0;
+  // Vocabulary lookups in the model's own spelling (byte-level models: the "Ġ" alphabet).
+  virtual std::optional<TokenId> token_to_id(std::string_view token) const;
+  virtual const std::string* id_to_token(TokenId id) const;
+  virtual size_t vocab_size() const { return id_to_token_.size(); }
+  size_t memory_bytes() const;
+
+ protected:
+  uint64_t uid_;  // keys the per-thread caches
+  StringIdMap vocab_;                    // model spelling -> id (byte models: raw bytes)
+  std::vector<std::string> id_to_token_;  // id -> model spelling ("" for holes)
+  bool byte_keys_ = false;               // vocab_ keys are raw bytes (ByteLevel pre-tokenizer)
+};
+
+struct BpeConfig {
+  std::vector<std::pair<std::string, TokenId>> vocab;
+  std::vector<std::pair<std::string, std::string>> merges;
+  std::optional<std::string> unk_token;
+  std::string continuing_subword_prefix;
+  std::string end_of_word_suffix;
+  bool fuse_unk = false;
+  bool byte_fallback = false;
+  bool ignore_merges = false;
+  // The pipeline has a ByteLevel pre-tokenizer: words arrive as raw bytes and the vocabulary
+  // is converted from the byte-level alphabet to bytes at load.
+  bool byte_level = false;
+};
+
+class BpeModel final : public Model {
+ public:
+  static Result<std::unique_ptr<BpeModel>> create(BpeConfig config);
+  // tiktoken: merge ranks derived from token ranks. tokens[i] is the byte string of rank i.
+  static Result<std::unique_ptr<BpeModel>> from_ranks(const std::vector<std::string>& tokens);
+  void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
+  std::optional<TokenId> token_to_id(std::string_view token) const override;
+  size_t memory_bytes() const { return Model::memory_bytes() + merges_.memory_bytes(); }
+
+ private:
+  void merge_word(std::string_view word, std::vector<TokenId>* out) const;
+  PairMap merges_;
+  std::optional<TokenId> unk_id_;
+  std::string prefix_, suffix_;
+  bool fuse_unk_ = false, byte_fallback_ = false, ignore_merges_ = false;
+  int32_t byte_ids_[256];            // byte-level: id of each single byte, -1 if absent
+  int32_t byte_fallback_ids_[256];   // <0xXX> tokens
+};
+
+struct UnigramConfig {
+  std::vector<std::pair<std::string, double>> vocab;  // id = index
+  std::optional<TokenId> unk_id;
+  bool byte_fallback = false;
+};
+
+class UnigramModel final : public Model {
+ public:
+  static Result<std::unique_ptr<UnigramModel>> create(UnigramConfig config);
+  void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
+
+ private:
+  std::vector<double> scores_;
+  std::optional<TokenId> unk_id_;
+  bool byte_fallback_ = false;
+  double min_score_ = 0;
+  size_t max_piece_bytes_ = 0;
+  int32_t byte_fallback_ids_[256];
+};
+
+class WordPieceModel final : public Model {
+ public:
+  static Result<std::unique_ptr<WordPieceModel>> create(
+      std::vector<std::pair<std::string, TokenId>> vocab, std::string unk_token,
+      std::string continuing_subword_prefix, size_t max_input_chars_per_word);
+  void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
+
+ private:
+  TokenId unk_id_ = 0;
+  std::string prefix_;
+  size_t max_chars_ = 100;
+};
+
+class WordLevelModel final : public Model {
+ public:
+  static Result<std::unique_ptr<WordLevelModel>> create(
+      std::vector<std::pair<std::string, TokenId>> vocab, std::string unk_token);
+  void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
+
+ private:
+  std::optional<TokenId> unk_id_;
+};
+
+}  // namespace servebench::tokenizer

@@ -1,0 +1,36 @@
+// tiktoken rank files (r50k_base, p50k_base, cl100k_base, o200k_base) and the `builtin`
+// tokenizer (o200k_base embedded in the binary). Built as HfTokenizer pipelines: a Split regex,
+// byte-level BPE whose merges are derived from the ranks, the encoding's special tokens, and
+// the ByteLevel decoder, which matches HF's conversion of these files exactly.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::tokenizer {
+
+enum class TiktokenEncoding { kR50k, kP50k, kCl100k, kO200k };
+
+// Guesses the encoding from a file name ("cl100k_base.tiktoken"); false if unknown.
+bool tiktoken_encoding_from_name(std::string_view path, TiktokenEncoding* enc);
+
+// Parses "base64 rank" lines. Ranks must be dense from 0.
+Result<std::vector<std::string>> parse_tiktoken_ranks(std::string_view text);
+
+Result<std::shared_ptr<const Tokenizer>> make_tiktoken(const std::vector<std::string>& tokens,
+                                                      TiktokenEncoding enc, std::string name);
+Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& path);
+
+// The embedded o200k_base tokenizer (parsed once per process, then shared).
+Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer();
+
+// Serializes rank-ordered tokens into the compact embedded form (used by the blob generator):
+// "SBTK1\n", uint32 count, then per token a uint8 length and the bytes.
+std::string encode_rank_blob(const std::vector<std::string>& tokens);
+Result<std::vector<std::string>> decode_rank_blob(std::string_view blob);
+
+}  // namespace servebench::tokenizer
