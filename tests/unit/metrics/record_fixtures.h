@@ -113,6 +113,7 @@ inline std::vector<record::RequestRecord> golden_records() {
   add({base + 300 * ms, base + 300 * ms + 250'000, 80 * ms, {15 * ms, 15 * ms, 15 * ms},
        {}, 120, 2, 4});
   add({base + 400 * ms, base + 403 * ms, 45 * ms, {10 * ms}, {}, 90, 0, 50});
+  out.back().usage.prompt_tokens = 130;  // server counts 44 % more prompt tokens
   add({base + 500 * ms, base + 500 * ms + 100'000, 62 * ms, {11 * ms, 11 * ms, 11 * ms, 11 * ms},
        {}, 110, 0, 5});
   out.push_back(make_error_record(out.size(), base + 550 * ms, record::ErrorKind::kHttpStatus,
