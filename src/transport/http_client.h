@@ -59,10 +59,21 @@ class HttpClient {
   using TransferId = uint64_t;
   virtual ~HttpClient() = default;
   // Starts a transfer; `handler` must outlive it (until on_complete). The request is copied.
+  // Called outside any handler callback, the request is handed to the socket before start()
+  // returns when a pooled connection is free (libcurl path). From inside a handler callback the
+  // transfer begins as soon as that callback returns. A Content-Type: application/json header
+  // is added when the request has a body and no Content-Type. on_complete is never called from
+  // inside start().
   virtual Result<TransferId> start(const HttpRequest& request, ResponseHandler* handler) = 0;
-  // Aborts a transfer; on_complete(kCancelled) is delivered before this returns.
+  // Aborts a transfer; on_complete(kCancelled) is delivered before this returns -- except when
+  // called from inside one of this client's handler callbacks (on_body etc.), where no more
+  // data is delivered and on_complete(kCancelled) follows as soon as that callback returns.
+  // Unknown or finished ids are ignored.
   virtual void cancel(TransferId id) = 0;
   virtual size_t in_flight() const = 0;
+  // Sticky sessions: closes the connection(s) kept for `group` once none of its transfers is in
+  // flight (call when a session ends). Default: nothing to release.
+  virtual void release_group(uint64_t group) {}
 };
 
 // libcurl multi_socket client driven by `loop`.
