@@ -1,12 +1,251 @@
+// `servebench profile`: flags → config → tokenizer → prompts → plan → run → record processing →
+// artifacts → exit code (0 ok, 1 gate failed, 2 usage error, 3 every request failed / runtime
+// failure). Artifacts are written in every case that ran, including Ctrl-C.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "config/cli_options.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "dataset/synthetic_prompts.h"
+#include "endpoints/endpoint.h"
+#include "export/artifacts.h"
+#include "load/plan.h"
+#include "load/runner.h"
+#include "metrics/slo.h"
+#include "record/record_processor.h"
+#include "tokenizer/tokenizer.h"
 
 namespace servebench::cli {
+namespace {
 
-int run_profile(int, char**) {
-  std::fprintf(stderr, "servebench profile: not available in this build yet\n");
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "servebench profile: %s\n", message.c_str());
   return 2;
+}
+
+// Ctrl-C: SIGINT/SIGTERM are blocked in every thread (workers inherit the mask) and one watcher
+// thread takes them with sigtimedwait, so no code runs in signal context.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(load::Runner* runner) : runner_(runner) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    thread_ = std::thread([this] {
+      timespec tick{0, 100'000'000};
+      while (!stop_.load()) {
+        const int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig == SIGINT || sig == SIGTERM) {
+          if (++count_ == 1)
+            std::fprintf(stderr, "\nservebench: interrupted; draining in-flight requests (Ctrl-C again to stop now)\n");
+          runner_->interrupt();
+        }
+      }
+    });
+  }
+  ~SignalWatcher() {
+    stop_.store(true);
+    thread_.join();
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+
+ private:
+  load::Runner* runner_;
+  sigset_t set_{}, old_{};
+  std::atomic<bool> stop_{false};
+  int count_ = 0;
+  std::thread thread_;
+};
+
+exporter::ExportLevel export_level(config::ExportLevelName l) {
+  switch (l) {
+    case config::ExportLevelName::kSummary: return exporter::ExportLevel::kSummary;
+    case config::ExportLevelName::kRaw: return exporter::ExportLevel::kRaw;
+    case config::ExportLevelName::kRecords: break;
+  }
+  return exporter::ExportLevel::kRecords;
+}
+
+std::string make_benchmark_id(uint64_t tag) {
+  return fmt::format("{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}", static_cast<uint32_t>(tag >> 32),
+                     static_cast<uint32_t>(tag >> 16) & 0xffff, static_cast<uint32_t>(tag) & 0xfff,
+                     static_cast<uint32_t>(tag >> 20) & 0xfff, (tag * 0x9E3779B97F4A7C15ULL) & 0xffffffffffffULL);
+}
+
+}  // namespace
+
+int run_profile(int argc, char** argv) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  auto parsed = config::parse_profile_args(argc, argv);
+  if (!parsed) return usage_error(parsed.error().message);
+  if (parsed->help) {
+    std::fputs(parsed->help_text.c_str(), stdout);
+    return 0;
+  }
+  const config::BenchmarkConfig& cfg = parsed->config;
+  core::init_logging(cfg.verbosity);
+  // Export options are checked before anything runs, so a typo never costs a whole benchmark.
+  if (auto g = metrics::parse_goodput(cfg.goodput); !g) return usage_error("--goodput: " + g.error().message);
+  if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return usage_error("--fail-on: " + f.error().message);
+
+  std::vector<std::string> warnings;
+  // Tokenizer.
+  tokenizer::LoadOptions tok_opts;
+  tok_opts.revision = cfg.tokenizer_revision;
+  std::shared_ptr<const tokenizer::Tokenizer> tok;
+  if (!cfg.tokenizer.empty()) {
+    auto t = tokenizer::load_tokenizer(cfg.tokenizer, tok_opts);
+    if (!t) return usage_error(t.error().message);
+    tok = *t;
+  } else {
+    std::string warning;
+    tok = tokenizer::resolve_default_tokenizer(cfg.model(), tok_opts, &warning);
+    if (!warning.empty()) {
+      SB_LOG_WARN("{}", warning);
+      warnings.push_back(warning);
+    }
+  }
+
+  // Endpoint.
+  endpoints::EndpointOptions ep_opts;
+  ep_opts.model = cfg.model();
+  ep_opts.streaming = cfg.streaming;
+  ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
+  ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
+  ep_opts.extra_inputs_json = cfg.extra_inputs_json;
+  auto endpoint = endpoints::make_endpoint(cfg.endpoint_type, ep_opts);
+  if (!endpoint) return usage_error(endpoint.error().message);
+
+  // Seed, prompts and request bodies: all before t0.
+  const uint64_t seed = cfg.random_seed ? *cfg.random_seed : (static_cast<uint64_t>(std::random_device{}()) << 32) ^
+                                                                  std::random_device{}();
+  auto corpus = dataset::load_corpus(dataset::default_corpus_path());
+  if (!corpus) return usage_error(corpus.error().message);
+  dataset::SyntheticPromptOptions po;
+  po.num_entries = cfg.num_dataset_entries;
+  po.isl_mean_tokens = cfg.isl_mean_tokens;
+  po.isl_stddev_tokens = cfg.isl_stddev_tokens;
+  po.osl_mean_tokens = cfg.osl_mean_tokens;
+  po.osl_stddev_tokens = cfg.osl_stddev_tokens;
+  po.seed = seed;
+  auto prompts = dataset::build_synthetic_prompts(*corpus, *tok, po);
+  if (!prompts) return usage_error(prompts.error().message);
+
+  load::WorkerSettings settings;
+  const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
+  for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
+  settings.headers.push_back("Content-Type: application/json");
+  if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
+  if (!cfg.api_key.empty()) settings.headers.push_back("Authorization: Bearer " + cfg.api_key);
+  for (const auto& h : cfg.headers) settings.headers.push_back(h);
+  for (size_t i = 0; i < prompts->size(); ++i) {
+    const auto& p = (*prompts)[i];
+    endpoints::TurnPayload turn;
+    turn.messages.push_back({"user", p.text});
+    turn.max_output_tokens = p.max_output_tokens;
+    turn.model = cfg.model();
+    load::RequestTemplate t;
+    t.body = (*endpoint)->render_body(turn);
+    t.input_tokens = p.input_tokens;
+    t.max_output_tokens = p.max_output_tokens;
+    t.conversation_id = fmt::format("synthetic-{}", i);
+    settings.requests.push_back(std::move(t));
+  }
+  // AIPerf's synthetic sampling is a shuffle; one seeded permutation reused round robin.
+  settings.order.resize(settings.requests.size());
+  for (uint32_t i = 0; i < settings.order.size(); ++i) settings.order[i] = i;
+  core::Rng order_rng = core::Rng::stream(seed, "dataset.order");
+  for (size_t i = settings.order.size(); i > 1; --i)
+    std::swap(settings.order[i - 1], settings.order[order_rng.next_below(i)]);
+  settings.endpoint_type = cfg.endpoint_type;
+  settings.model = cfg.model();
+  settings.streaming = cfg.streaming;
+  settings.http_version = cfg.http_version;
+  settings.reuse = cfg.connection_reuse;
+  settings.request_timeout_ns = cfg.request_timeout_ns;
+  settings.cancellation_rate_pct = cfg.cancellation_rate_pct;
+  settings.cancellation_delay_ns = cfg.cancellation_delay_ns.value_or(0);
+  settings.seed = seed;
+  settings.run_tag = core::splitmix64(&po.seed) ^ static_cast<uint64_t>(clock.wall_ns());
+
+  const load::Plan plan = load::build_plan(cfg, seed);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int workers = load::default_worker_count(cfg, cores);
+  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} prompt(s)", workers, tok->name(), seed,
+              settings.requests.size());
+
+  // Run.
+  record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);
+  load::Runner runner(plan, settings, workers, clock,
+                      [&processor](std::vector<record::RequestRecord>&& batch) { processor.submit(std::move(batch)); });
+  const core::WallAnchor anchor = core::WallAnchor::capture(clock);
+  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
+  {
+    SignalWatcher watcher(&runner);
+    outcome = runner.run();
+  }
+  auto records = processor.finish();
+  if (!outcome) {
+    std::fprintf(stderr, "servebench profile: %s\n", outcome.error().message.c_str());
+    return outcome.error().is_usage() ? 2 : 3;
+  }
+
+  // Artifacts.
+  exporter::RunContext ctx;
+  ctx.input_config_json = config::to_json(cfg);
+  ctx.cli_command = cfg.cli_command;
+  ctx.model = cfg.model();
+  ctx.endpoint_type = cfg.endpoint_type;
+  ctx.streaming = cfg.streaming;
+  ctx.random_seed = seed;
+  ctx.has_random_seed = cfg.random_seed.has_value();
+  ctx.benchmark_id = make_benchmark_id(settings.run_tag);
+  ctx.anchor.steady_ns = anchor.steady_ns;
+  ctx.anchor.wall_ns = anchor.wall_ns;
+  ctx.start_wall_ns = anchor.to_wall_ns(outcome->first_start_ns);
+  ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
+  ctx.interrupted = outcome->interrupted;
+  ctx.warnings = warnings;
+  exporter::ExportOptions eo;
+  eo.artifact_dir = cfg.artifact_dir + "/" +
+                    exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming, cfg.load_label());
+  eo.profile_export_prefix = cfg.profile_export_prefix;
+  eo.level = export_level(cfg.export_level);
+  eo.goodput = cfg.goodput;
+  eo.slice_duration_ns = cfg.slice_duration_ns;
+  eo.fail_on = cfg.fail_on;
+  eo.print_console = cfg.verbosity > 0;
+  auto written = exporter::write_artifacts(records, ctx, eo);
+  if (!written) {
+    std::fprintf(stderr, "servebench profile: %s\n", written.error().message.c_str());
+    return 3;
+  }
+
+  int64_t ok = 0, failed = 0;
+  for (const auto& r : records) {
+    if (r.phase != record::Phase::kProfiling || r.cancelled()) continue;
+    (r.ok() ? ok : failed)++;
+  }
+  std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n", static_cast<long long>(ok),
+               static_cast<long long>(failed), outcome->interrupted ? ", interrupted" : "", eo.artifact_dir.c_str());
+  if (ok == 0 && failed > 0) return 3;
+  if (written->gate_failed) {
+    for (const auto& m : written->gate_messages) std::fprintf(stderr, "servebench profile: gate failed: %s\n", m.c_str());
+    return 1;
+  }
+  return 0;
 }
 
 }  // namespace servebench::cli

@@ -1,0 +1,145 @@
+// Worker: one thread's share of the load. Owns an EventLoop, an HttpClient (libcurl multi
+// handle), an EventParser (simdjson), its in-flight requests and a record buffer; shares nothing
+// with other workers while a phase runs except the closed-loop request counter (one relaxed
+// fetch_add per request). Sends are driven by WorkerSchedule: the loop sleeps on a timer armed at
+// the next due send (timerfd, 1 ns timer slack) and wakes on completions.
+//
+// Timestamps: credit_issued_ns when the schedule hands out the request, request_start_ns right
+// before it is handed to the transport, first_byte/chunk/end times from the transport.
+//
+// Lifetime: created and used on its own thread (init() there too); interrupt() may be called
+// from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/benchmark_config.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "load/schedule.h"
+#include "record/request_record.h"
+
+namespace servebench::transport {
+class EventLoop;
+class HttpClient;
+}  // namespace servebench::transport
+namespace servebench::endpoints {
+class EventParser;
+}
+
+namespace servebench::load {
+
+// One pre-rendered request body (dataset entry), built before t0.
+struct RequestTemplate {
+  std::string body;
+  int64_t input_tokens = -1;
+  int64_t max_output_tokens = -1;
+  std::string conversation_id;
+};
+
+// Everything a worker needs to build requests; shared read-only by all workers.
+struct WorkerSettings {
+  std::vector<std::string> urls;          // full request URLs (base + path), round robin
+  std::vector<std::string> headers;       // static headers (Content-Type, Authorization, -H ...)
+  std::vector<RequestTemplate> requests;  // dataset entries, request i uses entry order[i % n]
+  std::vector<uint32_t> order;            // seeded shuffle of entry indices
+  std::string endpoint_type = "chat";
+  std::string model;
+  bool streaming = false;
+  int http_version = 1;
+  config::ConnectionReuse reuse = config::ConnectionReuse::kPooled;
+  int64_t request_timeout_ns = 0;
+  double cancellation_rate_pct = 0;
+  int64_t cancellation_delay_ns = 0;
+  int64_t interrupt_drain_ns = 2'000'000'000;
+  int64_t flush_interval_ns = 100'000'000;
+  uint64_t seed = 0;
+  uint64_t run_tag = 0;                   // distinguishes X-Request-IDs between runs
+};
+
+using RecordSink = std::function<void(std::vector<record::RequestRecord>&&)>;
+
+// Counters a worker reports after each phase.
+struct WorkerPhaseStats {
+  int64_t issued = 0;
+  int64_t completed = 0;
+  int64_t cancelled_grace = 0;
+  int64_t cancelled_interrupt = 0;
+  int64_t cancelled_rate = 0;
+};
+
+// Whether request `index` of a phase is cancelled on purpose: a seeded hash of the index, so the
+// decision does not depend on which worker sends it.
+bool should_cancel(uint64_t seed, record::Phase phase, uint64_t index, double rate_pct);
+
+class Worker {
+ public:
+  Worker(int id, int workers, const WorkerSettings& settings, const core::Clock& clock, RecordSink sink);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Creates the loop, client and parser. Call on the worker's thread.
+  Status init();
+  // Runs one phase to completion (all requests finished or cancelled). `issued` is the phase's
+  // shared closed-loop counter; `index_base` offsets request indices of this phase.
+  WorkerPhaseStats run_phase(const PhasePlan& plan, int64_t start_ns, uint64_t index_base,
+                             std::atomic<int64_t>* issued);
+  // Thread-safe. First call: stop issuing, let in-flight requests drain for interrupt_drain_ns,
+  // then cancel them. Second call: cancel at once.
+  void interrupt();
+
+ private:
+  struct Request;
+  friend struct Request;
+
+  void pump();
+  void issue(const Credit& credit, int64_t now_ns);
+  void finish(Request* req);
+  void cancel_all(int reason);
+  void cancel_one(Request* req, int reason);
+  void arm_wake();
+  void flush_records();
+  void on_interrupt();
+  void check_done();
+
+  const int id_;
+  const int workers_;
+  const WorkerSettings& settings_;
+  const core::Clock& clock_;
+  RecordSink sink_;
+  std::unique_ptr<transport::EventLoop> loop_;
+  std::unique_ptr<transport::HttpClient> client_;
+  std::unique_ptr<endpoints::EventParser> parser_;
+
+  // Phase state.
+  std::optional<WorkerSchedule> schedule_;
+  record::Phase phase_ = record::Phase::kProfiling;
+  uint64_t index_base_ = 0;
+  WorkerPhaseStats stats_;
+  int64_t in_flight_ = 0;
+  int64_t prefill_in_flight_ = 0;
+  bool phase_done_ = false;
+  bool pumping_ = false;
+  bool repump_ = false;
+  bool need_pump_ = false;
+  bool drain_armed_ = false;
+  int interrupts_seen_ = 0;
+  std::atomic<int> interrupt_requests_{0};
+  uint64_t wake_timer_ = 0;
+  int64_t wake_at_ns_ = 0;
+  uint64_t deadline_timer_ = 0;
+  uint64_t drain_timer_ = 0;
+  uint64_t flush_timer_ = 0;
+  std::vector<Request*> active_;
+  std::vector<std::unique_ptr<Request>> pool_;
+  std::vector<record::RequestRecord> batch_;
+};
+
+}  // namespace servebench::load
