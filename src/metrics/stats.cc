@@ -15,6 +15,22 @@ int64_t nearest_index(double h) {
   return static_cast<int64_t>(r);
 }
 
+// Places the order statistics for every index in [first, last) (sorted, within [begin, end)) at
+// their positions.
+void multi_select(std::vector<double>& v, size_t begin, size_t end, const size_t* first,
+                  const size_t* last) {
+  while (first < last) {
+    const size_t* mid = first + (last - first) / 2;
+    auto base = v.begin();
+    std::nth_element(base + static_cast<std::ptrdiff_t>(begin),
+                     base + static_cast<std::ptrdiff_t>(*mid),
+                     base + static_cast<std::ptrdiff_t>(end));
+    multi_select(v, begin, *mid, first, mid);
+    begin = *mid + 1;
+    first = mid + 1;
+  }
+}
+
 }  // namespace
 
 bool Stats::get(const char* name, double* out) const {
@@ -91,44 +107,40 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
     s.has_std = false;
   }
 
-  // Selection: percentile indices ascend, so each nth_element works on the suffix after the
-  // previous one. The neighbour at lo + 1 is the minimum of the remaining suffix.
-  auto begin = values.begin();
-  size_t done = 0;  // elements [0, done) are final (sorted prefix up to the last selected)
+  // Exact order statistics by multi-selection: collect every index the percentiles need (lo and,
+  // for interpolation, lo + 1), then select them recursively: nth_element on the middle index
+  // splits the range, and each side only holds the indices that fall in it. O(n log k).
+  std::array<size_t, 18> idx{};
+  std::array<double, 9> frac{};
+  std::array<size_t, 9> lo_of{};
+  size_t k = 0;
   for (size_t i = 0; i < kPercentiles.size(); ++i) {
-    double h = kPercentiles[i] / 100.0 * static_cast<double>(n - 1);
-    size_t lo;
-    if (method == PercentileMethod::kNearest) {
-      lo = static_cast<size_t>(nearest_index(h));
-    } else {
-      lo = static_cast<size_t>(std::floor(h));
-    }
+    const double h = kPercentiles[i] / 100.0 * static_cast<double>(n - 1);
+    size_t lo = method == PercentileMethod::kNearest ? static_cast<size_t>(nearest_index(h))
+                                                     : static_cast<size_t>(std::floor(h));
     if (lo >= n) lo = n - 1;
-    if (lo >= done) {
-      std::nth_element(begin + static_cast<std::ptrdiff_t>(done), begin + static_cast<std::ptrdiff_t>(lo),
-                       values.end());
-      done = lo + 1;
-    }
-    double a = values[lo];
-    if (method == PercentileMethod::kNearest || lo + 1 >= n) {
+    lo_of[i] = lo;
+    frac[i] = method == PercentileMethod::kNearest ? 0.0 : h - static_cast<double>(lo);
+    idx[k++] = lo;
+    if (frac[i] > 0 && lo + 1 < n) idx[k++] = lo + 1;
+  }
+  std::sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k));
+  k = static_cast<size_t>(std::unique(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k)) -
+                          idx.begin());
+  multi_select(values, 0, n, idx.data(), idx.data() + k);
+  for (size_t i = 0; i < kPercentiles.size(); ++i) {
+    const double a = values[lo_of[i]];
+    if (frac[i] == 0 || lo_of[i] + 1 >= n) {
       s.p[i] = a;
       continue;
     }
-    double frac = h - static_cast<double>(lo);
-    if (frac == 0) {
-      s.p[i] = a;
-      continue;
-    }
-    // Smallest element after lo: bring it to lo + 1 so later selections stay consistent.
-    auto it = std::min_element(begin + static_cast<std::ptrdiff_t>(lo + 1), values.end());
-    std::iter_swap(begin + static_cast<std::ptrdiff_t>(lo + 1), it);
-    done = std::max(done, lo + 2);
-    double b = values[lo + 1];
+    const double b = values[lo_of[i] + 1];
     if (a == b) {
       s.p[i] = a;
     } else {
-      double diff = b - a;
-      s.p[i] = frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
+      // numpy's _lerp: a + (b - a) * t, or b - (b - a) * (1 - t) for t >= 0.5.
+      const double diff = b - a;
+      s.p[i] = frac[i] >= 0.5 ? b - diff * (1.0 - frac[i]) : a + diff * frac[i];
     }
   }
   return s;

@@ -123,6 +123,16 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
   std::map<std::tuple<int32_t, std::string, std::string>, int64_t> errors;
   std::map<std::string, int64_t> errors_by_kind;
 
+  // Column of each SLO's metric, resolved once (kNumRecordMetrics = not a record metric).
+  std::vector<size_t> slo_index;
+  for (const Slo& slo : opt.slos) {
+    size_t found = kNumRecordMetrics;
+    for (size_t i = 0; i < kNumRecordMetrics; ++i) {
+      if (slo.tag == record_metric_tag(static_cast<RecordMetric>(i))) found = i;
+    }
+    slo_index.push_back(found);
+  }
+
   RecordValues rv;
   for (const RequestRecord* r : records) {
     compute_record_metrics(*r, &rv);
@@ -173,15 +183,13 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     if (!std::isnan(rv.ttft_from_intended_ns)) ttft_int.push_back(rv.ttft_from_intended_ns);
     if (!std::isnan(rv.latency_from_intended_ns)) lat_int.push_back(rv.latency_from_intended_ns);
     if (opt.inter_chunk_latency) append_inter_chunk_latencies(*r, &icl);
-    append_per_token_itl(*r, &per_token_itl);
+    if (opt.inter_chunk_latency) append_per_token_itl(*r, &per_token_itl);
 
     if (s.goodput_enabled) {
       bool ok = true;
-      for (const Slo& slo : opt.slos) {
-        double v = NAN;
-        for (size_t i = 0; i < kNumRecordMetrics; ++i) {
-          if (slo.tag == record_metric_tag(static_cast<RecordMetric>(i))) v = rv.v[i];
-        }
+      for (size_t k = 0; k < opt.slos.size(); ++k) {
+        const Slo& slo = opt.slos[k];
+        const double v = slo_index[k] < kNumRecordMetrics ? rv.v[slo_index[k]] : NAN;
         if (std::isnan(v) || (slo.larger_is_better ? v < slo.threshold_base
                                                    : v > slo.threshold_base)) {
           ok = false;

@@ -71,6 +71,8 @@ inline constexpr int64_t kClientLimitedLagP99Ns = 10'000'000;       // or lag p9
 
 struct SummaryOptions {
   std::vector<Slo> slos;        // --goodput
+  // The two per-chunk list metrics, inter_chunk_latency and our per-token ITL, hold one sample
+  // per chunk (16M for 1M requests of 16 chunks); false skips both.
   bool inter_chunk_latency = true;
   int64_t window_ns = 0;        // > 0: throughputs divide by this window (time slices)
   record::RunAnchor anchor;     // steady → wall, for min/max timestamps

@@ -1,0 +1,92 @@
+// Summary speed: summarize() over N records with 16 content chunks each (target: 1M records in
+// < 2 s without inter-chunk latency), with inter-chunk latency included, and the JSONL writer.
+//   build/bin/bench_metrics --benchmark_filter=Summarize
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "export/records_jsonl.h"
+#include "metrics/summary.h"
+
+namespace {
+
+using servebench::record::Chunk;
+using servebench::record::ChunkKind;
+using servebench::record::RequestRecord;
+
+const std::vector<RequestRecord>& records(size_t n) {
+  static std::vector<RequestRecord> cache;
+  if (cache.size() == n) return cache;
+  cache.clear();
+  cache.reserve(n);
+  std::mt19937_64 rng(1);
+  int64_t t = 1'000'000'000;
+  for (size_t i = 0; i < n; ++i) {
+    RequestRecord r;
+    r.request_index = i;
+    r.streaming = true;
+    r.intended_ns = t;
+    r.request_start_ns = t + static_cast<int64_t>(rng() % 200'000);
+    r.request_sent_ns = r.request_start_ns + 50'000;
+    r.first_byte_ns = r.request_start_ns + 1'000'000;
+    int64_t c = r.request_start_ns + 20'000'000 + static_cast<int64_t>(rng() % 30'000'000);
+    r.chunks.reserve(18);
+    r.chunks.push_back({r.first_byte_ns, 0, 0, ChunkKind::kEmpty, 0});
+    for (int k = 0; k < 16; ++k) {
+      r.chunks.push_back({c, 0, 0, ChunkKind::kContent, 1 + static_cast<int32_t>(rng() % 2)});
+      c += 5'000'000 + static_cast<int64_t>(rng() % 10'000'000);
+    }
+    r.chunks.push_back({c, 0, 0, ChunkKind::kUsage, 0});
+    r.end_ns = c + 100'000;
+    r.input_tokens = 500 + static_cast<int64_t>(rng() % 500);
+    r.output_tokens = 24;
+    r.requested_output_tokens = 24;
+    r.usage.prompt_tokens = r.input_tokens;
+    r.usage.completion_tokens = 24;
+    r.usage.total_tokens = r.input_tokens + 24;
+    if (i % 100 == 7) r.error = servebench::record::ErrorKind::kHttpStatus;
+    cache.push_back(std::move(r));
+    t += 100'000;
+  }
+  return cache;
+}
+
+void run_summarize(benchmark::State& state, bool icl) {
+  const auto& recs = records(static_cast<size_t>(state.range(0)));
+  std::vector<const RequestRecord*> ptrs;
+  for (const auto& r : recs) ptrs.push_back(&r);
+  servebench::metrics::SummaryOptions o;
+  o.inter_chunk_latency = icl;
+  o.slos = *servebench::metrics::parse_goodput("time_to_first_token:40");
+  for (auto _ : state) {
+    auto s = servebench::metrics::summarize(ptrs, o);
+    benchmark::DoNotOptimize(s.request_count);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_SummarizeNoIcl(benchmark::State& state) { run_summarize(state, false); }
+void BM_SummarizeWithIcl(benchmark::State& state) { run_summarize(state, true); }
+
+void BM_RecordsJsonl(benchmark::State& state) {
+  const auto& recs = records(static_cast<size_t>(state.range(0)));
+  servebench::record::RunAnchor anchor{0, 1'700'000'000'000'000'000};
+  for (auto _ : state) {
+    std::string out;
+    out.reserve(recs.size() * 2048);
+    for (const auto& r : recs) servebench::exporter::append_record_line(r, anchor, &out);
+    benchmark::DoNotOptimize(out.data());
+    state.counters["bytes_per_record"] = static_cast<double>(out.size()) / recs.size();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+BENCHMARK(BM_SummarizeNoIcl)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_SummarizeWithIcl)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_RecordsJsonl)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
