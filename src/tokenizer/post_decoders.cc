@@ -36,11 +36,11 @@ void MetaspaceDecoder::decode_chain(std::vector<std::string>* tokens) const {
       size_t f = replacement_.empty() ? std::string::npos : t.find(replacement_, pos);
       if (f == std::string::npos) break;
       out.append(t, pos, f - pos);
-      out += ' ';
+      // HF drops every replacement character of the first token when a prefix was prepended.
+      if (!(i == 0 && strip_first_)) out += ' ';
       pos = f + replacement_.size();
     }
     out.append(t, pos, std::string::npos);
-    if (i == 0 && strip_first_ && !out.empty() && out[0] == ' ') out.erase(0, 1);
     (*tokens)[i] = std::move(out);
   }
 }

@@ -4,6 +4,7 @@
 #include <pcre2.h>
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace servebench::tokenizer {
@@ -126,25 +127,30 @@ bool is_rust_alphanumeric(char32_t c) {
          (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
 }
 
+namespace {
+bool is_newer_than_pcre2(char32_t c);
+}  // namespace
+
 bool is_punctuation(char32_t c) {
   if (c < 0x80) {
     return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
            (c >= 123 && c <= 126);
   }
   auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return cat >= UTF8PROC_CATEGORY_PC && cat <= UTF8PROC_CATEGORY_PO;
+  return cat >= UTF8PROC_CATEGORY_PC && cat <= UTF8PROC_CATEGORY_PO && !is_newer_than_pcre2(c);
 }
 
 bool is_mark(char32_t c) {
   if (c < 0x300) return false;
   auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME;
+  // Only nonspacing marks: HF's StripAccents keeps Devanagari vowel signs (Mc) and U+20E3 (Me).
+  return cat == UTF8PROC_CATEGORY_MN && !is_newer_than_pcre2(c);
 }
 
 bool is_other(char32_t c) {
+  // HF's table (unicode_categories) has no Cn: unassigned characters are kept.
   auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF ||
-         cat == UTF8PROC_CATEGORY_CN || cat == UTF8PROC_CATEGORY_CO;
+  return cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF || cat == UTF8PROC_CATEGORY_CO;
 }
 
 bool is_cjk_ideograph(char32_t c) {
@@ -291,7 +297,137 @@ Result<std::shared_ptr<const Regex>> Regex::literal(std::string_view text) {
 
 Regex::~Regex() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
 
+namespace {
+
+// PCRE2 10.42 has Unicode 14 tables; HF's Oniguruma and utf8proc know newer characters. Such a
+// character is matched through a stand-in of the same general category and UTF-8 length that
+// PCRE2 knows, so every \p{..} class sees the category HF sees and offsets stay unchanged.
+class NewCharTable {
+ public:
+  NewCharTable() {
+    std::string assigned;
+    for (char32_t cp = 0x80; cp < 0x110000; ++cp) {
+      if (cp >= 0xD800 && cp < 0xE000) continue;
+      if (category(cp) != UTF8PROC_CATEGORY_CN) append_utf8(&assigned, cp);
+    }
+    int err;
+    PCRE2_SIZE off;
+    const char* pat = "\\p{Cn}";
+    pcre2_code* cn = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pat), PCRE2_ZERO_TERMINATED,
+                                   PCRE2_UTF | PCRE2_UCP, &err, &off, nullptr);
+    pcre2_match_data* md = pcre2_match_data_create(1, nullptr);
+    auto subject = reinterpret_cast<PCRE2_SPTR>(assigned.data());
+    size_t start = 0;
+    while (cn && start < assigned.size() &&
+           pcre2_match(cn, subject, assigned.size(), start, PCRE2_NO_UTF_CHECK, md, nullptr) > 0) {
+      PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+      size_t p = ov[0];
+      char32_t cp = next_code_point(assigned, &p);
+      char32_t stand_in = stand_in_for(category(cp), p - ov[0]);
+      if (stand_in) map_.emplace_back(cp, stand_in);
+      start = p;
+    }
+    pcre2_match_data_free(md);
+    pcre2_code_free(cn);
+    std::sort(map_.begin(), map_.end());
+    if (!map_.empty()) min_cp_ = map_.front().first;
+  }
+  // 0 when cp needs no stand-in.
+  char32_t stand_in(char32_t cp) const {
+    if (cp < min_cp_) return 0;
+    auto it = std::lower_bound(map_.begin(), map_.end(), std::make_pair(cp, char32_t{0}));
+    return it != map_.end() && it->first == cp ? it->second : 0;
+  }
+  char32_t min_cp() const { return min_cp_; }
+
+ private:
+  static int category(char32_t cp) {
+    // CJK Unified Ideographs Extension I (Unicode 15.1) is newer than utf8proc 2.8's tables.
+    if (cp >= 0x2EBF0 && cp <= 0x2EE5D) return UTF8PROC_CATEGORY_LO;
+    // Unicode 16 emoji HF already knows (So).
+    switch (cp) {
+      case 0x1FA89: case 0x1FA8F: case 0x1FABE: case 0x1FAC6: case 0x1FADC: case 0x1FADF: case 0x1FAE9:
+        return UTF8PROC_CATEGORY_SO;
+      default: break;
+    }
+    return utf8proc_category(static_cast<utf8proc_int32_t>(cp));
+  }
+  static char32_t stand_in_for(int cat, size_t len) {
+    bool four = len == 4;
+    switch (cat) {
+      case UTF8PROC_CATEGORY_LU: return four ? 0x1D400 : 0x1E00;
+      case UTF8PROC_CATEGORY_LL: return four ? 0x1D41A : 0x1D00;
+      case UTF8PROC_CATEGORY_LT: return four ? 0 : 0x1F88;
+      case UTF8PROC_CATEGORY_LM: return four ? 0x16F93 : 0x1D2C;
+      case UTF8PROC_CATEGORY_LO: return four ? 0x20000 : 0x4E00;
+      case UTF8PROC_CATEGORY_MN: return four ? 0x101FD : 0x0900;
+      case UTF8PROC_CATEGORY_MC: return four ? 0x11000 : 0x0903;
+      case UTF8PROC_CATEGORY_ME: return four ? 0 : 0x20DD;
+      case UTF8PROC_CATEGORY_ND: return four ? 0x104A0 : 0x0966;
+      case UTF8PROC_CATEGORY_NL: return four ? 0x10140 : 0x2160;
+      case UTF8PROC_CATEGORY_NO: return four ? 0x10107 : 0x2070;
+      case UTF8PROC_CATEGORY_PC: return four ? 0 : 0x203F;
+      case UTF8PROC_CATEGORY_PD: return four ? 0x10EAD : 0x2010;
+      case UTF8PROC_CATEGORY_PS: return four ? 0 : 0x2045;
+      case UTF8PROC_CATEGORY_PE: return four ? 0 : 0x2046;
+      case UTF8PROC_CATEGORY_PI: return four ? 0 : 0x2018;
+      case UTF8PROC_CATEGORY_PF: return four ? 0 : 0x2019;
+      case UTF8PROC_CATEGORY_PO: return four ? 0x10100 : 0x2020;
+      case UTF8PROC_CATEGORY_SM: return four ? 0x1D6C1 : 0x2190;
+      case UTF8PROC_CATEGORY_SC: return four ? 0x1E2FF : 0x20AC;
+      case UTF8PROC_CATEGORY_SK: return four ? 0x1F3FB : 0x309B;
+      case UTF8PROC_CATEGORY_SO: return four ? 0x1D100 : 0x2100;
+      case UTF8PROC_CATEGORY_CF: return four ? 0xE0001 : 0x200B;
+      default: return 0;
+    }
+  }
+  std::vector<std::pair<char32_t, char32_t>> map_;
+  char32_t min_cp_ = 0x110000;
+};
+
+const NewCharTable& new_chars() {
+  static const NewCharTable table;
+  return table;
+}
+
+// HF's character-class tables (Rust crates) predate Unicode 15 for categories.
+bool is_newer_than_pcre2(char32_t c) { return c >= 0x800 && new_chars().stand_in(c) != 0; }
+
+// Returns a copy of text with stand-ins, or false when none is needed.
+bool substitute_new_chars(std::string_view text, std::string* shadow) {
+  const NewCharTable& t = new_chars();
+  size_t i = 0;
+  for (; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) >= 0xE0) break;
+  }
+  if (i == text.size()) return false;
+  bool any = false;
+  for (size_t p = 0; p < text.size();) {
+    unsigned char b = static_cast<unsigned char>(text[p]);
+    if (b < 0xE0) {
+      p += utf8_len(b);
+      continue;
+    }
+    size_t s = p;
+    char32_t cp = next_code_point(text, &p);
+    char32_t r = t.stand_in(cp);
+    if (!r) continue;
+    if (!any) {
+      shadow->assign(text);
+      any = true;
+    }
+    std::string enc;
+    append_utf8(&enc, r);
+    if (enc.size() == p - s) shadow->replace(s, enc.size(), enc);
+  }
+  return any;
+}
+
+}  // namespace
+
 void Regex::find_all(std::string_view text, std::vector<std::pair<size_t, size_t>>* out) const {
+  thread_local std::string shadow;
+  if (substitute_new_chars(text, &shadow)) text = shadow;
   auto* code = static_cast<pcre2_code*>(code_);
   auto& st = match_state();
   auto subject = reinterpret_cast<PCRE2_SPTR>(text.data());

@@ -35,7 +35,7 @@ bool is_rust_whitespace(char32_t c);   // White_Space property
 bool is_rust_numeric(char32_t c);      // Nd | Nl | No
 bool is_rust_alphanumeric(char32_t c);  // L* | N* (approximation of Alphabetic | numeric)
 bool is_punctuation(char32_t c);       // ASCII punctuation or P*
-bool is_mark(char32_t c);              // Mn | Mc | Me
+bool is_mark(char32_t c);              // Mn (what HF's StripAccents removes)
 bool is_other(char32_t c);             // Cc | Cf | Cn | Co
 bool is_cjk_ideograph(char32_t c);     // BERT's "Chinese character" ranges
 std::string to_lower_rust(std::string_view text);  // char::to_lowercase per char
