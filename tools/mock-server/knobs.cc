@@ -9,29 +9,42 @@ namespace servebench::mock {
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
+// Header text echoed in a one-line error: control characters become '?'.
+std::string printable(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
 Error bad_value(std::string_view key, std::string_view value, std::string_view want) {
-  return Error{ErrorCode::kInvalidArgument, "X-Mock-Scenario: bad value '" + std::string(value) +
-                                                "' for " + std::string(key) + " (want " +
+  return Error{ErrorCode::kInvalidArgument, "X-Mock-Scenario: bad value '" + printable(value) +
+                                                "' for " + printable(key) + " (want " +
                                                 std::string(want) + ")"};
 }
 
 // A non-negative finite number.
 Result<double> non_negative(std::string_view key, std::string_view value) {
   auto v = core::parse_double(value);
-  if (!v || *v < 0 || !std::isfinite(*v)) return tl::unexpected(bad_value(key, value, "a number >= 0"));
+  if (!v || *v < 0 || !std::isfinite(*v))
+    return tl::unexpected(bad_value(key, value, "a number >= 0"));
   return *v;
 }
 
 Result<int64_t> whole(std::string_view key, std::string_view value, int64_t min) {
   auto v = core::parse_double(value);
   if (!v || *v < static_cast<double>(min) || *v != std::floor(*v) || *v > 1e12) {
-    return tl::unexpected(
-        bad_value(key, value, "a whole number >= " + std::to_string(min)));
+    return tl::unexpected(bad_value(key, value, "a whole number >= " + std::to_string(min)));
   }
   return static_cast<int64_t>(*v);
 }
@@ -52,13 +65,20 @@ Result<FaultKind> parse_fault_kind(std::string_view text) {
 
 const char* fault_kind_name(FaultKind kind) {
   switch (kind) {
-    case FaultKind::kNone: return "none";
-    case FaultKind::kHttp500: return "http500";
-    case FaultKind::kHttp429: return "http429";
-    case FaultKind::kReset: return "reset";
-    case FaultKind::kStall: return "stall";
-    case FaultKind::kMalformed: return "malformed";
-    case FaultKind::kErrorEvent: return "error-event";
+    case FaultKind::kNone:
+      return "none";
+    case FaultKind::kHttp500:
+      return "http500";
+    case FaultKind::kHttp429:
+      return "http429";
+    case FaultKind::kReset:
+      return "reset";
+    case FaultKind::kStall:
+      return "stall";
+    case FaultKind::kMalformed:
+      return "malformed";
+    case FaultKind::kErrorEvent:
+      return "error-event";
   }
   return "none";
 }
@@ -73,7 +93,7 @@ Result<RequestKnobs> apply_scenario(const RequestKnobs& base, std::string_view h
     const size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
       return make_error(ErrorCode::kInvalidArgument,
-                        "X-Mock-Scenario: item '" + std::string(item) + "' is not key=value");
+                        "X-Mock-Scenario: item '" + printable(item) + "' is not key=value");
     }
     const std::string_view key = trim(item.substr(0, eq));
     const std::string_view value = trim(item.substr(eq + 1));
@@ -110,11 +130,13 @@ Result<RequestKnobs> apply_scenario(const RequestKnobs& base, std::string_view h
       k.early_role = value == "1";
     } else if (key == "error_kind") {
       auto v = parse_fault_kind(value);
-      if (!v) return tl::unexpected(bad_value(key, value, "http500|http429|reset|stall|malformed|error-event"));
+      if (!v)
+        return tl::unexpected(
+            bad_value(key, value, "http500|http429|reset|stall|malformed|error-event"));
       k.error_kind = *v;
     } else {
       return make_error(ErrorCode::kInvalidArgument,
-                        "X-Mock-Scenario: unknown key '" + std::string(key) +
+                        "X-Mock-Scenario: unknown key '" + printable(key) +
                             "' (known: ttft_ms, itl_ms, prefill_us_per_token, jitter_cv, "
                             "tokens_per_chunk, reasoning_tokens, error_rate, error_kind, "
                             "early_role, output_tokens)");

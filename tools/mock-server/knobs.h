@@ -31,16 +31,16 @@ Result<FaultKind> parse_fault_kind(std::string_view text);
 const char* fault_kind_name(FaultKind kind);
 
 struct RequestKnobs {
-  int64_t ttft_ns = 0;                  // --ttft-ms: time to first token (after admission)
-  int64_t itl_ns = 0;                   // --itl-ms: gap between consecutive SSE token events
-  int64_t prefill_ns_per_token = 0;     // --prefill-us-per-token: TTFT grows with prompt tokens
-  double jitter_cv = 0.0;               // --jitter-cv: log-normal noise on TTFT and each gap
-  int64_t tokens_per_chunk = 1;         // --tokens-per-chunk: tokens per SSE event (>= 1)
-  int64_t reasoning_tokens = 0;         // --reasoning-tokens: first N tokens as reasoning
-  double error_rate_pct = 0.0;          // --error-rate: share of requests that get the fault
+  int64_t ttft_ns = 0;               // --ttft-ms: time to first token (after admission)
+  int64_t itl_ns = 0;                // --itl-ms: gap between consecutive SSE token events
+  int64_t prefill_ns_per_token = 0;  // --prefill-us-per-token: TTFT grows with prompt tokens
+  double jitter_cv = 0.0;            // --jitter-cv: log-normal noise on TTFT and each gap
+  int64_t tokens_per_chunk = 1;      // --tokens-per-chunk: tokens per SSE event (>= 1)
+  int64_t reasoning_tokens = 0;      // --reasoning-tokens: first N tokens as reasoning
+  double error_rate_pct = 0.0;       // --error-rate: share of requests that get the fault
   FaultKind error_kind = FaultKind::kHttp500;  // --error-kind
-  bool early_role = false;              // --early-role-chunk: role chunk with the headers
-  std::optional<int64_t> output_tokens; // scenario only: force exactly this many output tokens
+  bool early_role = false;                     // --early-role-chunk: role chunk with the headers
+  std::optional<int64_t> output_tokens;  // scenario only: force exactly this many output tokens
 };
 
 // Applies `header` (the X-Mock-Scenario value) on top of `base`. Errors are one line naming the

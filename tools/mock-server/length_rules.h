@@ -21,10 +21,10 @@
 namespace servebench::mock {
 
 struct LengthRequest {
-  std::optional<int64_t> max_tokens;     // max_completion_tokens, else max_tokens
+  std::optional<int64_t> max_tokens = std::nullopt;  // max_completion_tokens, else max_tokens
   bool ignore_eos = false;
   int64_t min_tokens = 0;
-  std::optional<int64_t> forced_tokens;  // scenario output_tokens
+  std::optional<int64_t> forced_tokens = std::nullopt;  // scenario output_tokens
 };
 
 Status validate_length_request(const LengthRequest& request);

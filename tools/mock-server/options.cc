@@ -11,9 +11,8 @@ namespace servebench::mock {
 namespace {
 
 Error bad_flag(const std::string& flag, const std::string& value, const std::string& want) {
-  return Error{ErrorCode::kInvalidArgument,
-               "servebench-mock: bad value '" + value + "' for " + flag + " (want " + want +
-                   "; see --help)"};
+  return Error{ErrorCode::kInvalidArgument, "servebench-mock: bad value '" + value + "' for " +
+                                                flag + " (want " + want + "; see --help)"};
 }
 
 Result<double> number(const std::string& flag, const std::string& v, double lo, double hi) {
@@ -29,8 +28,8 @@ Result<double> number(const std::string& flag, const std::string& v, double lo, 
 Result<int64_t> integer(const std::string& flag, const std::string& v, int64_t lo, int64_t hi) {
   auto d = core::parse_count(v);
   if (!d || *d < lo || *d > hi) {
-    return tl::unexpected(bad_flag(flag, v, "a whole number in [" + std::to_string(lo) + ", " +
-                                                std::to_string(hi) + "]"));
+    return tl::unexpected(bad_flag(
+        flag, v, "a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]"));
   }
   return *d;
 }
@@ -155,7 +154,9 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       {"--error-kind",
        [&](const std::string& f, const std::string& v) -> Status {
          auto k = parse_fault_kind(v);
-         if (!k) return tl::unexpected(bad_flag(f, v, "http500|http429|reset|stall|malformed|error-event"));
+         if (!k)
+           return tl::unexpected(
+               bad_flag(f, v, "http500|http429|reset|stall|malformed|error-event"));
          s.knobs.error_kind = *k;
          return core::ok_status();
        }},

@@ -17,14 +17,14 @@ struct ServerConfig {
   std::string host = "127.0.0.1";
   uint16_t port = 0;  // 0: ephemeral
   int threads = 1;
-  std::string model = "mock-model";   // served model name (/v1/models, metrics labels)
-  RequestKnobs knobs;                 // defaults for every request
-  int64_t default_max_tokens = 128;   // when a request sets no max
-  int64_t max_concurrency = 0;        // 0: unlimited
+  std::string model = "mock-model";  // served model name (/v1/models, metrics labels)
+  RequestKnobs knobs;                // defaults for every request
+  int64_t default_max_tokens = 128;  // when a request sets no max
+  int64_t max_concurrency = 0;       // 0: unlimited
   int64_t max_body_bytes = 32ll << 20;
   uint64_t seed = 0;
-  std::string record_requests_path;   // "" = off
-  std::string ground_truth_path;      // "" = off
+  std::string record_requests_path;            // "" = off
+  std::string ground_truth_path;               // "" = off
   int64_t stall_timeout_ns = 600'000'000'000;  // a stalled response closes after this
 };
 

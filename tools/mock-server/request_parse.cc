@@ -38,7 +38,8 @@ Status read_bool(const json& body, const char* key, bool* out) {
 Result<int64_t> content_tokens(const json& content, const TokenCounter& counter) {
   if (content.is_null()) return 0;
   if (content.is_string()) return counter.count(content.get_ref<const std::string&>());
-  if (!content.is_array()) return tl::unexpected(bad("message 'content' must be a string or a list"));
+  if (!content.is_array())
+    return tl::unexpected(bad("message 'content' must be a string or a list"));
   std::string text;
   for (const json& part : content) {
     if (!part.is_object()) return tl::unexpected(bad("content parts must be objects"));
@@ -65,13 +66,16 @@ Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
   if (auto m = doc.find("model"); m != doc.end() && m->is_string()) r.model = m->get<std::string>();
   if (auto s = read_bool(doc, "stream", &r.stream); !s) return tl::unexpected(s.error());
   if (auto so = doc.find("stream_options"); so != doc.end() && so->is_object()) {
-    if (auto s = read_bool(*so, "include_usage", &r.include_usage); !s) return tl::unexpected(s.error());
+    if (auto s = read_bool(*so, "include_usage", &r.include_usage); !s)
+      return tl::unexpected(s.error());
   }
   std::optional<int64_t> max_completion, max_tokens, min_tokens;
-  if (auto s = read_int(doc, "max_completion_tokens", &max_completion); !s) return tl::unexpected(s.error());
+  if (auto s = read_int(doc, "max_completion_tokens", &max_completion); !s)
+    return tl::unexpected(s.error());
   if (auto s = read_int(doc, "max_tokens", &max_tokens); !s) return tl::unexpected(s.error());
   if (auto s = read_int(doc, "min_tokens", &min_tokens); !s) return tl::unexpected(s.error());
-  if (auto s = read_bool(doc, "ignore_eos", &r.length.ignore_eos); !s) return tl::unexpected(s.error());
+  if (auto s = read_bool(doc, "ignore_eos", &r.length.ignore_eos); !s)
+    return tl::unexpected(s.error());
   r.requested_max_tokens = max_completion ? max_completion : max_tokens;
   r.length.max_tokens = r.requested_max_tokens;
   r.length.min_tokens = min_tokens.value_or(0);
@@ -85,7 +89,8 @@ Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
     for (const json& m : *msgs) {
       if (!m.is_object()) return tl::unexpected(bad("each message must be an object"));
       auto role = m.find("role");
-      if (role == m.end() || !role->is_string()) return tl::unexpected(bad("each message needs a string 'role'"));
+      if (role == m.end() || !role->is_string())
+        return tl::unexpected(bad("each message needs a string 'role'"));
       r.roles.push_back(role->get<std::string>());
       auto content = m.find("content");
       auto n = content == m.end() ? Result<int64_t>(0) : content_tokens(*content, counter);

@@ -3,9 +3,8 @@
 #include <sys/prctl.h>
 
 #include <csignal>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "session.h"
 
@@ -65,16 +64,16 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
   st.text = std::move(text);
   st.anchor = core::WallAnchor::capture(core::SteadyClock::instance());
   st.model_json = json_quote(config.model);
-  st.models_body = nlohmann::json{
-      {"object", "list"},
-      {"data",
-       {{{"id", config.model},
-         {"object", "model"},
-         {"created", st.anchor.wall_ns / 1'000'000'000},
-         {"owned_by", "servebench-mock"},
-         {"root", config.model},
-         {"parent", nullptr},
-         {"max_model_len", 1 << 20}}}}}.dump();
+  st.models_body = nlohmann::json{{"object", "list"},
+                                  {"data",
+                                   {{{"id", config.model},
+                                     {"object", "model"},
+                                     {"created", st.anchor.wall_ns / 1'000'000'000},
+                                     {"owned_by", "servebench-mock"},
+                                     {"root", config.model},
+                                     {"parent", nullptr},
+                                     {"max_model_len", 1 << 20}}}}}
+                       .dump();
   if (!config.record_requests_path.empty()) {
     auto w = JsonlWriter::open(config.record_requests_path);
     if (!w) return tl::unexpected(w.error());

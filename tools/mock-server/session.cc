@@ -1,7 +1,6 @@
 #include "session.h"
 
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "core/rng.h"
@@ -24,24 +23,39 @@ int64_t now_ns() {
 
 const char* status_line(int status) {
   switch (status) {
-    case 200: return "HTTP/1.1 200 OK\r\n";
-    case 400: return "HTTP/1.1 400 Bad Request\r\n";
-    case 404: return "HTTP/1.1 404 Not Found\r\n";
-    case 405: return "HTTP/1.1 405 Method Not Allowed\r\n";
-    case 413: return "HTTP/1.1 413 Payload Too Large\r\n";
-    case 429: return "HTTP/1.1 429 Too Many Requests\r\n";
-    case 431: return "HTTP/1.1 431 Request Header Fields Too Large\r\n";
-    default: return "HTTP/1.1 500 Internal Server Error\r\n";
+    case 200:
+      return "HTTP/1.1 200 OK\r\n";
+    case 400:
+      return "HTTP/1.1 400 Bad Request\r\n";
+    case 404:
+      return "HTTP/1.1 404 Not Found\r\n";
+    case 405:
+      return "HTTP/1.1 405 Method Not Allowed\r\n";
+    case 413:
+      return "HTTP/1.1 413 Payload Too Large\r\n";
+    case 429:
+      return "HTTP/1.1 429 Too Many Requests\r\n";
+    case 431:
+      return "HTTP/1.1 431 Request Header Fields Too Large\r\n";
+    default:
+      return "HTTP/1.1 500 Internal Server Error\r\n";
   }
 }
 
 const char* error_type(int status) {
   switch (status) {
-    case 400: case 413: case 431: return "BadRequestError";
-    case 404: return "NotFoundError";
-    case 405: return "MethodNotAllowed";
-    case 429: return "RateLimitError";
-    default: return "InternalServerError";
+    case 400:
+    case 413:
+    case 431:
+      return "BadRequestError";
+    case 404:
+      return "NotFoundError";
+    case 405:
+      return "MethodNotAllowed";
+    case 429:
+      return "RateLimitError";
+    default:
+      return "InternalServerError";
   }
 }
 
@@ -104,10 +118,9 @@ void Session::read_request() {
   parser_.emplace();
   parser_->body_limit(static_cast<uint64_t>(state_.config.max_body_bytes));
   parser_->header_limit(64 * 1024);
-  http::async_read_header(socket_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, size_t) {
-                            self->on_header(ec);
-                          });
+  http::async_read_header(
+      socket_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
 }
 
 void Session::on_header(beast::error_code ec) {
@@ -125,8 +138,9 @@ void Session::on_header(beast::error_code ec) {
 }
 
 void Session::read_body() {
-  http::async_read(socket_, buffer_, *parser_,
-                   [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+  http::async_read(
+      socket_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
 }
 
 void Session::on_read(beast::error_code ec) {
@@ -144,8 +158,9 @@ void Session::on_read(beast::error_code ec) {
     }
     if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message) {
-      return write_simple(400, "application/json",
-                          error_body("malformed HTTP request: " + ec.message(), error_type(400), 400));
+      return write_simple(
+          400, "application/json",
+          error_body("malformed HTTP request: " + ec.message(), error_type(400), 400));
     }
     return close_now();
   }
@@ -195,10 +210,9 @@ void Session::write_simple(int status, const char* content_type, const std::stri
   append_size(body.size(), &out_);
   out_.append(keep_alive_ ? "\r\n\r\n" : "\r\nconnection: close\r\n\r\n");
   out_.append(body);
-  asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](beast::error_code ec, size_t) {
-                      self->after_write(ec);
-                    });
+  asio::async_write(
+      socket_, asio::buffer(out_),
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->after_write(ec); });
 }
 
 void Session::after_write(beast::error_code ec) {
@@ -218,7 +232,9 @@ void Session::handle_generation(ApiKind kind) {
   g.knobs = state_.config.knobs;
   if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
     auto k = apply_scenario(g.knobs, std::string_view(it->value().data(), it->value().size()));
-    if (!k) return write_simple(400, "application/json", error_body(k.error().message, error_type(400), 400));
+    if (!k)
+      return write_simple(400, "application/json",
+                          error_body(k.error().message, error_type(400), 400));
     g.knobs = *k;
   }
   auto parsed = parse_request(kind, req.body(), *state_.counter);
@@ -233,8 +249,9 @@ void Session::handle_generation(ApiKind kind) {
   LengthRequest length = parsed->length;
   length.forced_tokens = g.knobs.output_tokens;
   const int64_t total = choose_output_tokens(length, state_.config.default_max_tokens, rng);
-  const int64_t max = length.forced_tokens ? *length.forced_tokens
-                                           : length.max_tokens.value_or(state_.config.default_max_tokens);
+  const int64_t max = length.forced_tokens
+                          ? *length.forced_tokens
+                          : length.max_tokens.value_or(state_.config.default_max_tokens);
   g.finish_reason = total >= max ? "length" : "stop";
   g.reasoning_tokens = kind == ApiKind::kChat ? std::min(g.knobs.reasoning_tokens, total) : 0;
   g.content_tokens = total - g.reasoning_tokens;
@@ -287,10 +304,10 @@ void Session::handle_generation(ApiKind kind) {
     gen_->status = status;
     gen_->outcome = fault_kind_name(gen_->fault);
     gen_->headers_ns = now_ns();
-    return write_simple(status, "application/json",
-                        error_body(status == 500 ? "mock injected server error"
-                                                 : "mock injected rate limit",
-                                   error_type(status), status));
+    return write_simple(
+        status, "application/json",
+        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
+                   error_type(status), status));
   }
   if (gen_->stream) return write_stream_headers();
   state_.request_admission(shared_from_this());

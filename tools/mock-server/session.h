@@ -12,13 +12,14 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>  // first: Boost 1.74's awaitable.hpp needs std::exchange under C++20
 #include <vector>
 
-#include <utility>  // Boost 1.74's awaitable.hpp needs std::exchange under C++20
-
+// clang-format off
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+// clang-format on
 
 #include "core/clock.h"
 #include "jsonl_writer.h"

@@ -1,7 +1,6 @@
 // The response half of Session: timed token events, full (non-streaming) responses, injected
 // faults, connection teardown and the ground-truth line.
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "session.h"
@@ -49,8 +48,10 @@ void Session::prepare_event() {
   const size_t i = g.next_event;
   const TokenEvent& ev = g.events[i];
   const int64_t due = g.admitted_ns + ev.offset_ns;
-  if (i == g.fault_at && g.fault == FaultKind::kReset) return wait_then(due, &Session::apply_fault_reset);
-  if (i == g.fault_at && g.fault == FaultKind::kStall) return wait_then(due, &Session::apply_fault_stall);
+  if (i == g.fault_at && g.fault == FaultKind::kReset)
+    return wait_then(due, &Session::apply_fault_reset);
+  if (i == g.fault_at && g.fault == FaultKind::kStall)
+    return wait_then(due, &Session::apply_fault_stall);
   const bool chat = g.kind == ApiKind::kChat;
   scratch_.clear();
   next_truth_.clear();
@@ -117,10 +118,9 @@ void Session::write_event() {
   g.tokens_written += tokens;
   state_.metrics.generation_tokens.fetch_add(tokens, std::memory_order_relaxed);
   out_.swap(next_);
-  asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](beast::error_code ec, size_t) {
-                      self->on_event_written(ec);
-                    });
+  asio::async_write(
+      socket_, asio::buffer(out_),
+      [self = shared_from_this()](beast::error_code ec, size_t) { self->on_event_written(ec); });
 }
 
 void Session::on_event_written(beast::error_code ec) {
@@ -143,10 +143,9 @@ void Session::write_full_response() {
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content);
   const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
-  std::string body =
-      g.kind == ApiKind::kChat
-          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
-          : completion_body(g.head, content, g.finish_reason, usage);
+  std::string body = g.kind == ApiKind::kChat
+                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
+                         : completion_body(g.head, content, g.finish_reason, usage);
   int status = 200;
   const int64_t t = now_ns();
   if (g.fault == FaultKind::kMalformed) {
@@ -164,7 +163,8 @@ void Session::write_full_response() {
   }
   g.status = status;
   g.headers_ns = t;
-  if (state_.truth) g.truth.push_back(TruthEntry{t, t, "body", static_cast<int32_t>(g.tokens_written)});
+  if (state_.truth)
+    g.truth.push_back(TruthEntry{t, t, "body", static_cast<int32_t>(g.tokens_written)});
   write_simple(status, "application/json", body);
 }
 

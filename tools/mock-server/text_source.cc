@@ -101,8 +101,7 @@ Result<std::string> sha256_file_hex(const std::string& path) {
 
 std::string default_corpus_path() { return SERVEBENCH_MOCK_CORPUS; }
 
-Result<OutputText> OutputText::load(const std::string& corpus_path,
-                                    const TokenCounter* tokenizer) {
+Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenCounter* tokenizer) {
   // The checksum file sits next to the corpus: "HEX  NAME" lines.
   const size_t slash = corpus_path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : corpus_path.substr(0, slash);
@@ -128,9 +127,9 @@ Result<OutputText> OutputText::load(const std::string& corpus_path,
   auto actual = sha256_file_hex(corpus_path);
   if (!actual) return tl::unexpected(actual.error());
   if (*actual != expected) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "corpus '" + corpus_path + "' has SHA256 " + *actual + " but SHA256SUMS says " +
-                          expected + " (restore the vendored file)");
+    return make_error(ErrorCode::kInvalidArgument, "corpus '" + corpus_path + "' has SHA256 " +
+                                                       *actual + " but SHA256SUMS says " +
+                                                       expected + " (restore the vendored file)");
   }
 
   OutputText text;

@@ -1,0 +1,85 @@
+#include "text_source.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "word_list.h"
+
+namespace servebench::mock {
+namespace {
+
+std::string corpus() {
+  const char* d = std::getenv("SERVEBENCH_SOURCE_DIR");
+  return std::string(d != nullptr ? d : ".") + "/data/corpus/mobydick.txt";
+}
+
+TEST(WordCounter, CountsWhitespaceSeparatedWords) {
+  auto c = make_word_counter();
+  EXPECT_EQ(c->count(""), 0);
+  EXPECT_EQ(c->count("   "), 0);
+  EXPECT_EQ(c->count("one"), 1);
+  EXPECT_EQ(c->count("  one two\tthree\nfour\r\n five  "), 5);
+  EXPECT_EQ(c->count("don't stop-me now!"), 3);
+}
+
+TEST(Sha256, KnownValue) {
+  const std::string path = ::testing::TempDir() + "/sha_abc.txt";
+  std::ofstream(path) << "abc";
+  auto h = sha256_file_hex(path);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(*h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(OutputText, LoadsVendoredCorpusAndCountsExactly) {
+  auto text = OutputText::load(corpus(), nullptr);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_EQ(text->vocabulary(), mock_word_list());
+  EXPECT_GT(text->sequence_size(), 50'000u);
+  auto counter = make_word_counter();
+  for (int64_t n : {0, 1, 2, 20, 1000}) {
+    std::string out;
+    text->append(12345, n, &out);
+    EXPECT_EQ(counter->count(out), n);
+    if (n > 0) {
+      EXPECT_EQ(out[0], ' ');
+    }
+  }
+  // Deterministic and wrapping: the same start gives the same text; start and start + size too.
+  std::string a, b, c;
+  text->append(7, 50, &a);
+  text->append(7, 50, &b);
+  text->append(7 + text->sequence_size(), 50, &c);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a, c);
+}
+
+TEST(OutputText, RejectsChecksumMismatch) {
+  const std::filesystem::path dir =
+      ::testing::TempDir() + "/mock_corpus_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c.txt") << "the whale and the sea";
+  std::ofstream(dir / "SHA256SUMS")
+      << "0000000000000000000000000000000000000000000000000000000000000000  c.txt\n";
+  auto bad = OutputText::load((dir / "c.txt").string(), nullptr);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("SHA256"), std::string::npos);
+  auto sum = sha256_file_hex((dir / "c.txt").string());
+  std::ofstream(dir / "SHA256SUMS") << *sum << "  c.txt\n";
+  auto good = OutputText::load((dir / "c.txt").string(), nullptr);
+  ASSERT_TRUE(good) << good.error().message;
+  EXPECT_EQ(good->sequence_size(), 5u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputText, MissingCorpusIsNotFound) {
+  auto r = OutputText::load("/nonexistent/dir/x.txt", nullptr);
+  ASSERT_FALSE(r);
+  EXPECT_TRUE(r.error().is_usage());
+}
+
+}  // namespace
+}  // namespace servebench::mock
