@@ -1,0 +1,209 @@
+// Hub download and cache layout against a fake hub server on loopback; default resolution.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "tokenizer/fixtures.h"
+#include "tokenizer/hub.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::tokenizer {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kCommit = "0123456789abcdef0123456789abcdef01234567";
+constexpr const char* kTinyTokenizer =
+    R"({"version":"1.0","added_tokens":[],"normalizer":null,"pre_tokenizer":{"type":"WhitespaceSplit"},)"
+    R"("post_processor":null,"decoder":null,"model":{"type":"WordLevel","unk_token":"[UNK]",)"
+    R"("vocab":{"[UNK]":0,"hello":1,"world":2}}})";
+
+// A one-thread HTTP/1.1 server answering /<repo>/resolve/<rev>/tokenizer.json like the hub.
+class FakeHub {
+ public:
+  FakeHub() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = 0;
+    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+    ::listen(fd_, 16);
+    socklen_t len = sizeof(a);
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~FakeHub() {
+    stop_ = true;
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+  }
+  std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int requests() const { return requests_.load(); }
+  std::string last_auth() const { return last_auth_; }
+
+ private:
+  void serve() {
+    while (!stop_) {
+      int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) return;
+      std::string req;
+      char buf[4096];
+      while (req.find("\r\n\r\n") == std::string::npos) {
+        ssize_t n = ::recv(c, buf, sizeof(buf), 0);
+        if (n <= 0) break;
+        req.append(buf, static_cast<size_t>(n));
+      }
+      ++requests_;
+      auto auth = req.find("Authorization: ");
+      if (auth != std::string::npos) last_auth_ = req.substr(auth + 15, req.find("\r\n", auth) - auth - 15);
+      std::string path = req.substr(4, req.find(' ', 4) - 4);
+      std::string status = "200 OK", body = kTinyTokenizer, extra;
+      if (path.find("/org/gated/") == 0) {
+        status = "401 Unauthorized";
+        body = "{\"error\":\"gated\"}";
+      } else if (path.find("/org/good/") == 0) {
+        extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-good\"\r\n";
+      } else if (path.find("/org/corrupt/") == 0) {
+        extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-bad\"\r\n";
+        body = "{\"model\": [truncated";
+      } else {
+        status = "404 Not Found";
+        body = "{\"error\":\"Repository not found\"}";
+      }
+      std::string resp = "HTTP/1.1 " + status + "\r\nContent-Length: " + std::to_string(body.size()) +
+                         "\r\nConnection: close\r\n" + extra + "\r\n" + body;
+      ::send(c, resp.data(), resp.size(), MSG_NOSIGNAL);
+      ::close(c);
+    }
+  }
+  int fd_ = -1;
+  uint16_t port_ = 0;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> requests_{0};
+  std::string last_auth_;
+};
+
+class Hub : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cache_ = fs::temp_directory_path() / ("sb_hub_test_" + std::to_string(::getpid()));
+    fs::remove_all(cache_);
+    fs::create_directories(cache_);
+    ::setenv("HF_HUB_CACHE", cache_.c_str(), 1);
+    ::setenv("HF_ENDPOINT", hub_.endpoint().c_str(), 1);
+    ::setenv("HF_TOKEN", "secret-token", 1);
+    ::unsetenv("HF_HUB_OFFLINE");
+  }
+  void TearDown() override {
+    fs::remove_all(cache_);
+    ::unsetenv("HF_HUB_CACHE");
+    ::unsetenv("HF_ENDPOINT");
+    ::unsetenv("HF_TOKEN");
+    ::unsetenv("HF_HUB_OFFLINE");
+  }
+  FakeHub hub_;
+  fs::path cache_;
+};
+
+TEST_F(Hub, DownloadsIntoHuggingFaceCacheLayoutThenServesFromCache) {
+  auto t = load_tokenizer("org/good");
+  ASSERT_TRUE(t.has_value()) << t.error().message;
+  EXPECT_EQ((*t)->encode("hello world nope", false), (std::vector<TokenId>{1, 2, 0}));
+  EXPECT_EQ(hub_.last_auth(), "Bearer secret-token");
+  fs::path repo = cache_ / "models--org--good";
+  EXPECT_EQ(testing::read_file((repo / "refs" / "main").string()), kCommit);
+  EXPECT_TRUE(fs::is_regular_file(repo / "blobs" / "etag-good"));
+  fs::path snap = repo / "snapshots" / kCommit / "tokenizer.json";
+  EXPECT_TRUE(fs::is_symlink(snap));
+  EXPECT_EQ(testing::read_file(snap.string()), kTinyTokenizer);
+  // Second load: the cache answers, even offline.
+  int before = hub_.requests();
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  auto again = load_tokenizer("org/good");
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_EQ(hub_.requests(), before);
+}
+
+TEST_F(Hub, PinnedRevisionUsesItsOwnSnapshot) {
+  LoadOptions opts;
+  opts.revision = kCommit;
+  auto t = load_tokenizer("org/good", opts);
+  ASSERT_TRUE(t.has_value()) << t.error().message;
+  EXPECT_TRUE(fs::exists(cache_ / "models--org--good" / "snapshots" / kCommit / "tokenizer.json"));
+}
+
+TEST_F(Hub, NotFoundIsOneLineUsageError) {
+  auto t = load_tokenizer("org/missing");
+  ASSERT_FALSE(t.has_value());
+  EXPECT_TRUE(t.error().is_usage());
+  EXPECT_NE(t.error().message.find("404"), std::string::npos) << t.error().message;
+  EXPECT_NE(t.error().message.find("org/missing"), std::string::npos);
+  EXPECT_EQ(t.error().message.find('\n'), std::string::npos);
+}
+
+TEST_F(Hub, GatedRepoAsksForToken) {
+  auto t = load_tokenizer("org/gated");
+  ASSERT_FALSE(t.has_value());
+  EXPECT_TRUE(t.error().is_usage());
+  EXPECT_NE(t.error().message.find("HF_TOKEN"), std::string::npos) << t.error().message;
+}
+
+TEST_F(Hub, CorruptDownloadIsParseError) {
+  auto t = load_tokenizer("org/corrupt");
+  ASSERT_FALSE(t.has_value());
+  EXPECT_TRUE(t.error().is_usage());
+  EXPECT_NE(t.error().message.find("not valid JSON"), std::string::npos) << t.error().message;
+}
+
+TEST_F(Hub, OfflineMissNamesTheCacheAndDoesNotConnect) {
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  auto t = load_tokenizer("org/good");
+  ASSERT_FALSE(t.has_value());
+  EXPECT_NE(t.error().message.find("HF_HUB_OFFLINE"), std::string::npos) << t.error().message;
+  EXPECT_EQ(hub_.requests(), 0);
+}
+
+TEST_F(Hub, UnreachableEndpointFailsCleanly) {
+  ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1);
+  LoadOptions opts;
+  opts.network_timeout_ms = 2000;
+  auto t = load_tokenizer("org/good", opts);
+  ASSERT_FALSE(t.has_value());
+  EXPECT_TRUE(t.error().is_usage());
+  EXPECT_NE(t.error().message.find("cannot be downloaded"), std::string::npos) << t.error().message;
+}
+
+TEST_F(Hub, DefaultResolution) {
+  std::string warning;
+  // org/name: cache, then hub.
+  auto t = resolve_default_tokenizer("org/good", {}, &warning);
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(t->encode("hello", false), (std::vector<TokenId>{1}));
+  // A bare name is looked up in the cache only: no request, builtin with one warning line.
+  int before = hub_.requests();
+  auto b = resolve_default_tokenizer("mock", {}, &warning);
+  EXPECT_EQ(hub_.requests(), before);
+  EXPECT_EQ(b->name(), "builtin (o200k_base)");
+  EXPECT_NE(warning.find("builtin"), std::string::npos);
+  EXPECT_EQ(warning.find('\n'), std::string::npos);
+  // An unresolvable org/name falls back too.
+  warning.clear();
+  auto c = resolve_default_tokenizer("org/missing", {}, &warning);
+  EXPECT_EQ(c->name(), "builtin (o200k_base)");
+  EXPECT_NE(warning.find("org/missing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace servebench::tokenizer
