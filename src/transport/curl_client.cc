@@ -126,12 +126,16 @@ class CurlClient final : public HttpClient {
   }
 
   ~CurlClient() override {
+    // Order matters: detach every easy handle from the multi and from the group shares before
+    // the shares can be cleaned up (curl refuses while a handle still uses one), then the multi.
     for (auto& [id, t] : transfers_) {
       curl_multi_remove_handle(multi_, t->easy);  // no-op for a pending add
       curl_slist_free_all(t->headers);
-      curl_easy_cleanup(t->easy);
+      t->headers = nullptr;
+      free_transfers_.push_back(std::move(t));
     }
     transfers_.clear();
+    for (auto& t : free_transfers_) curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
     for (auto& [group, share] : shares_) curl_share_cleanup(share);
     if (multi_) curl_multi_cleanup(multi_);
     for (auto& t : free_transfers_) curl_easy_cleanup(t->easy);
