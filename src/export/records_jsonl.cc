@@ -1,5 +1,6 @@
 #include "export/records_jsonl.h"
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -65,7 +66,9 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   wall_or_null(out, a, r.end_ns);
   out->push_back(',');
   key(out, "worker_id");
-  append_json_string(out, fmt::format("worker_{}", r.worker_id));
+  out->append("\"worker_");
+  out->append(std::to_string(r.worker_id));
+  out->push_back('"');
   out->push_back(',');
   key(out, "url_index");
   out->append(std::to_string(r.url_index));
@@ -113,6 +116,18 @@ void value_obj(std::string* out, double display, std::string_view unit) {
   out->push_back('}');
 }
 
+// Registry entry of each record metric, resolved once (find_metric is a linear scan).
+const metrics::MetricInfo* record_info(size_t i) {
+  static const std::array<const metrics::MetricInfo*, metrics::kNumRecordMetrics> kInfo = [] {
+    std::array<const metrics::MetricInfo*, metrics::kNumRecordMetrics> a{};
+    for (size_t k = 0; k < a.size(); ++k) {
+      a[k] = metrics::find_metric(metrics::record_metric_tag(static_cast<RecordMetric>(k)));
+    }
+    return a;
+  }();
+  return kInfo[i];
+}
+
 }  // namespace
 
 void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
@@ -127,7 +142,7 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
   for (size_t i = 0; i < metrics::kNumRecordMetrics; ++i) {
     if (std::isnan(rv.v[i])) continue;
     const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(i));
-    const metrics::MetricInfo* info = metrics::find_metric(tag);
+    const metrics::MetricInfo* info = record_info(i);
     if (!first) out->push_back(',');
     first = false;
     key(out, tag);
