@@ -4,8 +4,8 @@
 // on named core::Rng streams ("prompt.isl", "prompt.start", "prompt.osl"), and token-counted
 // with the run's tokenizer before t0.
 //
-// Lengths are matched to the tokenizer by a few proportional adjustments of the word count, so
-// a prompt lands on or just under its target; the workload issue makes them exact.
+// Every prompt encodes to exactly its drawn length (ExactPromptBuilder), lengths drawn as
+// AIPerf does: max(1, round(mean)) without spread, else max(1, ceil(normal(mean, stddev))).
 //
 // Thread safety: pure functions.
 #pragma once

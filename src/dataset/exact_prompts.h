@@ -1,0 +1,73 @@
+// ExactPromptBuilder: synthetic prompts that encode to exactly the requested number of tokens,
+// by construction.
+//
+// The corpus is split into whitespace-separated pieces and every distinct piece is counted once
+// in two forms: bare (when it opens a prompt) and space-prefixed (when it follows another
+// piece). A prompt is a run of pieces joined by single spaces, taken from a seeded start
+// position; a piece that would overshoot the target is skipped, so the run lands exactly on the
+// target. This is exact whenever the tokenizer's count is additive over space-joined pieces,
+// which holds for every byte-level BPE tokenizer (GPT-2, Llama-3, Qwen, o200k: the pre-tokenizer
+// always starts a new pre-token at a space followed by a non-space) and in practice for
+// SentencePiece vocabularies (no tokens span an inner "▁"). The builder checks that
+// assumption on a sample of prompts with a full encode; if any is off, it switches to verifying
+// every prompt and repairs only the prompt's tail (never re-encodes in an open loop).
+//
+// Thread safety: const after construction; build() may be called from several threads with
+// their own Rng.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "core/rng.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::dataset {
+
+class ExactPromptBuilder {
+ public:
+  // Counts the corpus pieces with `tok` (which must outlive the builder).
+  static Result<ExactPromptBuilder> create(std::string_view corpus, const tokenizer::Tokenizer& tok);
+
+  struct Prompt {
+    std::string text;
+    int64_t tokens = 0;  // tok.count(text); equals the target unless exactness was impossible
+  };
+
+  // A prompt of exactly `target_tokens` (>= 1) starting at a position drawn from `rng`.
+  // `continuation`: the prompt will follow other text after a space (e.g. "{prefix} {prompt}"),
+  // so its first piece is counted in its space-prefixed form.
+  Prompt build(int64_t target_tokens, core::Rng& rng, bool continuation = false) const;
+
+  // True once a sampled prompt disagreed with the construction (then every prompt is verified).
+  bool verifying_all() const { return verify_all_; }
+  size_t piece_count() const { return pieces_.size(); }
+
+  // Checks the additivity assumption on `samples` prompts of `target_tokens`; switches to
+  // verify-all mode if any is off. Called by create() with a default sample.
+  void calibrate(int samples, int64_t target_tokens, uint64_t seed);
+
+ private:
+  struct Piece {
+    uint32_t offset;      // into corpus_
+    uint32_t bytes;
+    uint16_t bare_tokens;
+    uint16_t cont_tokens;
+  };
+  ExactPromptBuilder(std::string corpus, const tokenizer::Tokenizer& tok) : corpus_(std::move(corpus)), tok_(&tok) {}
+  std::string_view text_of(const Piece& p) const { return std::string_view(corpus_).substr(p.offset, p.bytes); }
+  // Builds by construction only; returns the claimed count.
+  int64_t assemble(int64_t target, size_t start, bool continuation, std::string* out) const;
+  Prompt repair(int64_t target, size_t start, bool continuation) const;
+
+  std::string corpus_;
+  const tokenizer::Tokenizer* tok_;
+  std::vector<Piece> pieces_;
+  std::string filler_;          // a piece that is one token in both forms ("the")
+  bool verify_all_ = false;
+};
+
+}  // namespace servebench::dataset
