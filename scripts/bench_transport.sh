@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Transport benchmarks 1 and 2 (issue 3): servebench's libcurl transport (transport_loadgen:
+# one EventLoop + HttpClient thread) next to wrk on the same endpoint, body and connection
+# count, client pinned to one core and the server to another with taskset.
+#
+#   scripts/bench_transport.sh [connections=64] [seconds=5]
+#
+# Servers: Debian's nginx returning a fixed SSE chat stream (if /usr/sbin/nginx exists: install
+# it for the benchmark only with `apt-get install nginx-light`; it is not a servebench
+# dependency) and servebench-mock with zero latency (build/bin/servebench-mock).
+# Benchmark 2 (CPU per SSE event): nginx serving one response of 2,000 events, parsed by
+# SseParser + the chat EventParser in the client; plus bench_sse_events (no network).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CONNS=${1:-64}
+SECS=${2:-5}
+BIN=build/bin
+CLIENT_CPU=${CLIENT_CPU:-0}
+SERVER_CPU=${SERVER_CPU:-1}
+WORK=$(mktemp -d)
+trap 'kill $(cat "$WORK"/*.pid 2>/dev/null) 2>/dev/null; rm -rf "$WORK"' EXIT
+
+for b in transport_loadgen bench_sse_events; do
+  [[ -x $BIN/$b ]] || { echo "missing $BIN/$b: cmake --build build --target $b" >&2; exit 2; }
+done
+
+BODY='{"messages":[{"role":"user","content":"hello"}],"model":"mock-model","stream":true,"stream_options":{"include_usage":true},"max_completion_tokens":4}'
+printf '%s' "$BODY" > "$WORK/body.json"
+cat > "$WORK/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '$BODY'
+LUA
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Runs wrk and transport_loadgen (plain, then with SSE+JSON parsing) against $1.
+compare() {
+  local url=$1 label=$2
+  local wrk_rps ours ours_rps
+  wrk_rps=$(taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"${SECS}s" -s "$WORK/post.lua" "$url" | awk '/Requests\/sec/ {print $2}')
+  ours=$(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json")
+  ours_rps=$(sed 's/.* rps=\([0-9.]*\).*/\1/' <<<"$ours")
+  echo "[$label] wrk: rps=$wrk_rps"
+  echo "[$label] servebench transport: $ours"
+  echo "[$label] ratio servebench/wrk = $(python3 -c "print(f'{$ours_rps/$wrk_rps:.2f}')")"
+  echo "[$label] servebench transport + SSE/JSON parsing: $(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json" --parse)"
+}
+
+if [[ -x /usr/sbin/nginx ]]; then
+  PORT=$(free_port)
+  # The mock's tiny stream (role chunk, two tokens, usage, [DONE]) as a fixed body.
+  SSE='data: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" the"},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" line"},"logprobs":null,"finish_reason":"stop"}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[],"usage":{"prompt_tokens":1,"total_tokens":3,"completion_tokens":2}}\n\ndata: [DONE]\n\n'
+  chmod 755 "$WORK"; mkdir -p "$WORK/www"
+  python3 -c "
+e='data: {\"id\":\"chatcmpl-0\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"mock-model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" word\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n'
+open('$WORK/www/big', 'w').write(e*2000 + 'data: [DONE]\n\n')"
+  mkdir -p "$WORK/nginx/logs"
+  cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx/logs/error.log crit;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  keepalive_timeout 300s;
+  client_body_temp_path $WORK/nginx/body;
+  server {
+    listen 127.0.0.1:$PORT;
+    location /v1/chat/completions { default_type text/event-stream; return 200 '$SSE'; }
+    location /big { default_type text/event-stream; root $WORK/www; }
+  }
+}
+CONF
+  taskset -c "$SERVER_CPU" /usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon on;' || exit 3
+  sleep 0.5
+  echo "== benchmark 1: nginx fixed SSE body, $CONNS keep-alive connections, ${SECS}s, client on CPU $CLIENT_CPU, server on CPU $SERVER_CPU"
+  compare "http://127.0.0.1:$PORT/v1/chat/completions" nginx
+  echo "== benchmark 2: CPU per SSE event, nginx /big (static file of 2000 events, GET), 8 connections"
+  taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "http://127.0.0.1:$PORT/big" --connections 8 --duration-s "$SECS" --method GET --parse
+  kill "$(cat "$WORK/nginx.pid")" 2>/dev/null
+else
+  echo "(nginx not installed: apt-get install nginx-light to run the nginx comparison)"
+fi
+
+if [[ -x $BIN/servebench-mock ]]; then
+  taskset -c "$SERVER_CPU" "$BIN/servebench-mock" --port 0 > "$WORK/mock.out" 2>&1 &
+  echo $! > "$WORK/mock.pid"
+  for _ in $(seq 50); do grep -q listening "$WORK/mock.out" && break; sleep 0.1; done
+  MURL="$(head -1 "$WORK/mock.out" | sed 's/listening on //')/v1/chat/completions"
+  echo "== benchmark 1: servebench-mock zero latency, $CONNS connections"
+  compare "$MURL" mock
+fi
+
+echo "== benchmark 2 without network: bench_sse_events"
+"$BIN/bench_sse_events" --benchmark_min_time=0.3 2>&1 | grep BM_
