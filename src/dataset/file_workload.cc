@@ -1,0 +1,132 @@
+#include "dataset/file_workload.h"
+
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace servebench::dataset {
+namespace {
+
+std::string join_texts(const std::vector<std::string>& texts) {
+  std::string out;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (i) out.push_back(' ');
+    out += texts[i];
+  }
+  return out;
+}
+
+// Block texts per hash id, built once each (same id ⇒ same text within the run).
+class BlockCache {
+ public:
+  BlockCache(const ExactPromptBuilder& b, uint64_t seed) : builder_(b), seed_(seed) {}
+  // `opening`: the block starts the row's text, so its first word is counted in bare form.
+  // (In prefix-chained traces an id always sits at the same position, so it stays identical.)
+  const std::string& block(int64_t hash_id, int64_t tokens, bool opening) {
+    auto key = std::make_pair(hash_id, tokens * 2 + (opening ? 1 : 0));
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    core::Rng rng = core::Rng::stream(seed_, fmt::format("hash_id:{}", hash_id));
+    return cache_.emplace(key, builder_.build(tokens, rng, /*continuation=*/!opening).text).first->second;
+  }
+
+ private:
+  struct PairHash {
+    size_t operator()(const std::pair<int64_t, int64_t>& p) const {
+      return std::hash<int64_t>()(p.first * 1000003 + p.second);
+    }
+  };
+  const ExactPromptBuilder& builder_;
+  uint64_t seed_;
+  std::unordered_map<std::pair<int64_t, int64_t>, std::string, PairHash> cache_;
+};
+
+Result<std::string> synthesize(const FileTurn& t, int64_t block_size, BlockCache& blocks, const ExactPromptBuilder& builder,
+                               core::Rng& fresh_rng, const std::string& where) {
+  const int64_t n = static_cast<int64_t>(t.hash_ids.size());
+  if (n == 0) {
+    return builder.build(t.input_length, fresh_rng, false).text;
+  }
+  const int64_t final_block = t.input_length - (n - 1) * block_size;
+  if (final_block <= 0)
+    return make_error(ErrorCode::kParse,
+                      fmt::format("{}: field 'hash_ids': {} blocks of {} tokens exceed input_length {} "
+                                  "(fix the trace or set --isl-block-size)", where, n, block_size, t.input_length));
+  std::string text;
+  int64_t tail = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t size = i + 1 < n ? block_size : std::min(final_block, block_size);
+    if (i + 1 == n && final_block > block_size) tail = final_block - block_size;
+    if (i) text.push_back(' ');
+    text += blocks.block(t.hash_ids[static_cast<size_t>(i)], size, i == 0);
+  }
+  if (tail > 0) {
+    text.push_back(' ');
+    text += builder.build(tail, fresh_rng, true).text;
+  }
+  return text;
+}
+
+}  // namespace
+
+Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+  FileWorkload out;
+  out.has_timestamps = file.has_timestamps;
+  out.multi_turn_history = file.format == FileFormat::kMultiTurn || file.format == FileFormat::kMooncakeTrace ||
+                           file.format == FileFormat::kBailianTrace || file.format == FileFormat::kShareGpt ||
+                           file.format == FileFormat::kRawPayload || file.format == FileFormat::kInputsJson;
+  const int64_t block_size = o.block_size > 0 ? o.block_size : (file.default_block_size > 0 ? file.default_block_size : 512);
+  BlockCache blocks(builder, o.seed);
+  core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");
+  for (const auto& conv : file.conversations) {
+    WorkloadConversation wc;
+    wc.session_id = conv.session_id;
+    for (size_t ti = 0; ti < conv.turns.size(); ++ti) {
+      const FileTurn& t = conv.turns[ti];
+      const std::string where = t.line > 0 ? fmt::format("line {}", t.line) : fmt::format("session '{}'", conv.session_id);
+      // A leading text-only system turn becomes the session's system message (multi_turn).
+      if (ti == 0 && t.role == "system" && file.format == FileFormat::kMultiTurn && conv.turns.size() > 1) {
+        wc.system_prompt = join_texts(t.texts);
+        continue;
+      }
+      WorkloadTurn w;
+      if (!t.role.empty()) w.role = t.role;
+      w.messages_json = t.messages_json;
+      w.tools_json = t.tools_json;
+      w.payload_json = t.payload_json;
+      w.extra_json = t.extra_json;
+      w.max_output_tokens = t.output_length;
+      w.timestamp_ms = t.timestamp_ms;
+      w.delay_ms = t.delay_ms;
+      if (t.input_length > 0) {
+        auto text = synthesize(t, block_size, blocks, builder, fresh_rng, where);
+        if (!text) return tl::unexpected(text.error());
+        w.text = std::move(*text);
+        w.input_tokens = t.input_length;
+      } else if (!t.texts.empty()) {
+        w.text = join_texts(t.texts);
+        w.input_tokens = static_cast<int64_t>(tok.count(w.text));
+      }
+      if (file.format == FileFormat::kShareGpt) {
+        const int64_t out_tokens = static_cast<int64_t>(tok.count(t.expected_output));
+        const bool ok = w.input_tokens >= o.sharegpt_min_prompt_tokens && w.input_tokens <= o.sharegpt_max_prompt_tokens &&
+                        (o.osl_given || out_tokens >= o.sharegpt_min_output_tokens) &&
+                        w.input_tokens + out_tokens <= o.sharegpt_max_total_tokens;
+        if (!ok) {
+          ++out.filtered_out;
+          continue;
+        }
+        w.max_output_tokens = std::max<int64_t>(1, out_tokens);
+      }
+      wc.turns.push_back(std::move(w));
+    }
+    if (!wc.turns.empty()) out.conversations.push_back(std::move(wc));
+  }
+  if (out.conversations.empty())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the input file has no usable requests (all were filtered out or empty)");
+  return out;
+}
+
+}  // namespace servebench::dataset

@@ -1,0 +1,66 @@
+// FileWorkload: turns a parsed dataset/trace file (loaders/dataset_file.h) into conversations
+// ready to send: texts synthesized for length-only rows (exact length, hash-id blocks shared
+// across rows), input tokens counted, ShareGPT's length filters applied, output lengths set.
+// Runs before t0; deterministic for a seed.
+//
+// hash_ids (mooncake, bailian): each id is one block of `block_size` tokens, identical wherever
+// the id appears in the run (derived from the seed and the id alone); a row's last block is
+// partial, final = input_length − (n − 1)·block_size, which must lie in (0, block_size]; when
+// n·block_size < input_length the tail after the blocks is fresh text. Blocks are joined with a
+// space and counted in their continuation form, so the row's text encodes to input_length.
+//
+// Thread safety: pure function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "dataset/exact_prompts.h"
+#include "dataset/loaders/dataset_file.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::dataset {
+
+struct WorkloadTurn {
+  std::string text;               // user text (texts joined with " ", AIPerf's ISL rule)
+  std::string role = "user";
+  std::string messages_json;      // verbatim message array (mooncake `messages`)
+  std::string tools_json;
+  std::string payload_json;       // verbatim request body (raw_payload, inputs_json, mooncake payload)
+  std::string extra_json;         // merged into the body
+  int64_t input_tokens = -1;      // client-side ISL (-1 for verbatim payloads)
+  int64_t max_output_tokens = -1; // -1: --osl or the server decides
+  double timestamp_ms = -1;       // absolute schedule (ms); -1 = none
+  double delay_ms = -1;           // wait before this turn (ms); -1 = none
+};
+
+struct WorkloadConversation {
+  std::string session_id;
+  std::string system_prompt;      // hoisted leading system turn (multi_turn)
+  std::vector<WorkloadTurn> turns;
+};
+
+struct FileWorkloadOptions {
+  uint64_t seed = 0;
+  int64_t block_size = 0;         // --isl-block-size (0 = the format's default)
+  bool osl_given = false;         // --osl set: ShareGPT's output-length filter is skipped
+  // ShareGPT filters (vLLM's is_valid_sequence).
+  int64_t sharegpt_min_prompt_tokens = 4;
+  int64_t sharegpt_max_prompt_tokens = 1024;
+  int64_t sharegpt_min_output_tokens = 4;
+  int64_t sharegpt_max_total_tokens = 2048;
+};
+
+struct FileWorkload {
+  std::vector<WorkloadConversation> conversations;
+  bool has_timestamps = false;
+  bool multi_turn_history = false;  // turns of a session carry history (multi_turn, mooncake sessions)
+  int64_t filtered_out = 0;         // ShareGPT pairs dropped by the length filter
+};
+
+Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& options);
+
+}  // namespace servebench::dataset
