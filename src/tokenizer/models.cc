@@ -144,7 +144,8 @@ Result<std::unique_ptr<BpeModel>> BpeModel::create(BpeConfig c) {
   return m;
 }
 
-Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(const std::vector<std::string>& tokens) {
+Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(
+    const std::vector<std::string>& tokens, const std::vector<std::pair<int32_t, int32_t>>* merges) {
   std::unique_ptr<BpeModel> m(new BpeModel());
   m->byte_keys_ = true;
   m->vocab_.reserve(tokens.size());
@@ -163,10 +164,23 @@ Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(const std::vector<std::st
     m->byte_ids_[i] = static_cast<int32_t>(*id);
     m->byte_fallback_ids_[i] = -1;
   }
+  m->merges_.reserve(tokens.size());
+  if (merges) {
+    if (merges->size() != tokens.size()) return make_error(ErrorCode::kParse, "tiktoken merges do not match the ranks");
+    for (size_t r = 0; r < tokens.size(); ++r) {
+      auto [a, b] = (*merges)[r];
+      if (a < 0) continue;
+      if (static_cast<size_t>(a) >= r || static_cast<size_t>(b) >= r) {
+        return make_error(ErrorCode::kParse, "tiktoken merge of rank " + std::to_string(r) + " is out of order");
+      }
+      m->merges_.insert(static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+                        {static_cast<uint32_t>(r), static_cast<uint32_t>(r)});
+    }
+    return m;
+  }
   // The pair that forms token t is the last merge of tiktoken's own algorithm run on t's bytes
   // with ranks below t (how HF converts tiktoken files). Ranks are processed in order, so every
   // lower-ranked token already has its merge.
-  m->merges_.reserve(tokens.size());
   std::vector<TokenId> parts;
   for (size_t r = 0; r < tokens.size(); ++r) {
     const std::string& t = tokens[r];
@@ -179,6 +193,22 @@ Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(const std::vector<std::st
   return m;
 }
 
+std::vector<std::pair<int32_t, int32_t>> BpeModel::derive_rank_merges(const std::vector<std::string>& tokens) {
+  std::vector<std::pair<int32_t, int32_t>> out(tokens.size(), {-1, -1});
+  auto m = from_ranks(tokens);
+  if (!m) return out;
+  std::vector<TokenId> parts;
+  for (size_t r = 0; r < tokens.size(); ++r) {
+    if (tokens[r].size() < 2) continue;
+    // With every merge present, the symbols of t merge up to t itself; the last pair merged is
+    // the one whose merged id is r. Re-run with merges below r by looking the pair up directly.
+    parts.clear();
+    (*m)->merge_word_below(tokens[r], static_cast<uint32_t>(r), &parts);
+    if (parts.size() == 2) out[r] = {static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1])};
+  }
+  return out;
+}
+
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const {
   if (!byte_keys_) return Model::token_to_id(token);
   std::string raw;
@@ -186,7 +216,11 @@ std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const {
   return Model::token_to_id(raw);
 }
 
-void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out) const {
+void BpeModel::merge_word_below(std::string_view w, uint32_t max_rank, std::vector<TokenId>* out) const {
+  merge_word(w, out, max_rank);
+}
+
+void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out, uint32_t max_rank) const {
   struct Symbol {
     TokenId id;
     int32_t prev, next;
@@ -263,7 +297,7 @@ void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out) const {
   thread_local std::vector<Merge> heap;
   heap.clear();
   for (size_t i = 0; i + 1 < syms.size(); ++i) {
-    if (const auto* v = merges_.find(syms[i].id, syms[i + 1].id)) {
+    if (const auto* v = merges_.find(syms[i].id, syms[i + 1].id); v && v->rank < max_rank) {
       heap.push_back({v->rank, static_cast<int32_t>(i), v->id});
     }
   }
@@ -283,13 +317,13 @@ void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out) const {
     cur.next = right.next;
     if (right.next >= 0) syms[right.next].prev = top.pos;
     if (cur.prev >= 0) {
-      if (const auto* pv = merges_.find(syms[cur.prev].id, cur.id)) {
+      if (const auto* pv = merges_.find(syms[cur.prev].id, cur.id); pv && pv->rank < max_rank) {
         heap.push_back({pv->rank, cur.prev, pv->id});
         std::push_heap(heap.begin(), heap.end());
       }
     }
     if (cur.next >= 0) {
-      if (const auto* nv = merges_.find(cur.id, syms[cur.next].id)) {
+      if (const auto* nv = merges_.find(cur.id, syms[cur.next].id); nv && nv->rank < max_rank) {
         heap.push_back({nv->rank, top.pos, nv->id});
         std::push_heap(heap.begin(), heap.end());
       }

@@ -53,13 +53,21 @@ class BpeModel final : public Model {
  public:
   static Result<std::unique_ptr<BpeModel>> create(BpeConfig config);
   // tiktoken: merge ranks derived from token ranks. tokens[i] is the byte string of rank i.
-  static Result<std::unique_ptr<BpeModel>> from_ranks(const std::vector<std::string>& tokens);
+  // `merges` (optional, from derive_rank_merges) skips the derivation; merges[r] is the pair
+  // forming rank r, {-1,-1} for none.
+  static Result<std::unique_ptr<BpeModel>> from_ranks(
+      const std::vector<std::string>& tokens,
+      const std::vector<std::pair<int32_t, int32_t>>* merges = nullptr);
+  // The pair of lower ranks that tiktoken's algorithm merges last to form each rank.
+  static std::vector<std::pair<int32_t, int32_t>> derive_rank_merges(const std::vector<std::string>& tokens);
   void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
   std::optional<TokenId> token_to_id(std::string_view token) const override;
   size_t memory_bytes() const { return Model::memory_bytes() + merges_.memory_bytes(); }
 
  private:
-  void merge_word(std::string_view word, std::vector<TokenId>* out) const;
+  void merge_word(std::string_view word, std::vector<TokenId>* out,
+                  uint32_t max_rank = UINT32_MAX) const;
+  void merge_word_below(std::string_view word, uint32_t max_rank, std::vector<TokenId>* out) const;
   PairMap merges_;
   std::optional<TokenId> unk_id_;
   std::string prefix_, suffix_;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tokenizer/hf_tokenizer.h"
+#include "tokenizer/models.h"
 #include "tokenizer/post_decoders.h"
 #include "tokenizer/pre_tokenizers.h"
 
@@ -96,9 +97,10 @@ Result<std::vector<std::string>> parse_tiktoken_ranks(std::string_view text) {
   return tokens;
 }
 
-Result<std::shared_ptr<const Tokenizer>> make_tiktoken(const std::vector<std::string>& tokens,
-                                                      TiktokenEncoding enc, std::string name) {
-  auto model = BpeModel::from_ranks(tokens);
+Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
+    const std::vector<std::string>& tokens, TiktokenEncoding enc, std::string name,
+    const std::vector<std::pair<int32_t, int32_t>>* merges) {
+  auto model = BpeModel::from_ranks(tokens, merges);
   if (!model) return tl::unexpected(model.error());
   std::string_view pattern = enc == TiktokenEncoding::kO200k    ? kO200kPattern
                              : enc == TiktokenEncoding::kCl100k ? kCl100kPattern
@@ -140,34 +142,63 @@ Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& p
   return make_tiktoken(*tokens, enc, path);
 }
 
-std::string encode_rank_blob(const std::vector<std::string>& tokens) {
-  std::string out = "SBTK1\n";
-  auto n = static_cast<uint32_t>(tokens.size());
+std::string encode_rank_blob(const RankBlob& blob) {
+  std::string out = "SBTK2\n";
+  auto n = static_cast<uint32_t>(blob.tokens.size());
   out.append(reinterpret_cast<const char*>(&n), 4);
-  for (const auto& t : tokens) {
+  for (const auto& t : blob.tokens) {
     out.push_back(static_cast<char>(t.size()));
     out += t;
+  }
+  auto varint = [&](uint32_t v) {
+    while (v >= 0x80) {
+      out.push_back(static_cast<char>((v & 0x7F) | 0x80));
+      v >>= 7;
+    }
+    out.push_back(static_cast<char>(v));
+  };
+  for (size_t r = 0; r < blob.tokens.size(); ++r) {
+    auto [a, b] = r < blob.merges.size() ? blob.merges[r] : std::pair<int32_t, int32_t>{-1, -1};
+    varint(static_cast<uint32_t>(a + 1));
+    varint(static_cast<uint32_t>(b + 1));
   }
   return out;
 }
 
-Result<std::vector<std::string>> decode_rank_blob(std::string_view blob) {
-  if (blob.size() < 10 || blob.substr(0, 6) != "SBTK1\n") {
+Result<RankBlob> decode_rank_blob(std::string_view blob) {
+  auto bad = [] { return make_error(ErrorCode::kParse, "embedded rank blob is corrupt or truncated"); };
+  if (blob.size() < 10 || blob.substr(0, 6) != "SBTK2\n") {
     return make_error(ErrorCode::kParse, "embedded rank blob has a bad header");
   }
   uint32_t n;
   std::memcpy(&n, blob.data() + 6, 4);
-  std::vector<std::string> tokens;
-  tokens.reserve(n);
+  RankBlob out;
+  out.tokens.reserve(n);
   size_t pos = 10;
   for (uint32_t i = 0; i < n; ++i) {
-    if (pos >= blob.size()) return make_error(ErrorCode::kParse, "embedded rank blob is truncated");
+    if (pos >= blob.size()) return bad();
     size_t len = static_cast<unsigned char>(blob[pos++]);
-    if (pos + len > blob.size()) return make_error(ErrorCode::kParse, "embedded rank blob is truncated");
-    tokens.emplace_back(blob.substr(pos, len));
+    if (pos + len > blob.size()) return bad();
+    out.tokens.emplace_back(blob.substr(pos, len));
     pos += len;
   }
-  return tokens;
+  auto varint = [&](uint32_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (pos >= blob.size()) return false;
+      auto byte = static_cast<unsigned char>(blob[pos++]);
+      *v |= static_cast<uint32_t>(byte & 0x7F) << shift;
+      if (!(byte & 0x80)) return true;
+    }
+    return false;
+  };
+  out.merges.resize(n);
+  for (uint32_t r = 0; r < n; ++r) {
+    uint32_t a, b;
+    if (!varint(&a) || !varint(&b)) return bad();
+    out.merges[r] = {static_cast<int32_t>(a) - 1, static_cast<int32_t>(b) - 1};
+  }
+  return out;
 }
 
 Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer() {
@@ -176,12 +207,12 @@ Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer() {
       make_error(ErrorCode::kInternal, "builtin tokenizer not initialised");
   std::call_once(once, [] {
     std::string_view blob(sb_o200k_blob, static_cast<size_t>(sb_o200k_blob_end - sb_o200k_blob));
-    auto tokens = decode_rank_blob(blob);
-    if (!tokens) {
-      result = tl::unexpected(tokens.error());
+    auto ranks = decode_rank_blob(blob);
+    if (!ranks) {
+      result = tl::unexpected(ranks.error());
       return;
     }
-    result = make_tiktoken(*tokens, TiktokenEncoding::kO200k, "builtin (o200k_base)");
+    result = make_tiktoken(ranks->tokens, TiktokenEncoding::kO200k, "builtin (o200k_base)", &ranks->merges);
   });
   return result;
 }

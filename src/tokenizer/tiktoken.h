@@ -21,16 +21,22 @@ bool tiktoken_encoding_from_name(std::string_view path, TiktokenEncoding* enc);
 // Parses "base64 rank" lines. Ranks must be dense from 0.
 Result<std::vector<std::string>> parse_tiktoken_ranks(std::string_view text);
 
-Result<std::shared_ptr<const Tokenizer>> make_tiktoken(const std::vector<std::string>& tokens,
-                                                      TiktokenEncoding enc, std::string name);
+Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
+    const std::vector<std::string>& tokens, TiktokenEncoding enc, std::string name,
+    const std::vector<std::pair<int32_t, int32_t>>* merges = nullptr);
 Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& path);
 
 // The embedded o200k_base tokenizer (parsed once per process, then shared).
 Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer();
 
-// Serializes rank-ordered tokens into the compact embedded form (used by the blob generator):
-// "SBTK1\n", uint32 count, then per token a uint8 length and the bytes.
-std::string encode_rank_blob(const std::vector<std::string>& tokens);
-Result<std::vector<std::string>> decode_rank_blob(std::string_view blob);
+// The compact embedded form (written by tokenizer_blob_tool): "SBTK2\n", uint32 LE count, per
+// rank a uint8 length and the bytes, then per rank the merge forming it as two LEB128 varints
+// (left+1, right+1; 0 0 for none), so loading needs no merge derivation.
+struct RankBlob {
+  std::vector<std::string> tokens;
+  std::vector<std::pair<int32_t, int32_t>> merges;
+};
+std::string encode_rank_blob(const RankBlob& blob);
+Result<RankBlob> decode_rank_blob(std::string_view blob);
 
 }  // namespace servebench::tokenizer
