@@ -110,14 +110,17 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
   impl->host = config.host;
   impl->port = acc.local_endpoint().port();
   impl->accept();
-  return std::unique_ptr<MockServer>(new MockServer(std::move(impl)));
+  auto server = std::unique_ptr<MockServer>(new MockServer(std::move(impl)));
+  // Registered before the listening line is printed, so a SIGTERM right after it is handled.
+  MockServer* raw = server.get();
+  server->impl_->signals.emplace(*server->impl_->loops[0], SIGINT, SIGTERM);
+  server->impl_->signals->async_wait([raw](boost::system::error_code sec, int) {
+    if (!sec) raw->stop();
+  });
+  return server;
 }
 
 void MockServer::run() {
-  impl_->signals.emplace(*impl_->loops[0], SIGINT, SIGTERM);
-  impl_->signals->async_wait([this](boost::system::error_code ec, int) {
-    if (!ec) stop();
-  });
   std::vector<std::thread> threads;
   for (size_t i = 1; i < impl_->loops.size(); ++i) {
     threads.emplace_back([loop = impl_->loops[i].get()] {
