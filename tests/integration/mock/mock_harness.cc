@@ -30,7 +30,15 @@ namespace {
 
 std::string binary() {
   const char* d = std::getenv("SERVEBENCH_BIN_DIR");
-  return std::string(d != nullptr ? d : "build/bin") + "/servebench-mock";
+  if (d != nullptr && *d != '\0') return std::string(d) + "/servebench-mock";
+  // The test binary lives next to servebench-mock (build/bin).
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n > 0) {
+    std::string dir(self, static_cast<size_t>(n));
+    return dir.substr(0, dir.find_last_of('/')) + "/servebench-mock";
+  }
+  return "build/bin/servebench-mock";
 }
 
 std::vector<char*> make_argv(const std::string& bin, const std::vector<std::string>& args) {
