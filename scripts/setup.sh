@@ -16,7 +16,7 @@ APT_PACKAGES=(
   libexpected-dev libpcre2-dev libutf8proc-dev libboost-dev libasio-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
 
-  wrk nghttp2-client curl python3
+  wrk nghttp2-client nghttp2-proxy openssl curl python3
 )
 
 missing=()

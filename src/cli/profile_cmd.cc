@@ -34,15 +34,16 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-// Ctrl-C: SIGINT/SIGTERM are blocked in every thread (workers inherit the mask) and one watcher
-// thread takes them with sigtimedwait, so no code runs in signal context.
+// Ctrl-C: SIGINT/SIGTERM are blocked in every thread (run_profile blocks them before any thread
+// exists, so all threads inherit the mask) and one watcher thread takes them with sigtimedwait,
+// so no code runs in signal context. A signal that arrives before the run starts stays pending
+// and interrupts the run as soon as it begins.
 class SignalWatcher {
  public:
   explicit SignalWatcher(load::Runner* runner) : runner_(runner) {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, &old_);
     thread_ = std::thread([this] {
       timespec tick{0, 100'000'000};
       while (!stop_.load()) {
@@ -58,12 +59,11 @@ class SignalWatcher {
   ~SignalWatcher() {
     stop_.store(true);
     thread_.join();
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
   }
 
  private:
   load::Runner* runner_;
-  sigset_t set_{}, old_{};
+  sigset_t set_{};
   std::atomic<bool> stop_{false};
   int count_ = 0;
   std::thread thread_;
@@ -87,6 +87,13 @@ std::string make_benchmark_id(uint64_t tag) {
 }  // namespace
 
 int run_profile(int argc, char** argv) {
+  {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread is created
+  }
   const core::Clock& clock = core::SteadyClock::instance();
   auto parsed = config::parse_profile_args(argc, argv);
   if (!parsed) return usage_error(parsed.error().message);
@@ -173,6 +180,7 @@ int run_profile(int argc, char** argv) {
   settings.model = cfg.model();
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
+  settings.verify_tls = !cfg.insecure_tls;
   settings.reuse = cfg.connection_reuse;
   settings.request_timeout_ns = cfg.request_timeout_ns;
   settings.cancellation_rate_pct = cfg.cancellation_rate_pct;

@@ -119,6 +119,7 @@ std::string to_json(const BenchmarkConfig& c) {
   ep["api_key"] = c.api_key.empty() ? json(nullptr) : json("<redacted>");
   ep["timeout_seconds"] = ns_to_s(c.request_timeout_ns);
   ep["http_version"] = c.http_version == 2 ? "2" : "1.1";
+  ep["insecure_tls"] = c.insecure_tls;
   ep["connection_reuse_strategy"] = connection_reuse_name(c.connection_reuse);
   ep["use_legacy_max_tokens"] = c.use_legacy_max_tokens;
   ep["use_server_token_count"] = c.use_server_token_count;

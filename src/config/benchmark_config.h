@@ -36,6 +36,7 @@ struct BenchmarkConfig {
   std::string extra_inputs_json;              // --extra-inputs merged into one JSON object ("" = none)
   int64_t request_timeout_ns = 21'600LL * 1'000'000'000;  // --request-timeout-seconds
   int http_version = 1;                       // --http-version 1.1|2
+  bool insecure_tls = false;                  // --insecure: skip TLS certificate checks (ours)
   ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;

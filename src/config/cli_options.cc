@@ -19,7 +19,7 @@ Error usage(std::string message) { return Error{ErrorCode::kInvalidArgument, std
 struct RawFlags {
   std::vector<std::string> models, urls, headers, extra_inputs;
   std::string endpoint_type = "chat", custom_endpoint, api_key;
-  bool streaming = false, legacy_max_tokens = false, server_token_count = false;
+  bool streaming = false, legacy_max_tokens = false, server_token_count = false, insecure = false;
   std::string request_timeout, http_version = "1.1", connection_reuse = "pooled";
   std::string tokenizer, tokenizer_revision = "main";
   std::string num_dataset_entries, isl, isl_stddev, osl, osl_stddev, random_seed;
@@ -45,6 +45,7 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--extra-inputs", f.extra_inputs, "key:value or JSON object merged into every body");
   app.add_option("--request-timeout-seconds", f.request_timeout, "Whole-request timeout (default 21600)");
   app.add_option("--http-version", f.http_version, "1.1 or 2 (HTTP/2 multiplexing)");
+  app.add_flag("--insecure", f.insecure, "Do not verify TLS certificates (self-signed test servers)");
   app.add_option("--connection-reuse-strategy", f.connection_reuse, "pooled, never, sticky-user-sessions");
   app.add_flag("--use-legacy-max-tokens", f.legacy_max_tokens, "Send max_tokens instead of max_completion_tokens");
   app.add_flag("--use-server-token-count", f.server_token_count, "Use the server's usage for token counts");
@@ -162,6 +163,7 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("--connection-reuse-strategy '{}' is invalid; expected pooled, never or sticky-user-sessions",
                                   f.connection_reuse));
+  c->insecure_tls = f.insecure;
   c->use_legacy_max_tokens = f.legacy_max_tokens;
   c->use_server_token_count = f.server_token_count;
   c->tokenizer = f.tokenizer;

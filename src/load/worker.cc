@@ -177,6 +177,7 @@ Status Worker::init() {
   loop_ = std::move(*loop);
   transport::ClientOptions opts;
   opts.http_version = settings_.http_version;
+  opts.verify_tls = settings_.verify_tls;
   auto client = transport::make_curl_client(*loop_, opts);
   if (!client) return tl::unexpected(client.error());
   client_ = std::move(*client);

@@ -53,6 +53,7 @@ struct WorkerSettings {
   std::string model;
   bool streaming = false;
   int http_version = 1;
+  bool verify_tls = true;
   config::ConnectionReuse reuse = config::ConnectionReuse::kPooled;
   int64_t request_timeout_ns = 0;
   double cancellation_rate_pct = 0;

@@ -76,12 +76,13 @@ TEST(CliOptions, RepeatedUrlsAndHeaders) {
 
 TEST(CliOptions, DurationsAndInfiniteGrace) {
   auto r = parse({"-m", "m", "--benchmark-duration", "2.5", "--benchmark-grace-period", "inf",
-                  "--request-timeout-seconds", "500ms", "--http-version", "2"});
+                  "--request-timeout-seconds", "500ms", "--http-version", "2", "--insecure"});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->config.benchmark_duration_ns, 2'500'000'000);
   EXPECT_EQ(r->config.grace_period_ns, kInfiniteNs);
   EXPECT_EQ(r->config.request_timeout_ns, 500'000'000);
   EXPECT_EQ(r->config.http_version, 2);
+  EXPECT_TRUE(r->config.insecure_tls);
 }
 
 TEST(CliOptions, VerbosityCounts) {

@@ -1,0 +1,201 @@
+// Integration-test harness for `servebench profile`: starts servebench-mock (or another server)
+// on an ephemeral loopback port, runs the real servebench binary, and loads its artifacts.
+// Processes are started with fork/exec and always reaped; a run past its deadline is killed and
+// the test fails.
+#pragma once
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace servebench::itest {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+inline std::string bin_dir() {
+  const char* d = std::getenv("SERVEBENCH_BIN_DIR");
+  return d ? d : "build/bin";
+}
+
+inline std::string make_temp_dir(const std::string& tag) {
+  std::string tmpl = (fs::temp_directory_path() / ("sb-profile-" + tag + "-XXXXXX")).string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  const char* d = mkdtemp(buf.data());
+  return d ? d : "";
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::vector<Json> read_jsonl(const std::string& path) {
+  std::vector<Json> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) out.push_back(Json::parse(line));
+  return out;
+}
+
+// fork/exec argv with stdout and stderr to the given fds (-1 = /dev/null).
+inline pid_t spawn(const std::vector<std::string>& argv, int out_fd, int err_fd) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_RDWR);
+    dup2(out_fd >= 0 ? out_fd : devnull, 1);
+    dup2(err_fd >= 0 ? err_fd : devnull, 2);
+    dup2(devnull, 0);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// A server process whose first stdout line is "listening on http://HOST:PORT".
+class Server {
+ public:
+  Server() = default;
+  Server(const Server&) = delete;
+  ~Server() { stop(); }
+
+  // Starts servebench-mock with `args` (plus --port 0). Returns false on failure.
+  bool start_mock(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {bin_dir() + "/servebench-mock", "--port", "0"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    int fds[2];
+    if (pipe(fds) != 0) return false;
+    pid_ = spawn(argv, fds[1], -1);
+    close(fds[1]);
+    std::string line;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    char ch;
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{fds[0], POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      if (read(fds[0], &ch, 1) != 1) break;
+      if (ch == '\n') break;
+      line.push_back(ch);
+    }
+    out_fd_ = fds[0];
+    const size_t colon = line.rfind(':');
+    if (line.rfind("listening on http://", 0) != 0 || colon == std::string::npos) return false;
+    port_ = std::atoi(line.c_str() + colon + 1);
+    return port_ > 0;
+  }
+
+  // Stops the process (SIGTERM, then SIGKILL) and reaps it, so its files are complete.
+  void stop() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    for (int i = 0; i < 300; ++i) {
+      int status;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    if (out_fd_ >= 0) close(out_fd_);
+    out_fd_ = -1;
+  }
+
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  pid_t pid() const { return pid_; }
+  void adopt(pid_t pid, int port) {
+    pid_ = pid;
+    port_ = port;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int port_ = 0;
+};
+
+struct RunResult {
+  int exit_code = -1;
+  bool timed_out = false;
+  double wall_s = 0;
+  std::string stderr_text;
+  std::string artifact_root;  // --artifact-dir given
+  std::string artifact_dir;   // the run's subfolder (empty if none)
+
+  Json summary() const { return Json::parse(read_file(artifact_dir + "/profile_export_aiperf.json")); }
+  std::vector<Json> records() const { return read_jsonl(artifact_dir + "/profile_export.jsonl"); }
+};
+
+// Runs `servebench profile <args> --artifact-dir <dir>/art -q`. With sigint_after_s > 0, sends
+// SIGINT once after that many seconds.
+inline RunResult run_profile(const std::string& dir, std::vector<std::string> args, double timeout_s = 60,
+                             double sigint_after_s = 0) {
+  RunResult r;
+  r.artifact_root = dir + "/art";
+  std::vector<std::string> argv = {bin_dir() + "/servebench", "profile"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--artifact-dir", r.artifact_root, "-q"});
+  const std::string err_path = dir + "/stderr.txt";
+  int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  const auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = spawn(argv, -1, err_fd);
+  close(err_fd);
+  bool sent_sigint = false;
+  int status = 0;
+  for (;;) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (waitpid(pid, &status, WNOHANG) == pid) break;
+    if (sigint_after_s > 0 && !sent_sigint && elapsed >= sigint_after_s) {
+      kill(pid, SIGINT);
+      sent_sigint = true;
+    }
+    if (elapsed > timeout_s) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.stderr_text = read_file(err_path);
+  std::error_code ec;
+  if (fs::exists(r.artifact_root, ec)) {
+    for (const auto& e : fs::directory_iterator(r.artifact_root, ec))
+      if (e.is_directory()) r.artifact_dir = e.path().string();
+  }
+  return r;
+}
+
+inline double metric_avg(const Json& summary, const std::string& tag, const std::string& stat = "avg") {
+  return summary.at(tag).at(stat).get<double>();
+}
+
+}  // namespace servebench::itest
