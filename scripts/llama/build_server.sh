@@ -6,6 +6,7 @@
 #
 #   scripts/llama/build_server.sh            # prints the llama-server binary path
 #   scripts/llama/build_server.sh --source   # only fetch/extract; prints the llama.cpp source dir
+#   scripts/llama/build_server.sh --cached   # prints the binary path if already built, else exit 1
 #
 # Idempotent: once built, a second run prints the path without touching anything (well under a
 # second). Concurrent runs serialize on a lock file. A cold build takes about 6-10 minutes on two
@@ -23,8 +24,9 @@ mode="binary"
 case "${1:-}" in
   "") ;;
   --source) mode="source" ;;
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "build_server.sh: unknown argument '$1' (use no argument or --source)" >&2; exit 2 ;;
+  --cached) mode="cached" ;;
+  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "build_server.sh: unknown argument '$1' (use no argument, --source or --cached)" >&2; exit 2 ;;
 esac
 
 cache="${SERVEBENCH_LLAMA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/llama-server-${kVersion}}"
@@ -36,7 +38,8 @@ bin_stamp="$cache/.build-ok"
 
 # Fast path, lock-free: the stamps are written only after their step fully succeeded.
 if [[ $mode == source && -f $src_stamp ]]; then echo "$src"; exit 0; fi
-if [[ $mode == binary && -f $bin_stamp && -x $bin ]]; then echo "$bin"; exit 0; fi
+if [[ $mode != source && -f $bin_stamp && -x $bin ]]; then echo "$bin"; exit 0; fi
+if [[ $mode == cached ]]; then exit 1; fi
 
 for tool in npm git tar cmake; do
   command -v "$tool" >/dev/null || {
@@ -56,7 +59,7 @@ if [[ ! -f $src_stamp ]]; then
   (cd "$cache/pack" && npm pack --silent "$kPackage" >/dev/null)
   tarball=$(ls "$cache/pack"/node-llama-cpp-"${kVersion}".tgz)
   tar -xzf "$tarball" -C "$cache/pack" package/llama/gitRelease.bundle
-  git clone --quiet "$cache/pack/package/llama/gitRelease.bundle" "$src"
+  git -c advice.detachedHead=false clone --quiet "$cache/pack/package/llama/gitRelease.bundle" "$src"
   # The tarball is ~40 MB and no longer needed once the tree is cloned.
   rm -rf "$cache/pack"
   touch "$src_stamp"

@@ -45,6 +45,43 @@ def parse_args():
     return p.parse_args()
 
 
+def gpt2_byte_decoder():
+    """GPT-2's byte-level BPE alphabet: the printable character standing for each byte."""
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("\xa1"), ord("\xac") + 1)) \
+        + list(range(ord("\xae"), ord("\xff") + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return {chr(c): b for b, c in zip(bs, cs)}
+
+
+def emittable_tokens(tokens, types, model):
+    """Which tokens the tiny model may generate: ordinary tokens whose text is complete UTF-8.
+
+    Random weights would otherwise emit control tokens and lone bytes of multi-byte characters;
+    llama-server's chat-output parser rejects invalid UTF-8 ("does not match the expected
+    Content-only format", HTTP 500 or an error event mid-stream). Real models rarely do either.
+    """
+    normal = 1  # llama_token_type NORMAL
+    if model != "gpt2":
+        return [t == normal for t in types]
+    dec = gpt2_byte_decoder()
+    ok = []
+    for text, t in zip(tokens, types):
+        good = t == normal and len(text) > 0 and all(ch in dec for ch in text)
+        if good:
+            try:
+                bytes(dec[ch] for ch in text).decode("utf-8")
+            except UnicodeDecodeError:
+                good = False
+        ok.append(good)
+    return ok
+
+
 def fail(msg):
     print(f"make_tiny_gguf.py: {msg}", file=sys.stderr)
     sys.exit(2)
@@ -106,8 +143,22 @@ def main():
     def ones(n):
         return np.ones(n, dtype=np.float32)
 
-    # No output.weight: llama ties the output projection to token_embd when it is absent.
-    w.add_tensor("token_embd.weight", mat(n_vocab, a.embd))
+    # No output.weight: llama ties the output projection to token_embd when it is absent. Column 0
+    # of the embeddings is +kSteer for tokens the model may emit and -kSteer for the rest; the
+    # other weights are small, so the residual stream's dim 0 stays ≈ +kSteer, dominates the final
+    # RMS norm (≈ 8 = sqrt(64) after it), and the tied output gives emittable tokens logits ≈ +16
+    # and the others ≈ -16: the rest never get sampled, and the emittable ones come out nearly
+    # uniformly (the small random part of the logits).
+    k_steer = 2.0
+    tok_model = tok_fields["tokenizer.ggml.model"].contents() if "tokenizer.ggml.model" in tok_fields else ""
+    types = tok_fields["tokenizer.ggml.token_type"].contents() if "tokenizer.ggml.token_type" in tok_fields \
+        else [1] * n_vocab
+    ok = np.array(emittable_tokens(tokens.contents(), types, tok_model))
+    if ok.sum() < 1000:
+        fail(f"only {int(ok.sum())} emittable tokens in {vocab_path}; unexpected vocabulary layout")
+    embd = mat(n_vocab, a.embd)
+    embd[:, 0] = np.where(ok, k_steer, -k_steer).astype(np.float16)
+    w.add_tensor("token_embd.weight", embd)
     w.add_tensor("output_norm.weight", ones(a.embd))
     for i in range(a.layers):
         b = f"blk.{i}."
@@ -127,6 +178,7 @@ def main():
     w.close()
     os.replace(a.out + ".tmp", a.out)
     print(a.out)
+    print(f"make_tiny_gguf.py: {n_vocab} tokens, {int(ok.sum())} emittable", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -6,16 +6,21 @@
 //      generated with HF tokenizers from the original model);
 //   2. with --server, llama-server's /tokenize must give the same ids as the oracle on those hard
 //      strings and on paragraphs of the corpus;
+//   3. with --servebench BIN, our own tokenizer (`servebench tokenize --jsonl`) must give the same
+//      ids too (against the server when given, else against the oracle);
 // and reports how many special tokens the server adds to a prompt (its BOS), which the ISL check
 // subtracts from usage.prompt_tokens.
 //
 //   NODE_PATH=<npm cache>/node_modules node verify_tokenizer.js --tokenizer-json T \
 //       --vocab-tests <llama src>/models/ggml-vocab-llama-bpe.gguf [--server URL] [--corpus F]
+//       [--servebench build/bin/servebench]
 //
-// Prints one JSON line {"ok":..,"reference_cases":..,"server_cases":..,"bos_tokens":..};
+// Prints one JSON line {"ok":..,"reference_cases":..,"server_cases":..,"servebench_mismatches":..,
+// "bos_tokens":..};
 // exits 0 when everything matched, 1 on a mismatch, 2 on bad arguments.
 'use strict';
 const fs = require('fs');
+const { spawnSync } = require('child_process');
 
 function usage(msg) {
   console.error(`verify_tokenizer.js: ${msg}`);
@@ -75,6 +80,18 @@ async function serverTokenize(url, content, addSpecial) {
   return (await r.json()).tokens;
 }
 
+// Our tokenizer, all texts in one process: one JSON string per input line, one id array per line.
+function servebenchEncode(bin, tokenizerJson, texts) {
+  const r = spawnSync(bin, ['tokenize', '--tokenizer', tokenizerJson, '--jsonl'], {
+    input: texts.map((t) => JSON.stringify(t)).join('\n') + '\n',
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`servebench tokenize exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+  const lines = String(r.stdout).split('\n').filter((l) => l.trim() !== '');
+  if (lines.length !== texts.length) throw new Error(`servebench tokenize gave ${lines.length} lines for ${texts.length} texts`);
+  return lines.map((l) => JSON.parse(l));
+}
+
 function sameIds(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -107,17 +124,32 @@ async function main() {
 
   let serverCases = 0;
   let bos = null;
-  if (args.server) {
-    const texts = cases.map((c) => c.text).filter((t) => t.length > 0);
-    if (args.corpus) texts.push(...corpusParagraphs(args.corpus, 40));
-    for (const text of texts) {
-      const [mine, theirs] = [await encode(text), await serverTokenize(args.server, text, false)];
-      serverCases++;
-      if (!sameIds(mine, theirs)) {
-        const at = firstDiff(mine, theirs);
-        failures.push(`server ${JSON.stringify(text.slice(0, 40))}: ${mine.length} vs ${theirs.length} ids, first difference at ${at}: oracle ${mine.slice(at, at + 4)} server ${theirs.slice(at, at + 4)}`);
-      }
+  let sbMismatches = null;
+  const texts = cases.map((c) => c.text).filter((t) => t.length > 0);
+  if (args.corpus) texts.push(...corpusParagraphs(args.corpus, 40));
+  const truth = [];  // the server's ids when there is a server, else the oracle's
+  for (const text of texts) {
+    const mine = await encode(text);
+    if (!args.server) { truth.push(mine); continue; }
+    const theirs = await serverTokenize(args.server, text, false);
+    truth.push(theirs);
+    serverCases++;
+    if (!sameIds(mine, theirs)) {
+      const at = firstDiff(mine, theirs);
+      failures.push(`server ${JSON.stringify(text.slice(0, 40))}: ${mine.length} vs ${theirs.length} ids, first difference at ${at}: oracle ${mine.slice(at, at + 4)} server ${theirs.slice(at, at + 4)}`);
     }
+  }
+  if (args.servebench) {
+    const ours = servebenchEncode(args.servebench, args['tokenizer-json'], texts);
+    sbMismatches = 0;
+    ours.forEach((ids, i) => {
+      if (sameIds(ids, truth[i])) return;
+      sbMismatches++;
+      const at = firstDiff(ids, truth[i]);
+      failures.push(`servebench ${JSON.stringify(texts[i].slice(0, 40))}: ${ids.length} vs ${truth[i].length} ids, first difference at ${at}: servebench ${ids.slice(at, at + 4)} ${args.server ? 'server' : 'oracle'} ${truth[i].slice(at, at + 4)}`);
+    });
+  }
+  if (args.server) {
     const probe = 'Hello world';
     bos = (await serverTokenize(args.server, probe, true)).length - (await serverTokenize(args.server, probe, false)).length;
   }
@@ -128,6 +160,8 @@ async function main() {
     tokenizer_json: args['tokenizer-json'],
     reference_cases: cases.length,
     server_cases: serverCases,
+    servebench_cases: sbMismatches === null ? 0 : texts.length,
+    servebench_mismatches: sbMismatches,
     mismatches: failures.length,
     bos_tokens: bos,
   }));
