@@ -176,7 +176,41 @@ std::string to_lower_rust(std::string_view text) {
   return out;
 }
 
+namespace {
+std::string normalize_form_utf8proc(std::string_view text, NormalForm form);
+bool is_newer_than_pcre2(char32_t c);
+}  // namespace
+
 std::string normalize_form(std::string_view text, NormalForm form) {
+  // Characters newer than HF's normalization tables are starters without decomposition there:
+  // normalize the runs between them separately so utf8proc's newer combining classes cannot
+  // reorder or compose across them.
+  bool any_new = false;
+  for (size_t i = 0; i < text.size() && !any_new;) {
+    if (static_cast<unsigned char>(text[i]) < 0xE0) {
+      i += utf8_len(static_cast<unsigned char>(text[i]));
+      continue;
+    }
+    any_new = is_newer_than_pcre2(next_code_point(text, &i));
+  }
+  if (!any_new) return normalize_form_utf8proc(text, form);
+  std::string out;
+  size_t run = 0;
+  for (size_t i = 0; i < text.size();) {
+    size_t s = i;
+    char32_t c = next_code_point(text, &i);
+    if (c >= 0x800 && is_newer_than_pcre2(c)) {
+      out += normalize_form_utf8proc(text.substr(run, s - run), form);
+      out.append(text.substr(s, i - s));
+      run = i;
+    }
+  }
+  out += normalize_form_utf8proc(text.substr(run), form);
+  return out;
+}
+
+namespace {
+std::string normalize_form_utf8proc(std::string_view text, NormalForm form) {
   bool ascii = true;
   for (char c : text) {
     if (static_cast<unsigned char>(c) >= 0x80) {
@@ -201,6 +235,7 @@ std::string normalize_form(std::string_view text, NormalForm form) {
   std::free(out);
   return result;
 }
+}  // namespace
 
 const std::array<char32_t, 256>& byte_to_unicode() {
   static const std::array<char32_t, 256> table = [] {

@@ -53,7 +53,6 @@ std::vector<std::string> load_corpus() {
 // a new difference fails the test.
 const std::map<std::string, std::map<size_t, const char*>>& known_differences() {
   static const std::map<std::string, std::map<size_t, const char*>> m = {
-      {"qwen3", {{2083, "Kawi U+11F42 + tag U+E000A + U+0005: regex split differs (unresolved)"}}},
       {"bert", {{2367, "U+061D (Unicode 14 punctuation) is not punctuation in HF's BERT table"}}},
   };
   return m;
