@@ -27,9 +27,13 @@ namespace servebench::itest {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
+// $SERVEBENCH_BIN_DIR, else the folder of this test binary (servebench and servebench-mock are
+// built next to it).
 inline std::string bin_dir() {
-  const char* d = std::getenv("SERVEBENCH_BIN_DIR");
-  return d ? d : "build/bin";
+  if (const char* d = std::getenv("SERVEBENCH_BIN_DIR"); d && *d) return d;
+  std::error_code ec;
+  const auto self = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("build/bin") : self.parent_path().string();
 }
 
 inline std::string make_temp_dir(const std::string& tag) {
