@@ -3,7 +3,7 @@
 // benchmark 2 (client CPU per SSE event). Not a Google Benchmark binary: it needs a server.
 //
 //   transport_loadgen --url http://127.0.0.1:8080/v1/chat/completions --connections 64
-//                     --duration-s 5 [--body FILE] [--parse] [--http2] [--fresh] [--method GET]
+//                     --duration-s 5 [--body FILE] [--parse] [--http2] [--fresh] [--method GET] [--curl]
 //
 // --parse runs every response through SseParser and the chat EventParser into a fresh
 // RequestRecord (what a worker does), so the numbers include framing and JSON parsing.
@@ -21,6 +21,7 @@
 
 #include "endpoints/endpoint.h"
 #include "transport/event_loop.h"
+#include "transport/http1_client.h"
 #include "transport/http_client.h"
 #include "transport/sse_parser.h"
 
@@ -42,6 +43,7 @@ struct Options {
   bool http2 = false;
   bool fresh = false;
   std::string method = "POST";
+  bool curl = false;  // force libcurl (default: make_http_client, native HTTP/1.1 for http://)
 };
 
 int64_t cpu_ns() {
@@ -171,6 +173,7 @@ int main(int argc, char** argv) {
     else if (a == "--http2") o.http2 = true;
     else if (a == "--fresh") o.fresh = true;
     else if (a == "--method") o.method = next();
+    else if (a == "--curl") o.curl = true;
     else {
       std::fprintf(stderr, "unknown option %s (see the header of transport_loadgen.cc)\n", a.c_str());
       return 2;
@@ -181,7 +184,8 @@ int main(int argc, char** argv) {
   sb::transport::ClientOptions co;
   co.http_version = o.http2 ? 2 : 1;
   co.verify_tls = false;
-  auto client = sb::transport::make_curl_client(**loop, co);
+  co.native_http1 = !o.curl;
+  auto client = sb::transport::make_http_client(**loop, co);
   if (!client) return 3;
   Runner r(o, **loop, **client);
   r.run();

@@ -88,6 +88,15 @@ ErrorKind classify(CURLcode code, const Transfer& t, int64_t end_ns) {
       if (t.request.timeout_ns > 0 && end_ns - t.start_ns >= t.request.timeout_ns - 1'000'000) {
         return ErrorKind::kTimeout;
       }
+      {
+        // Connected over TCP but the TLS handshake never finished: a TLS failure.
+        curl_off_t connect_us = 0, appconnect_us = 0;
+        curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+        curl_easy_getinfo(t.easy, CURLINFO_APPCONNECT_TIME_T, &appconnect_us);
+        if (connect_us > 0 && appconnect_us == 0 && t.request.url.compare(0, 8, "https://") == 0) {
+          return ErrorKind::kTls;
+        }
+      }
       return ErrorKind::kConnect;
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:

@@ -52,6 +52,9 @@ struct ClientOptions {
   size_t max_connections = 0;        // 0 = unlimited
   bool verify_tls = true;
   size_t receive_buffer_bytes = 16 * 1024;
+  // make_http_client: plain http:// HTTP/1.1 requests use the native client (http1_client.h),
+  // which costs about a third of libcurl's CPU per request; false forces libcurl everywhere.
+  bool native_http1 = true;
 };
 
 class HttpClient {
@@ -76,7 +79,9 @@ class HttpClient {
   virtual void release_group(uint64_t group) {}
 };
 
-// libcurl multi_socket client driven by `loop`.
+// libcurl multi_socket client driven by `loop`. The load engine should normally use
+// make_http_client (transport/http1_client.h), which picks the native HTTP/1.1 client for plain
+// http:// and libcurl for the rest.
 Result<std::unique_ptr<HttpClient>> make_curl_client(EventLoop& loop, const ClientOptions& options);
 
 }  // namespace servebench::transport

@@ -66,7 +66,8 @@ void TestHttpServer::Conn::close() {
   ::shutdown(fd_, SHUT_RDWR);
 }
 
-TestHttpServer::TestHttpServer(Responder responder) : responder_(std::move(responder)) {
+TestHttpServer::TestHttpServer(Responder responder, std::string greeting)
+    : responder_(std::move(responder)), greeting_(std::move(greeting)) {
   listen_fd_ = listen_loopback(&port_);
   acceptor_ = std::thread([this] { accept_loop(); });
 }
@@ -131,6 +132,7 @@ void TestHttpServer::accept_loop() {
 
 void TestHttpServer::serve(int fd, int id) {
   Conn conn(fd, id);
+  if (!greeting_.empty()) conn.write(greeting_);
   std::string buf;
   char tmp[16384];
   while (!conn.closed()) {

@@ -46,7 +46,9 @@ class TestHttpServer {
 
   using Responder = std::function<void(Conn&, const Request&)>;
 
-  explicit TestHttpServer(Responder responder);
+  // `greeting`, when not empty, is written to every connection as soon as it is accepted (to
+  // play a server that speaks first or speaks the wrong protocol).
+  explicit TestHttpServer(Responder responder, std::string greeting = "");
   ~TestHttpServer();
 
   int port() const { return port_; }
@@ -67,6 +69,7 @@ class TestHttpServer {
   void serve(int fd, int id);
 
   Responder responder_;
+  std::string greeting_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<int> accepts_{0};

@@ -1,4 +1,5 @@
-// HttpClient (libcurl) against the in-test HTTP server on loopback. These tests run real
+// HttpClient implementations (libcurl, native HTTP/1.1, and the routing factory) against the
+// in-test HTTP server on loopback; every test runs against each implementation. These tests run real
 // sockets and the real clock, but never sleep: they wait on the event loop until the client
 // reports completion, and the server paces streamed pieces on the client's acknowledgements.
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "transport/event_loop.h"
+#include "transport/http1_client.h"
 #include "transport/http_client.h"
 #include "unit/transport/test_http_server.h"
 
@@ -51,7 +53,7 @@ struct Recorder : ResponseHandler {
   }
 };
 
-class CurlClientTest : public ::testing::Test {
+class HttpClientTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     auto loop = EventLoop::create(core::SteadyClock::instance());
@@ -61,7 +63,9 @@ class CurlClientTest : public ::testing::Test {
   }
   void make_client(const ClientOptions& o) {
     client_.reset();
-    auto c = make_curl_client(*loop_, o);
+    auto c = GetParam() == "curl"     ? make_curl_client(*loop_, o)
+             : GetParam() == "native" ? make_http1_client(*loop_, o)
+                                      : make_http_client(*loop_, o);
     ASSERT_TRUE(c.has_value());
     client_ = std::move(*c);
   }
@@ -87,7 +91,7 @@ class CurlClientTest : public ::testing::Test {
 const char* kSseHead =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 
-TEST_F(CurlClientTest, StreamArrivesInPiecesWithOrderedTimestamps) {
+TEST_P(HttpClientTest, StreamArrivesInPiecesWithOrderedTimestamps) {
   const std::vector<std::string> events = {"data: {\"a\":1}\n\n", "data: {\"a\":2}\n\n",
                                            "data: [DONE]\n\n"};
   TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
@@ -118,7 +122,7 @@ TEST_F(CurlClientTest, StreamArrivesInPiecesWithOrderedTimestamps) {
   EXPECT_EQ(client_->in_flight(), 0u);
 }
 
-TEST_F(CurlClientTest, RequestIsSentAsGiven) {
+TEST_P(HttpClientTest, RequestIsSentAsGiven) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{}");
   });
@@ -139,7 +143,7 @@ TEST_F(CurlClientTest, RequestIsSentAsGiven) {
   EXPECT_EQ(rec.body, "{}");
 }
 
-TEST_F(CurlClientTest, KeepAliveReusesOneConnection) {
+TEST_P(HttpClientTest, KeepAliveReusesOneConnection) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{\"ok\":true}");
   });
@@ -160,7 +164,7 @@ TEST_F(CurlClientTest, KeepAliveReusesOneConnection) {
   }
 }
 
-TEST_F(CurlClientTest, FreshConnectionEveryTime) {
+TEST_P(HttpClientTest, FreshConnectionEveryTime) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{}");
   });
@@ -176,7 +180,7 @@ TEST_F(CurlClientTest, FreshConnectionEveryTime) {
   EXPECT_EQ(server.accepts(), 3);
 }
 
-TEST_F(CurlClientTest, ManyConcurrentTransfers) {
+TEST_P(HttpClientTest, ManyConcurrentTransfers) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request& req) {
     c.write(kSseHead);
     c.write_chunk("data: " + req.body + "\n\n");
@@ -194,7 +198,7 @@ TEST_F(CurlClientTest, ManyConcurrentTransfers) {
   }
 }
 
-TEST_F(CurlClientTest, ResetMidStreamIsStreamReset) {
+TEST_P(HttpClientTest, ResetMidStreamIsStreamReset) {
   TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     c.write(kSseHead);
     c.write_chunk("data: {\"a\":1}\n\n");
@@ -210,7 +214,7 @@ TEST_F(CurlClientTest, ResetMidStreamIsStreamReset) {
   EXPECT_EQ(rec.status, 200);
 }
 
-TEST_F(CurlClientTest, CloseBeforeAnyResponseIsStreamReset) {
+TEST_P(HttpClientTest, CloseBeforeAnyResponseIsStreamReset) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) { c.close(); });
   Recorder rec;
   ASSERT_TRUE(client_->start(post(server.url("/")), &rec).has_value());
@@ -218,7 +222,7 @@ TEST_F(CurlClientTest, CloseBeforeAnyResponseIsStreamReset) {
   EXPECT_EQ(rec.error, ErrorKind::kStreamReset) << rec.message;
 }
 
-TEST_F(CurlClientTest, RefusedIsConnectError) {
+TEST_P(HttpClientTest, RefusedIsConnectError) {
   Recorder rec;
   const std::string url = "http://127.0.0.1:" + std::to_string(testing::unused_loopback_port()) + "/";
   ASSERT_TRUE(client_->start(post(url), &rec).has_value());
@@ -228,7 +232,7 @@ TEST_F(CurlClientTest, RefusedIsConnectError) {
   EXPECT_FALSE(rec.message.empty());
 }
 
-TEST_F(CurlClientTest, StallHitsRequestTimeout) {
+TEST_P(HttpClientTest, StallHitsRequestTimeout) {
   TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     c.write(kSseHead);
     server.wait_acks(1 << 29);  // stall until the server shuts down
@@ -244,7 +248,7 @@ TEST_F(CurlClientTest, StallHitsRequestTimeout) {
   EXPECT_EQ(rec.status, 200);
 }
 
-TEST_F(CurlClientTest, CancelMidStreamReportsBeforeReturning) {
+TEST_P(HttpClientTest, CancelMidStreamReportsBeforeReturning) {
   TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     c.write(kSseHead);
     c.write_chunk("data: {\"a\":1}\n\n");
@@ -262,7 +266,7 @@ TEST_F(CurlClientTest, CancelMidStreamReportsBeforeReturning) {
   client_->cancel(*id);  // unknown now: ignored
 }
 
-TEST_F(CurlClientTest, CancelFromInsideOnBodyCompletesAfterCallback) {
+TEST_P(HttpClientTest, CancelFromInsideOnBodyCompletesAfterCallback) {
   TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     c.write(kSseHead);
     c.write_chunk("data: {\"a\":1}\n\n");
@@ -285,7 +289,7 @@ TEST_F(CurlClientTest, CancelFromInsideOnBodyCompletesAfterCallback) {
   EXPECT_EQ(rec.pieces.size(), 1u);
 }
 
-TEST_F(CurlClientTest, HttpErrorStatusIsACompleteResponse) {
+TEST_P(HttpClientTest, HttpErrorStatusIsACompleteResponse) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{\"error\":\"no such model\"}", 404);
   });
@@ -297,7 +301,7 @@ TEST_F(CurlClientTest, HttpErrorStatusIsACompleteResponse) {
   EXPECT_EQ(rec.body, "{\"error\":\"no such model\"}");
 }
 
-TEST_F(CurlClientTest, StartFromInsideOnBodyRuns) {
+TEST_P(HttpClientTest, StartFromInsideOnBodyRuns) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{}");
   });
@@ -323,7 +327,7 @@ TEST_F(CurlClientTest, StartFromInsideOnBodyRuns) {
   EXPECT_EQ(second.body, "{}");
 }
 
-TEST_F(CurlClientTest, StickyGroupsKeepTheirOwnConnections) {
+TEST_P(HttpClientTest, StickyGroupsKeepTheirOwnConnections) {
   TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
     TestHttpServer::respond_fixed(c, "{}");
   });
@@ -344,6 +348,43 @@ TEST_F(CurlClientTest, StickyGroupsKeepTheirOwnConnections) {
   client_->release_group(1);
   EXPECT_NE(run_one(1), a1);  // released: a new connection
 }
+
+TEST_P(HttpClientTest, ServerClosingIdleKeepAliveConnectionsIsHarmless) {
+  // The server answers with keep-alive semantics, then closes each connection: a pooled
+  // connection is dead by the time the next request wants it and must be replaced or retried.
+  TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) {
+    TestHttpServer::respond_fixed(c, "{}");
+    c.close();
+  });
+  for (int i = 0; i < 4; ++i) {
+    Recorder rec;
+    ASSERT_TRUE(client_->start(post(server.url("/")), &rec).has_value());
+    run_until([&] { return rec.done; });
+    EXPECT_EQ(rec.error, ErrorKind::kNone) << i << ": " << rec.message;
+    EXPECT_EQ(rec.body, "{}");
+  }
+  EXPECT_EQ(server.accepts(), 4);
+}
+
+TEST_P(HttpClientTest, HttpsGoesThroughTls) {
+  // A TLS client hello to a plain HTTP server: libcurl reports a TLS failure; the native
+  // client does not take https:// at all (the routing client hands it to libcurl).
+  TestHttpServer server([](TestHttpServer::Conn& c, const TestHttpServer::Request&) { c.close(); },
+                        "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+  HttpRequest r = post("https://127.0.0.1:" + std::to_string(server.port()) + "/");
+  Recorder rec;
+  auto id = client_->start(r, &rec);
+  if (GetParam() == "native") {
+    EXPECT_FALSE(id.has_value());
+    return;
+  }
+  ASSERT_TRUE(id.has_value());
+  run_until([&] { return rec.done; });
+  EXPECT_EQ(rec.error, ErrorKind::kTls) << rec.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Impl, HttpClientTest, ::testing::Values("curl", "native", "auto"),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
 }  // namespace
 }  // namespace servebench::transport
