@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Transport benchmarks 1 and 2 (issue 3): servebench's libcurl transport (transport_loadgen:
-# one EventLoop + HttpClient thread) next to wrk on the same endpoint, body and connection
+# Transport benchmarks 1 and 2 (issue 3): servebench's transport (transport_loadgen: one
+# EventLoop + HttpClient thread; native HTTP/1.1 client and libcurl) next to wrk on the same endpoint, body and connection
 # count, client pinned to one core and the server to another with taskset.
 #
 #   scripts/bench_transport.sh [connections=64] [seconds=5]
@@ -34,17 +34,26 @@ LUA
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# Runs wrk and transport_loadgen (plain, then with SSE+JSON parsing) against $1.
+# Runs wrk, then transport_loadgen with the native HTTP/1.1 client (make_http_client's default
+# for http://) and with libcurl (--curl), then native + SSE/JSON parsing, against $1. wrk's CPU
+# per request comes from /usr/bin/time (user+system of the wrk process).
 compare() {
   local url=$1 label=$2
-  local wrk_rps ours ours_rps
-  wrk_rps=$(taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"${SECS}s" -s "$WORK/post.lua" "$url" | awk '/Requests\/sec/ {print $2}')
-  ours=$(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json")
-  ours_rps=$(sed 's/.* rps=\([0-9.]*\).*/\1/' <<<"$ours")
-  echo "[$label] wrk: rps=$wrk_rps"
-  echo "[$label] servebench transport: $ours"
-  echo "[$label] ratio servebench/wrk = $(python3 -c "print(f'{$ours_rps/$wrk_rps:.2f}')")"
-  echo "[$label] servebench transport + SSE/JSON parsing: $(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json" --parse)"
+  local wrk_out wrk_rps wrk_cpu native native_rps curl
+  wrk_out=$( { /usr/bin/time -f "cpu_s=%U %S" taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"${SECS}s" -s "$WORK/post.lua" "$url"; } 2>&1)
+  wrk_rps=$(awk '/Requests\/sec/ {print $2}' <<<"$wrk_out")
+  wrk_cpu=$(python3 -c "
+import re,sys
+o=sys.stdin.read(); u,s=map(float,re.search(r'cpu_s=([0-9.]+) ([0-9.]+)',o).groups()); n=int(re.search(r'(\d+) requests in',o).group(1))
+print(f'{(u+s)*1e6/n:.2f}')" <<<"$wrk_out")
+  native=$(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json")
+  native_rps=$(sed 's/.* rps=\([0-9.]*\).*/\1/' <<<"$native")
+  curl=$(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json" --curl)
+  echo "[$label] wrk: rps=$wrk_rps cpu_us_per_request=$wrk_cpu"
+  echo "[$label] servebench native HTTP/1.1: $native"
+  echo "[$label] servebench libcurl:         $curl"
+  echo "[$label] ratio native/wrk = $(python3 -c "print(f'{$native_rps/$wrk_rps:.2f}')")"
+  echo "[$label] native + SSE/JSON parsing: $(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "$url" --connections "$CONNS" --duration-s "$SECS" --body "$WORK/body.json" --parse)"
 }
 
 if [[ -x /usr/sbin/nginx ]]; then
@@ -78,7 +87,8 @@ CONF
   echo "== benchmark 1: nginx fixed SSE body, $CONNS keep-alive connections, ${SECS}s, client on CPU $CLIENT_CPU, server on CPU $SERVER_CPU"
   compare "http://127.0.0.1:$PORT/v1/chat/completions" nginx
   echo "== benchmark 2: CPU per SSE event, nginx /big (static file of 2000 events, GET), 8 connections"
-  taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "http://127.0.0.1:$PORT/big" --connections 8 --duration-s "$SECS" --method GET --parse
+  echo "native:  $(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "http://127.0.0.1:$PORT/big" --connections 8 --duration-s "$SECS" --method GET --parse)"
+  echo "libcurl: $(taskset -c "$CLIENT_CPU" "$BIN/transport_loadgen" --url "http://127.0.0.1:$PORT/big" --connections 8 --duration-s "$SECS" --method GET --parse --curl)"
   kill "$(cat "$WORK/nginx.pid")" 2>/dev/null
 else
   echo "(nginx not installed: apt-get install nginx-light to run the nginx comparison)"
