@@ -51,6 +51,7 @@ ArtifactNames artifact_names(const std::string& prefix) {
     n.timeslices_json = "profile_export_aiperf_timeslices.json";
     n.timeslices_csv = "profile_export_aiperf_timeslices.csv";
     n.console = "profile_export_console.txt";
+    n.inputs = "inputs.json";
   } else {
     n.json = prefix + ".json";
     n.csv = prefix + ".csv";
@@ -59,6 +60,7 @@ ArtifactNames artifact_names(const std::string& prefix) {
     n.timeslices_json = prefix + "_timeslices.json";
     n.timeslices_csv = prefix + "_timeslices.csv";
     n.console = prefix + "_console.txt";
+    n.inputs = prefix + "_inputs.json";
   }
   return n;
 }
@@ -161,6 +163,12 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
     if (auto st = emit(names.timeslices_csv, render_timeslices_csv(slices),
                        "Timeslices CSV Export");
         !st) {
+      return tl::unexpected(st.error());
+    }
+  }
+
+  if (!context.inputs.empty()) {
+    if (auto st = emit(names.inputs, render_inputs_json(context.inputs), "Inputs Export"); !st) {
       return tl::unexpected(st.error());
     }
   }

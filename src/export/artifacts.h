@@ -27,6 +27,13 @@ struct ExportOptions {
   bool print_console = true;           // print the table to stdout
 };
 
+// One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per
+// turn]}. Each payload is the request body as a JSON object text.
+struct InputSession {
+  std::string session_id;
+  std::vector<std::string> payloads_json;
+};
+
 // What the run was, for run_info / input_config and the console header.
 struct RunContext {
   std::string input_config_json;       // resolved config as a JSON object (secrets redacted)
@@ -42,6 +49,9 @@ struct RunContext {
   int64_t end_wall_ns = 0;
   bool interrupted = false;            // Ctrl-C
   std::vector<std::string> warnings;   // engine-side warnings to show (e.g. tokenizer fallback)
+  // What was sent; when non-empty, inputs.json ({"data": [InputSession...]}) is written
+  // (<prefix>_inputs.json with --profile-export-prefix).
+  std::vector<InputSession> inputs;
 };
 
 struct ExportOutcome {
@@ -62,7 +72,7 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
 // profile_export_aiperf_timeslices.{json,csv}, profile_export_console.txt; with prefix P:
 // P.json, P.csv, P.jsonl, P_raw.jsonl, P_timeslices.{json,csv}, P_console.txt).
 struct ArtifactNames {
-  std::string json, csv, jsonl, raw_jsonl, timeslices_json, timeslices_csv, console;
+  std::string json, csv, jsonl, raw_jsonl, timeslices_json, timeslices_csv, console, inputs;
 };
 ArtifactNames artifact_names(const std::string& prefix);
 

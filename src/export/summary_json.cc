@@ -184,6 +184,26 @@ std::string render_summary_json(const JsonInput& in) {
   return j.dump(2) + "\n";
 }
 
+std::string render_inputs_json(const std::vector<InputSession>& sessions) {
+  json data = json::array();
+  for (const auto& s : sessions) {
+    json payloads = json::array();
+    for (const auto& p : s.payloads_json) {
+      json body = json::parse(p, nullptr, false);
+      if (body.is_discarded()) body = scrub_secrets(p);
+      redact(body);
+      payloads.push_back(std::move(body));
+    }
+    json entry;
+    entry["session_id"] = s.session_id;
+    entry["payloads"] = std::move(payloads);
+    data.push_back(std::move(entry));
+  }
+  json j;
+  j["data"] = std::move(data);
+  return j.dump(2) + "\n";
+}
+
 std::string render_timeslices_json(const RunContext& context,
                                    const std::vector<metrics::TimeSlice>& slices) {
   json j;

@@ -40,6 +40,10 @@ std::string render_summary_json(const JsonInput& in);
 std::string render_timeslices_json(const RunContext& context,
                                    const std::vector<metrics::TimeSlice>& slices);
 
+// inputs.json: {"data": [{"session_id": ..., "payloads": [body, ...]}]}. A payload that is not
+// valid JSON is kept as a string; credential-looking fields are redacted.
+std::string render_inputs_json(const std::vector<InputSession>& sessions);
+
 // Formats wall ns as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00" (UTC).
 std::string format_wall_time(int64_t wall_ns);
 

@@ -162,6 +162,31 @@ TEST(ArtifactsTest, EmptyRunStillWritesFiles) {
   fs::remove_all(o.artifact_dir);
 }
 
+TEST(ArtifactsTest, InputsJson) {
+  auto recs = servebench::testing::golden_records();
+  RunContext c = context();
+  c.inputs = {{"s0", {R"({"model":"m","messages":[{"role":"user","content":"hi"}],"max_tokens":5})",
+                      R"({"model":"m","api_key":"sk-supersecretvalue0123456789"})"}},
+              {"s1", {"not json"}}};
+  ExportOptions o;
+  o.artifact_dir = temp_dir("inputs").string();
+  o.print_console = false;
+  ASSERT_TRUE(write_artifacts(recs, c, o));
+  const std::string text = slurp(fs::path(o.artifact_dir) / "inputs.json");
+  EXPECT_EQ(text.find("supersecret"), std::string::npos);
+  json j = json::parse(text);
+  ASSERT_EQ(j["data"].size(), 2u);
+  EXPECT_EQ(j["data"][0]["session_id"], "s0");
+  EXPECT_EQ(j["data"][0]["payloads"][0]["max_tokens"], 5);
+  EXPECT_EQ(j["data"][0]["payloads"][1]["api_key"], "<redacted>");
+  EXPECT_EQ(j["data"][1]["payloads"][0], "not json");
+  // Without inputs, no inputs.json.
+  fs::remove_all(o.artifact_dir);
+  ASSERT_TRUE(write_artifacts(recs, context(), o));
+  EXPECT_FALSE(fs::exists(fs::path(o.artifact_dir) / "inputs.json"));
+  fs::remove_all(o.artifact_dir);
+}
+
 TEST(ArtifactsTest, DirName) {
   EXPECT_EQ(artifact_dir_name("Qwen/Qwen3-0.6B", "chat", true, "concurrency2"),
             "Qwen_Qwen3-0.6B-openai-chat-concurrency2");
