@@ -30,11 +30,13 @@
 #include <curl/curl.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
 
+#include "core/log.h"
 #include "transport/http_client.h"
 
 namespace servebench::transport {
@@ -195,6 +197,14 @@ class CurlClient final : public HttpClient {
     if (options_.http_version == 2) {
       const bool tls = r.url.compare(0, 8, "https://") == 0;
       curl_easy_setopt(e, CURLOPT_HTTP_VERSION, tls ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
+      if (!tls && h2c_reuse_broken()) {
+        // libcurl < 8.0 fails every request that reuses a prior-knowledge HTTP/2 connection
+        // ("Error in the HTTP2 framing layer", curl issue #10634, fixed in 8.0.0): one
+        // connection per request keeps h2c correct, without multiplexing. https:// (ALPN) is
+        // not affected.
+        curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+      }
     } else {
       curl_easy_setopt(e, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1);
     }
@@ -295,6 +305,9 @@ class CurlClient final : public HttpClient {
     curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, &CurlClient::close_socket_cb);
     curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, nullptr);  // never decompress on the hot path
+    // Debugging aid: SERVEBENCH_CURL_VERBOSE=1 makes libcurl trace every transfer to stderr.
+    static const bool verbose = std::getenv("SERVEBENCH_CURL_VERBOSE") != nullptr;
+    if (verbose) curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
     // Proxies only when the user's environment asks for them (libcurl reads http_proxy etc.).
     return t;
   }
@@ -309,6 +322,20 @@ class CurlClient final : public HttpClient {
     curl_slist_free_all(t->headers);
     t->headers = nullptr;
     recycle(std::move(t));
+  }
+
+  static bool h2c_reuse_broken() {
+    static const bool broken = [] {
+      const bool b = curl_version_info(CURLVERSION_NOW)->version_num < 0x080000;
+      if (b) {
+        SB_LOG_WARN("libcurl {} cannot reuse HTTP/2 prior-knowledge (h2c) connections (curl issue "
+                    "#10634): --http-version 2 over http:// opens one connection per request; "
+                    "use https:// for multiplexing",
+                    curl_version_info(CURLVERSION_NOW)->version);
+      }
+      return b;
+    }();
+    return broken;
   }
 
   static bool connection_reused(CURL* e) {
