@@ -1,6 +1,9 @@
 #include "metrics/summary.h"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <thread>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -17,15 +20,6 @@ using record::RequestRecord;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-MetricResult distribution(std::string_view tag, std::vector<double>& values,
-                          PercentileMethod method = PercentileMethod::kLinear) {
-  MetricResult m;
-  m.info = find_metric(tag);
-  m.distribution = true;
-  m.stats = compute_stats(values, method);
-  return m;
-}
 
 MetricResult scalar(std::string_view tag, double value) {
   MetricResult m;
@@ -59,6 +53,39 @@ void concurrency(const std::vector<const RequestRecord*>& records, Extras* x) {
   x->peak_concurrency = peak;
   const int64_t span = events.back().first - events.front().first;
   x->avg_concurrency = span > 0 ? static_cast<double>(area / span) : static_cast<double>(peak);
+}
+
+// A distribution to compute: `values` (reordered in place) → *out.
+struct PendingStats {
+  std::vector<double>* values;
+  PercentileMethod method;
+  size_t index;  // into Summary::metrics, when out is not set yet
+  Stats* out;
+};
+
+// Computes every pending distribution, largest first, on up to hardware_concurrency threads
+// when there is enough work to pay for them.
+void compute_all(std::vector<PendingStats>& pending) {
+  std::sort(pending.begin(), pending.end(), [](const PendingStats& a, const PendingStats& b) {
+    return a.values->size() > b.values->size();
+  });
+  size_t total = 0;
+  for (const auto& p : pending) total += p.values->size();
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next.fetch_add(1); i < pending.size(); i = next.fetch_add(1)) {
+      *pending[i].out = compute_stats(*pending[i].values, pending[i].method);
+    }
+  };
+  size_t threads = std::min<size_t>(std::thread::hardware_concurrency(), pending.size());
+  if (total < 200'000 || threads <= 1) {
+    work();
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
 }
 
 }  // namespace
@@ -200,25 +227,31 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     }
   }
 
-  // adj_* must be built before the selection reorders the success columns? No: statistics do
-  // not depend on order, so copying after is fine. Build the record distributions first.
+  // Distributions are registered first and computed at the end, in parallel: each one is an
+  // independent selection over its own column.
   const int64_t errors_n = s.error_request_count;
+  std::vector<PendingStats> pending;
+  std::deque<std::vector<double>> adj_storage;
+  auto add_dist = [&](std::string_view tag, std::vector<double>* values, PercentileMethod method) {
+    MetricResult m;
+    m.info = find_metric(tag);
+    m.distribution = true;
+    s.metrics.push_back(m);
+    pending.push_back({values, method, s.metrics.size() - 1, nullptr});
+  };
   auto emit_dist = [&](RecordMetric m) {
     auto& col = cols[static_cast<size_t>(m)];
-    if (col.empty()) return;
-    s.metrics.push_back(distribution(record_metric_tag(m), col));
+    if (!col.empty()) add_dist(record_metric_tag(m), &col, PercentileMethod::kLinear);
   };
   auto emit_with_adj = [&](RecordMetric m) {
     auto& col = cols[static_cast<size_t>(m)];
     if (col.empty()) return;
     if (errors_n > 0) {
-      std::vector<double> adj = col;
+      std::vector<double>& adj = adj_storage.emplace_back(col);
       adj.insert(adj.end(), static_cast<size_t>(errors_n), kInf);
-      s.metrics.push_back(distribution(std::string("adj_") + record_metric_tag(m), adj,
-                                       PercentileMethod::kNearest));
-      s.metrics.back().stats.has_std = false;
+      add_dist(std::string("adj_") + record_metric_tag(m), &adj, PercentileMethod::kNearest);
     }
-    s.metrics.push_back(distribution(record_metric_tag(m), col));
+    add_dist(record_metric_tag(m), &col, PercentileMethod::kLinear);
   };
   emit_with_adj(RecordMetric::kTtft);
   emit_dist(RecordMetric::kTtst);
@@ -226,7 +259,7 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
   emit_with_adj(RecordMetric::kRequestLatency);
   emit_with_adj(RecordMetric::kDecodeDuration);
   emit_with_adj(RecordMetric::kItl);
-  if (!icl.empty()) s.metrics.push_back(distribution("inter_chunk_latency", icl));
+  if (!icl.empty()) add_dist("inter_chunk_latency", &icl, PercentileMethod::kLinear);
   for (RecordMetric m :
        {RecordMetric::kOutputTpsPerUser, RecordMetric::kE2eOutputTps,
         RecordMetric::kPrefillTpsPerUser, RecordMetric::kOsl, RecordMetric::kReasoningTokenCount,
@@ -332,26 +365,27 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
   // Extras.
   Extras& x = s.extras;
   x.errors_by_kind.assign(errors_by_kind.begin(), errors_by_kind.end());
-  if (!ttft_int.empty()) {
-    x.has_ttft_from_intended = true;
-    x.ttft_from_intended = compute_stats(ttft_int);
+  auto add_extra = [&](std::vector<double>* values, bool* has, Stats* out) {
+    if (values->empty()) return;
+    *has = true;
+    pending.push_back({values, PercentileMethod::kLinear, 0, out});
+  };
+  add_extra(&ttft_int, &x.has_ttft_from_intended, &x.ttft_from_intended);
+  add_extra(&lat_int, &x.has_latency_from_intended, &x.latency_from_intended);
+  add_extra(&per_token_itl, &x.has_per_token_itl, &x.per_token_itl);
+  add_extra(&lag, &x.has_schedule_lag, &x.schedule_lag);
+  // s.metrics is complete: resolve the targets and compute every distribution.
+  for (PendingStats& p : pending) {
+    if (p.out == nullptr) p.out = &s.metrics[p.index].stats;
   }
-  if (!lat_int.empty()) {
-    x.has_latency_from_intended = true;
-    x.latency_from_intended = compute_stats(lat_int);
-  }
-  if (!per_token_itl.empty()) {
-    x.has_per_token_itl = true;
-    x.per_token_itl = compute_stats(per_token_itl);
-  }
+  compute_all(pending);
+
   if (!lag.empty()) {
     x.sends_with_intended = static_cast<int64_t>(lag.size());
     for (double v : lag) {
       if (v > static_cast<double>(kLateSendThresholdNs)) ++x.late_sends;
     }
     x.late_send_fraction = static_cast<double>(x.late_sends) / static_cast<double>(lag.size());
-    x.has_schedule_lag = true;
-    x.schedule_lag = compute_stats(lag);
     const double p99 = x.schedule_lag.p[8];
     if (x.late_send_fraction > kClientLimitedLateFraction) {
       x.client_limited = true;
