@@ -16,8 +16,10 @@ using servebench::record::Chunk;
 using servebench::record::ChunkKind;
 using servebench::record::RequestRecord;
 
-const std::vector<RequestRecord>& records(size_t n) {
-  static std::vector<RequestRecord> cache;
+// 16 content chunks per record carrying 1-2 tokens each (or exactly 1 with one_token).
+const std::vector<RequestRecord>& records(size_t n, bool one_token = false) {
+  static std::vector<RequestRecord> caches[2];
+  std::vector<RequestRecord>& cache = caches[one_token ? 1 : 0];
   if (cache.size() == n) return cache;
   cache.clear();
   cache.reserve(n);
@@ -35,7 +37,8 @@ const std::vector<RequestRecord>& records(size_t n) {
     r.chunks.reserve(18);
     r.chunks.push_back({r.first_byte_ns, 0, 0, ChunkKind::kEmpty, 0});
     for (int k = 0; k < 16; ++k) {
-      r.chunks.push_back({c, 0, 0, ChunkKind::kContent, 1 + static_cast<int32_t>(rng() % 2)});
+      r.chunks.push_back(
+          {c, 0, 0, ChunkKind::kContent, one_token ? 1 : 1 + static_cast<int32_t>(rng() % 2)});
       c += 5'000'000 + static_cast<int64_t>(rng() % 10'000'000);
     }
     r.chunks.push_back({c, 0, 0, ChunkKind::kUsage, 0});
@@ -53,8 +56,8 @@ const std::vector<RequestRecord>& records(size_t n) {
   return cache;
 }
 
-void run_summarize(benchmark::State& state, bool icl) {
-  const auto& recs = records(static_cast<size_t>(state.range(0)));
+void run_summarize(benchmark::State& state, bool icl, bool one_token = false) {
+  const auto& recs = records(static_cast<size_t>(state.range(0)), one_token);
   std::vector<const RequestRecord*> ptrs;
   for (const auto& r : recs) ptrs.push_back(&r);
   servebench::metrics::SummaryOptions o;
@@ -69,6 +72,9 @@ void run_summarize(benchmark::State& state, bool icl) {
 
 void BM_SummarizeNoIcl(benchmark::State& state) { run_summarize(state, false); }
 void BM_SummarizeWithIcl(benchmark::State& state) { run_summarize(state, true); }
+void BM_SummarizeWithIclOneTokenChunks(benchmark::State& state) {
+  run_summarize(state, true, true);
+}
 
 void BM_RecordsJsonl(benchmark::State& state) {
   const auto& recs = records(static_cast<size_t>(state.range(0)));
@@ -85,6 +91,7 @@ void BM_RecordsJsonl(benchmark::State& state) {
 
 BENCHMARK(BM_SummarizeNoIcl)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_SummarizeWithIcl)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_SummarizeWithIclOneTokenChunks)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_RecordsJsonl)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

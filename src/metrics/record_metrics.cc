@@ -193,6 +193,16 @@ void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* o
   }
 }
 
+bool per_token_itl_equals_icl(const RequestRecord& r) {
+  bool first = true;
+  for (const record::Chunk& c : r.chunks) {
+    if (!is_content_chunk(c.kind)) continue;
+    if (!first && c.tokens != 1 && c.tokens != -1) return false;
+    first = false;
+  }
+  return true;
+}
+
 void append_per_token_itl(const RequestRecord& r, std::vector<double>* out) {
   if (!r.ok() || !r.streaming) return;
   int64_t prev = 0;

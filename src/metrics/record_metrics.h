@@ -90,6 +90,10 @@ void append_inter_chunk_latencies(const record::RequestRecord& r, std::vector<do
 // counted as one token. Appends nothing for non-streamed or failed records.
 void append_per_token_itl(const record::RequestRecord& r, std::vector<double>* out);
 
+// True when append_per_token_itl(r) would append exactly what append_inter_chunk_latencies(r)
+// appends: every content chunk after the first carries one token (or an unknown count).
+bool per_token_itl_equals_icl(const record::RequestRecord& r);
+
 // True for chunk kinds that carry text.
 inline bool is_content_chunk(record::ChunkKind k) {
   return k == record::ChunkKind::kContent || k == record::ChunkKind::kReasoning ||

@@ -160,8 +160,10 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     slo_index.push_back(found);
   }
 
+  bool per_token_separate = false;
   RecordValues rv;
-  for (const RequestRecord* r : records) {
+  for (size_t record_pos = 0; record_pos < records.size(); ++record_pos) {
+    const RequestRecord* r = records[record_pos];
     compute_record_metrics(*r, &rv);
     if (!std::isnan(rv.schedule_lag_ns)) lag.push_back(rv.schedule_lag_ns);
     if (r->cancelled()) {
@@ -209,8 +211,18 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     if (rv.osl_mismatch) ++s.osl_mismatch_count;
     if (!std::isnan(rv.ttft_from_intended_ns)) ttft_int.push_back(rv.ttft_from_intended_ns);
     if (!std::isnan(rv.latency_from_intended_ns)) lat_int.push_back(rv.latency_from_intended_ns);
-    if (opt.inter_chunk_latency) append_inter_chunk_latencies(*r, &icl);
-    if (opt.inter_chunk_latency) append_per_token_itl(*r, &per_token_itl);
+    if (opt.inter_chunk_latency) {
+      append_inter_chunk_latencies(*r, &icl);
+      // While every chunk carries one token, per-token ITL is the ICL sample itself; build the
+      // separate list only from the first multi-token chunk on (back-filling earlier records).
+      if (!per_token_separate && !per_token_itl_equals_icl(*r)) {
+        per_token_separate = true;
+        for (size_t j = 0; j < record_pos; ++j) {
+          if (records[j]->ok()) append_per_token_itl(*records[j], &per_token_itl);
+        }
+      }
+      if (per_token_separate) append_per_token_itl(*r, &per_token_itl);
+    }
 
     if (s.goodput_enabled) {
       bool ok = true;
@@ -379,6 +391,11 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     if (p.out == nullptr) p.out = &s.metrics[p.index].stats;
   }
   compute_all(pending);
+  if (!per_token_separate && !icl.empty()) {
+    // Every chunk carried one token: per-token ITL is the inter-chunk distribution.
+    x.has_per_token_itl = true;
+    x.per_token_itl = s.find("inter_chunk_latency")->stats;
+  }
 
   if (!lag.empty()) {
     x.sends_with_intended = static_cast<int64_t>(lag.size());

@@ -208,6 +208,31 @@ TEST(SummaryTest, OrderIndependence) {
   }
 }
 
+TEST(SummaryTest, PerTokenItlSharesIclWhenChunksCarryOneTokenAndBackfillsOtherwise) {
+  auto recs = three_ok();  // 1 token per chunk: per-token ITL is the ICL distribution
+  Summary s = summarize(ptrs(recs), {});
+  ASSERT_TRUE(s.extras.has_per_token_itl);
+  EXPECT_EQ(s.extras.per_token_itl.count, 6);
+  EXPECT_DOUBLE_EQ(s.extras.per_token_itl.avg, 5 * kMs);
+  // A later multi-token record: earlier records are back-filled, totals add up.
+  StreamSpec m;
+  m.start_ns = 1300 * kMs;
+  m.ttft_ns = 10 * kMs;
+  m.gaps_ns = {8 * kMs};
+  m.chunk_tokens = {1, 4};
+  recs.push_back(make_stream_record(3, m));
+  s = summarize(ptrs(recs), {});
+  EXPECT_EQ(s.extras.per_token_itl.count, 6 + 4);
+  EXPECT_DOUBLE_EQ(s.extras.per_token_itl.sum, 6 * 5 * kMs + 8 * kMs);
+  EXPECT_EQ(s.find("inter_chunk_latency")->stats.count, 7);
+  // Without chunk lists neither is computed.
+  SummaryOptions o;
+  o.inter_chunk_latency = false;
+  s = summarize(ptrs(recs), o);
+  EXPECT_FALSE(s.extras.has_per_token_itl);
+  EXPECT_EQ(s.find("inter_chunk_latency"), nullptr);
+}
+
 TEST(SummaryTest, TimeSlices) {
   // Requests start at 1000, 1100, 1200 ms; 150 ms slices → [0]: 2 requests, [1]: 1 request.
   auto recs = three_ok();
