@@ -65,12 +65,17 @@ llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
 rm -rf "$out"
 mkdir -p "$out"
 
-server_pid=""
+server_pid="" watchdog_pid=""
 stop_server() {
   if [[ -n $server_pid ]]; then
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
     server_pid=""
+  fi
+  if [[ -n $watchdog_pid ]]; then
+    kill "$watchdog_pid" 2>/dev/null || true
+    wait "$watchdog_pid" 2>/dev/null || true
+    watchdog_pid=""
   fi
 }
 trap stop_server EXIT
@@ -103,6 +108,11 @@ start_server() {  # start_server GGUF LOG -> sets server_pid, url
     "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 1 -tb 1 --metrics \
       --no-warmup --seed 1 >"$log" 2>&1 &
     server_pid=$!
+    # Even a SIGKILLed script must not leave the server behind: a watchdog stops it once this
+    # shell is gone.
+    (while kill -0 $$ 2>/dev/null && kill -0 "$server_pid" 2>/dev/null; do sleep 1; done
+     kill "$server_pid" 2>/dev/null) >/dev/null 2>&1 </dev/null &
+    watchdog_pid=$!
     url="http://127.0.0.1:$port"
     for i in $(seq 1 300); do
       if ! kill -0 "$server_pid" 2>/dev/null; then break; fi
