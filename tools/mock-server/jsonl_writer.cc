@@ -1,5 +1,10 @@
 #include "jsonl_writer.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 
@@ -14,13 +19,46 @@ Result<std::unique_ptr<JsonlWriter>> JsonlWriter::open(const std::string& path) 
   return std::unique_ptr<JsonlWriter>(new JsonlWriter(f));
 }
 
-JsonlWriter::~JsonlWriter() { std::fclose(file_); }
+JsonlWriter::JsonlWriter(std::FILE* f) : file_(f), thread_([this] { run(); }) {}
 
-void JsonlWriter::write_line(const std::string& line) {
-  std::lock_guard<std::mutex> lock(mu_);
-  std::fwrite(line.data(), 1, line.size(), file_);
-  std::fputc('\n', file_);
-  std::fflush(file_);
+JsonlWriter::~JsonlWriter() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_one();
+  thread_.join();
+  std::fclose(file_);
+}
+
+void JsonlWriter::write_line(std::string line) {
+  line.push_back('\n');
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(line));
+  }
+  cv_.notify_one();
+}
+
+void JsonlWriter::run() {
+  // File I/O must never compete with the timed event loops: ordinary policy, low priority,
+  // even when the server runs under a real-time policy (threads inherit it).
+  sched_param param{};
+  pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  std::vector<std::string> batch;
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+    batch.swap(queue_);
+    const bool stopping = stop_;
+    lock.unlock();
+    for (const std::string& line : batch) std::fwrite(line.data(), 1, line.size(), file_);
+    std::fflush(file_);
+    batch.clear();
+    lock.lock();
+    if (stopping && queue_.empty()) return;
+  }
 }
 
 }  // namespace servebench::mock

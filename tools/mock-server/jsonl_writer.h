@@ -1,14 +1,18 @@
 // JsonlWriter: appends whole lines to a file from many threads (--record-requests,
-// --ground-truth). Each line is written and flushed under a mutex, so a reader that sees a
-// response finish and then polls the file finds the complete line shortly after.
+// --ground-truth) without blocking the event loops on file I/O: write_line() queues the line
+// and a background thread writes and flushes batches, so a reader that sees a response finish
+// finds its line shortly after (tests poll for it).
 //
-// Thread safety: write_line is safe from any thread.
+// Thread safety: write_line is safe from any thread. The destructor writes everything queued.
 #pragma once
 
+#include <condition_variable>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/result.h"
 
@@ -22,12 +26,18 @@ class JsonlWriter {
   JsonlWriter& operator=(const JsonlWriter&) = delete;
 
   // `line` without its newline.
-  void write_line(const std::string& line);
+  void write_line(std::string line);
 
  private:
-  explicit JsonlWriter(std::FILE* f) : file_(f) {}
-  std::mutex mu_;
+  explicit JsonlWriter(std::FILE* f);
+  void run();
+
   std::FILE* file_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::string> queue_;
+  bool stop_ = false;
+  std::thread thread_;
 };
 
 }  // namespace servebench::mock

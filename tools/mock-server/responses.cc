@@ -76,6 +76,9 @@ void append_finish(const char* finish_reason, std::string* out) {
 
 }  // namespace
 
+void append_json_string(std::string_view text, std::string* out) { append_quoted(text, out); }
+void append_json_int(int64_t value, std::string* out) { append_int(value, out); }
+
 std::string json_quote(std::string_view text) {
   std::string out;
   append_quoted(text, &out);

@@ -35,6 +35,8 @@ struct UsageCounts {
 
 // JSON string literal of `text` (quotes included).
 std::string json_quote(std::string_view text);
+void append_json_string(std::string_view text, std::string* out);
+void append_json_int(int64_t value, std::string* out);
 
 void append_chat_role_event(const ResponseHead& head, std::string* out);
 // finish_reason null → not the last event.

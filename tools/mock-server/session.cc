@@ -1,9 +1,9 @@
 #include "session.h"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 #include "core/rng.h"
+#include "json_line.h"
 #include "length_rules.h"
 
 namespace servebench::mock {
@@ -80,6 +80,7 @@ void ServerState::request_admission(const std::shared_ptr<Session>& session) {
   if (config.max_concurrency > 0) {
     std::lock_guard<std::mutex> lock(admit_mu);
     if (active >= config.max_concurrency) {
+      session->mark_queued();
       waiting.push_back(session);
       metrics.waiting.fetch_add(1, std::memory_order_relaxed);
       return;
@@ -273,30 +274,34 @@ void Session::handle_generation(ApiKind kind) {
   g.head.model_json = parsed->model.empty() ? state_.model_json : json_quote(parsed->model);
 
   if (state_.record) {
-    nlohmann::json r = {
-        {"path", g.path},
-        {"received_steady_ns", g.received_ns},
-        {"received_wall_ns", state_.anchor.to_wall_ns(g.received_ns)},
-        {"body_bytes", req.body().size()},
-        {"model", parsed->model},
-        {"stream", parsed->stream},
-        {"include_usage", parsed->include_usage},
-        {"max_tokens", parsed->requested_max_tokens ? nlohmann::json(*parsed->requested_max_tokens)
-                                                    : nlohmann::json(nullptr)},
-        {"ignore_eos", parsed->length.ignore_eos},
-        {"min_tokens", parsed->length.min_tokens},
-        {"num_messages", parsed->roles.size()},
-        {"roles", parsed->roles},
-        {"message_prompt_tokens", parsed->message_prompt_tokens},
-        {"prompt_tokens", parsed->prompt_tokens},
-        {"output_tokens", total},
-        {"x_request_id", g.x_request_id},
-        {"x_correlation_id", std::string(req["X-Correlation-ID"])},
-        {"scenario", std::string(req["X-Mock-Scenario"])},
-        {"fault", fault_kind_name(g.fault)},
-        {"id", g.head.id},
-    };
-    state_.record->write_line(r.dump());
+    JsonLine r;
+    r.str("path", g.path)
+        .num("received_steady_ns", g.received_ns)
+        .num("received_wall_ns", state_.anchor.to_wall_ns(g.received_ns))
+        .num("body_bytes", static_cast<int64_t>(req.body().size()))
+        .str("model", parsed->model)
+        .boolean("stream", parsed->stream)
+        .boolean("include_usage", parsed->include_usage);
+    if (parsed->requested_max_tokens) {
+      r.num("max_tokens", *parsed->requested_max_tokens);
+    } else {
+      r.null("max_tokens");
+    }
+    r.boolean("ignore_eos", parsed->length.ignore_eos)
+        .num("min_tokens", parsed->length.min_tokens)
+        .num("num_messages", static_cast<int64_t>(parsed->roles.size()))
+        .strings("roles", parsed->roles)
+        .nums("message_prompt_tokens", parsed->message_prompt_tokens)
+        .num("prompt_tokens", parsed->prompt_tokens)
+        .num("output_tokens", total)
+        .str("x_request_id", g.x_request_id)
+        .str("x_correlation_id",
+             std::string_view(req["X-Correlation-ID"].data(), req["X-Correlation-ID"].size()))
+        .str("scenario",
+             std::string_view(req["X-Mock-Scenario"].data(), req["X-Mock-Scenario"].size()))
+        .str("fault", fault_kind_name(g.fault))
+        .str("id", g.head.id);
+    state_.record->write_line(r.finish());
   }
   gen_ = std::move(g);
   if (gen_->fault == FaultKind::kHttp500 || gen_->fault == FaultKind::kHttp429) {
@@ -338,7 +343,7 @@ void Session::write_stream_headers() {
 
 void Session::admitted() {
   Generation& g = *gen_;
-  g.admitted_ns = now_ns();
+  g.admitted_ns = g.was_queued ? now_ns() : g.received_ns;
   g.is_admitted = true;
   state_.metrics.running.fetch_add(1, std::memory_order_relaxed);
   state_.metrics.prompt_tokens.fetch_add(g.prompt_tokens, std::memory_order_relaxed);

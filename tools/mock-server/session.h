@@ -61,8 +61,11 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(boost::asio::ip::tcp::socket socket, ServerState& state);
   void start();
-  // Called (on this session's loop) when the generation may begin.
+  // Called (on this session's loop) when the generation may begin. The latency model's clock
+  // starts at receipt, or at this call when the request had to wait in the queue.
   void admitted();
+  // Called (on this session's loop) when the request joins the --max-concurrency queue.
+  void mark_queued() { gen_->was_queued = true; }
   boost::asio::any_io_executor executor() { return socket_.get_executor(); }
 
  private:
@@ -96,6 +99,7 @@ class Session : public std::enable_shared_from_this<Session> {
     int64_t headers_ns = 0;
     int64_t first_token_ns = 0;
     bool is_admitted = false;
+    bool was_queued = false;
     bool finished = false;
     int status = 200;
     std::string x_request_id;
@@ -139,6 +143,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string next_;  // bytes of the next event, built before its due time
   std::string scratch_;
   bool next_final_ = false;
+  int sync_depth_ = 0;  // nesting of steps run synchronously by wait_then
   std::vector<TruthEntry> next_truth_;
   char drain_buf_[4096];
   std::optional<Generation> gen_;

@@ -1,8 +1,8 @@
 // The response half of Session: timed token events, full (non-streaming) responses, injected
 // faults, connection teardown and the ground-truth line.
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
+#include "json_line.h"
 #include "session.h"
 
 namespace servebench::mock {
@@ -35,7 +35,20 @@ void Session::append_token_text(size_t event_index, std::string* out) const {
 }
 
 void Session::wait_then(int64_t due_ns, void (Session::*step)()) {
-  if (due_ns <= now_ns()) return (this->*step)();
+  if (due_ns <= now_ns()) {
+    // Already due: run now, but bound the synchronous chain (a zero-latency stream of many
+    // tokens would otherwise recurse once per event).
+    if (sync_depth_ < 8) {
+      ++sync_depth_;
+      (this->*step)();
+      --sync_depth_;
+    } else {
+      asio::post(socket_.get_executor(), [self = shared_from_this(), step] {
+        if (!self->closed_) ((*self).*step)();
+      });
+    }
+    return;
+  }
   timer_.expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due_ns)));
   timer_.async_wait([self = shared_from_this(), step](beast::error_code ec) {
     if (ec || self->closed_) return;
@@ -241,34 +254,40 @@ void Session::finish_generation() {
 void Session::write_truth_line() {
   const Generation& g = *gen_;
   const core::WallAnchor& a = state_.anchor;
-  nlohmann::json chunks = nlohmann::json::array();
-  for (const TruthEntry& e : g.truth) {
-    chunks.push_back({{"kind", e.kind},
-                      {"tokens", e.tokens},
-                      {"steady_ns", e.steady_ns},
-                      {"wall_ns", a.to_wall_ns(e.steady_ns)},
-                      {"due_steady_ns", e.due_ns}});
+  std::string chunks;
+  chunks.reserve(g.truth.size() * 110 + 2);
+  chunks.push_back('[');
+  for (size_t i = 0; i < g.truth.size(); ++i) {
+    const TruthEntry& e = g.truth[i];
+    JsonLine c;
+    c.str("kind", e.kind)
+        .num("tokens", e.tokens)
+        .num("steady_ns", e.steady_ns)
+        .num("wall_ns", a.to_wall_ns(e.steady_ns))
+        .num("due_steady_ns", e.due_ns);
+    if (i > 0) chunks.push_back(',');
+    chunks.append(c.finish());
   }
-  nlohmann::json line = {
-      {"id", g.head.id},
-      {"path", g.path},
-      {"x_request_id", g.x_request_id},
-      {"stream", g.stream},
-      {"status", g.status},
-      {"outcome", g.outcome},
-      {"prompt_tokens", g.prompt_tokens},
-      {"completion_tokens", g.reasoning_tokens + g.content_tokens},
-      {"reasoning_tokens", g.reasoning_tokens},
-      {"tokens_written", g.tokens_written},
-      {"received_steady_ns", g.received_ns},
-      {"received_wall_ns", a.to_wall_ns(g.received_ns)},
-      {"admitted_steady_ns", g.admitted_ns},
-      {"headers_steady_ns", g.headers_ns},
-      {"headers_wall_ns", g.headers_ns ? a.to_wall_ns(g.headers_ns) : 0},
-      {"first_token_steady_ns", g.first_token_ns},
-      {"chunks", std::move(chunks)},
-  };
-  state_.truth->write_line(line.dump());
+  chunks.push_back(']');
+  JsonLine line;
+  line.str("id", g.head.id)
+      .str("path", g.path)
+      .str("x_request_id", g.x_request_id)
+      .boolean("stream", g.stream)
+      .num("status", g.status)
+      .str("outcome", g.outcome)
+      .num("prompt_tokens", g.prompt_tokens)
+      .num("completion_tokens", g.reasoning_tokens + g.content_tokens)
+      .num("reasoning_tokens", g.reasoning_tokens)
+      .num("tokens_written", g.tokens_written)
+      .num("received_steady_ns", g.received_ns)
+      .num("received_wall_ns", a.to_wall_ns(g.received_ns))
+      .num("admitted_steady_ns", g.admitted_ns)
+      .num("headers_steady_ns", g.headers_ns)
+      .num("headers_wall_ns", g.headers_ns ? a.to_wall_ns(g.headers_ns) : 0)
+      .num("first_token_steady_ns", g.first_token_ns)
+      .raw("chunks", chunks);
+  state_.truth->write_line(line.finish());
 }
 
 }  // namespace servebench::mock
