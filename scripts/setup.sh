@@ -17,6 +17,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
+  python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
 )
 
 missing=()
