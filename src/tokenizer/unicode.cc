@@ -334,36 +334,28 @@ Regex::~Regex() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
 
 namespace {
 
-// PCRE2 10.42 has Unicode 14 tables; HF's Oniguruma and utf8proc know newer characters. Such a
-// character is matched through a stand-in of the same general category and UTF-8 length that
-// PCRE2 knows, so every \p{..} class sees the category HF sees and offsets stay unchanged.
+// PCRE2 10.42 has Unicode 14 tables; HF's Oniguruma knows newer characters. Such a character is
+// matched through a stand-in of the same general category and UTF-8 length that PCRE2 knows, so
+// every \p{..} class sees the category HF sees and offsets stay unchanged. The categories HF
+// gives were measured with tokenizers@0.23.2 (scripts/tokenizer/make_unicode_table.js).
 class NewCharTable {
  public:
   NewCharTable() {
-    std::string assigned;
-    for (char32_t cp = 0x80; cp < 0x110000; ++cp) {
-      if (cp >= 0xD800 && cp < 0xE000) continue;
-      if (category(cp) != UTF8PROC_CATEGORY_CN) append_utf8(&assigned, cp);
+    struct Range {
+      char32_t first, last;
+      int category;
+    };
+    static constexpr Range kHfRanges[] = {
+#include "tokenizer/hf_unicode_table.inc"
+    };
+    for (const Range& r : kHfRanges) {
+      for (char32_t cp = r.first; cp <= r.last; ++cp) {
+        std::string enc;
+        append_utf8(&enc, cp);
+        char32_t stand_in = stand_in_for(r.category, enc.size());
+        if (stand_in) map_.emplace_back(cp, stand_in);
+      }
     }
-    int err;
-    PCRE2_SIZE off;
-    const char* pat = "\\p{Cn}";
-    pcre2_code* cn = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pat), PCRE2_ZERO_TERMINATED,
-                                   PCRE2_UTF | PCRE2_UCP, &err, &off, nullptr);
-    pcre2_match_data* md = pcre2_match_data_create(1, nullptr);
-    auto subject = reinterpret_cast<PCRE2_SPTR>(assigned.data());
-    size_t start = 0;
-    while (cn && start < assigned.size() &&
-           pcre2_match(cn, subject, assigned.size(), start, PCRE2_NO_UTF_CHECK, md, nullptr) > 0) {
-      PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
-      size_t p = ov[0];
-      char32_t cp = next_code_point(assigned, &p);
-      char32_t stand_in = stand_in_for(category(cp), p - ov[0]);
-      if (stand_in) map_.emplace_back(cp, stand_in);
-      start = p;
-    }
-    pcre2_match_data_free(md);
-    pcre2_code_free(cn);
     std::sort(map_.begin(), map_.end());
     if (!map_.empty()) min_cp_ = map_.front().first;
   }
@@ -376,17 +368,6 @@ class NewCharTable {
   char32_t min_cp() const { return min_cp_; }
 
  private:
-  static int category(char32_t cp) {
-    // CJK Unified Ideographs Extension I (Unicode 15.1) is newer than utf8proc 2.8's tables.
-    if (cp >= 0x2EBF0 && cp <= 0x2EE5D) return UTF8PROC_CATEGORY_LO;
-    // Unicode 16 emoji HF already knows (So).
-    switch (cp) {
-      case 0x1FA89: case 0x1FA8F: case 0x1FABE: case 0x1FAC6: case 0x1FADC: case 0x1FADF: case 0x1FAE9:
-        return UTF8PROC_CATEGORY_SO;
-      default: break;
-    }
-    return utf8proc_category(static_cast<utf8proc_int32_t>(cp));
-  }
   static char32_t stand_in_for(int cat, size_t len) {
     bool four = len == 4;
     switch (cat) {
