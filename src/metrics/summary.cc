@@ -65,7 +65,7 @@ struct PendingStats {
 
 // Computes every pending distribution, largest first, on up to hardware_concurrency threads
 // when there is enough work to pay for them.
-void compute_all(std::vector<PendingStats>& pending) {
+void compute_all(std::vector<PendingStats>& pending, int max_threads) {
   std::sort(pending.begin(), pending.end(), [](const PendingStats& a, const PendingStats& b) {
     return a.values->size() > b.values->size();
   });
@@ -78,6 +78,7 @@ void compute_all(std::vector<PendingStats>& pending) {
     }
   };
   size_t threads = std::min<size_t>(std::thread::hardware_concurrency(), pending.size());
+  if (max_threads > 0) threads = std::min<size_t>(threads, static_cast<size_t>(max_threads));
   if (total < 200'000 || threads <= 1) {
     work();
     return;
@@ -390,7 +391,7 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
   for (PendingStats& p : pending) {
     if (p.out == nullptr) p.out = &s.metrics[p.index].stats;
   }
-  compute_all(pending);
+  compute_all(pending, opt.max_threads);
   if (!per_token_separate && !icl.empty()) {
     // Every chunk carried one token: per-token ITL is the inter-chunk distribution.
     x.has_per_token_itl = true;

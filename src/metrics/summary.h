@@ -75,6 +75,7 @@ struct SummaryOptions {
   // per chunk (16M for 1M requests of 16 chunks); false skips both.
   bool inter_chunk_latency = true;
   int64_t window_ns = 0;        // > 0: throughputs divide by this window (time slices)
+  int max_threads = 0;          // distributions computed on up to this many threads (0 = cores)
   record::RunAnchor anchor;     // steady → wall, for min/max timestamps
 };
 

@@ -233,6 +233,32 @@ TEST(SummaryTest, PerTokenItlSharesIclWhenChunksCarryOneTokenAndBackfillsOtherwi
   EXPECT_EQ(s.find("inter_chunk_latency"), nullptr);
 }
 
+TEST(SummaryTest, ParallelDistributionsMatchSerial) {
+  // Enough samples (> 200k) for the parallel path; must equal the single-threaded result.
+  std::vector<RequestRecord> recs;
+  std::mt19937_64 rng(9);
+  for (int i = 0; i < 30000; ++i) {
+    StreamSpec s;
+    s.start_ns = 1000 * kMs + i * kMs;
+    s.ttft_ns = static_cast<int64_t>(rng() % 100'000'000) + 1;
+    for (int g = 0; g < 8; ++g) s.gaps_ns.push_back(static_cast<int64_t>(rng() % 9'000'000));
+    recs.push_back(make_stream_record(i, s));
+  }
+  SummaryOptions serial, parallel;
+  serial.max_threads = 1;
+  parallel.max_threads = 4;
+  const Summary a = summarize(ptrs(recs), serial);
+  const Summary b = summarize(ptrs(recs), parallel);
+  ASSERT_EQ(a.metrics.size(), b.metrics.size());
+  for (size_t i = 0; i < a.metrics.size(); ++i) {
+    ASSERT_EQ(a.metrics[i].tag(), b.metrics[i].tag());
+    for (size_t p = 0; p < 9; ++p) EXPECT_EQ(a.metrics[i].stats.p[p], b.metrics[i].stats.p[p]);
+    EXPECT_EQ(a.metrics[i].stats.avg, b.metrics[i].stats.avg);
+  }
+  EXPECT_EQ(a.find("inter_chunk_latency")->stats.count, 240000);
+  EXPECT_EQ(a.extras.per_token_itl.p[8], b.extras.per_token_itl.p[8]);
+}
+
 TEST(SummaryTest, TimeSlices) {
   // Requests start at 1000, 1100, 1200 ms; 150 ms slices → [0]: 2 requests, [1]: 1 request.
   auto recs = three_ok();
