@@ -187,8 +187,10 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
       --export-level raw --artifact-dir "$dir/artifacts")
     printf '%q ' "${cmd[@]}" >"$dir/command.txt"
     say "$name-$mode: servebench profile ($count requests, concurrency $conc, ISL $isl, OSL $osl, overhead $overhead)"
+    curl -fsS "$url/metrics" >"$dir/server_metrics_before.txt" 2>/dev/null || true
     rc=0
     "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
+    curl -fsS "$url/metrics" >"$dir/server_metrics_after.txt" 2>/dev/null || true
     if [[ $rc -ne 0 ]]; then
       say "$name-$mode: servebench exited $rc; tail of $dir/servebench.out:"
       tail -5 "$dir/servebench.out" >&2
@@ -200,6 +202,7 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     python3 "$repo/tests/conformance/check_run.py" --artifacts "$dir/artifacts" --label "$name-$mode" \
       --request-count "$count" --isl "$isl" --osl "$osl" --prompt-overhead "$overhead" \
       --endpoint-type "$endpoint" "${streaming[@]}" --exact-isl "$exact_isl" \
+      --server-metrics-before "$dir/server_metrics_before.txt" --server-metrics-after "$dir/server_metrics_after.txt" \
       --json-out "$dir/checks.json" >"$dir/checks.txt" 2>&1 || rc=$?
     cat "$dir/checks.txt" >&2
     [[ $rc -eq 0 ]] || failed=1

@@ -20,6 +20,8 @@ profile_export_raw.jsonl, and checks, each as its own named item:
   payload            (inputs.json) what was sent: max tokens, ignore_eos, include_usage
   stream_structure   (raw export) usage arrived; TTFT and latency sit on the first and last
                      content chunk (role-only and usage-only events excluded, as in AIPerf)
+  server_counters    (llama-server /metrics before and after) the tokens the server generated
+                     during the run == the sum of usage.completion_tokens over our records
 
 Python 3 standard library only. Prints one line per item (PASS/FAIL/WARN/SKIP) and, with
 --json-out, a machine-readable report. Exit 0 when nothing failed, 1 otherwise, 2 on bad input.
@@ -50,6 +52,8 @@ def parse_args(argv):
     p.add_argument("--endpoint-type", choices=["chat", "completions"], required=True)
     p.add_argument("--exact-isl", choices=["fail", "warn"], default="fail")
     p.add_argument("--label", default="", help="name of this run in the output")
+    p.add_argument("--server-metrics-before", help="the server's Prometheus /metrics before the run")
+    p.add_argument("--server-metrics-after", help="... and after it (llama-server --metrics)")
     p.add_argument("--json-out", help="write the report as JSON here")
     return p.parse_args(argv)
 
@@ -332,6 +336,36 @@ def check_stream_structure(r, raw_path, recs, osl, streaming):
             if problems else detail)
 
 
+def read_prometheus(path):
+    vals = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2 and not line.startswith("#"):
+                try:
+                    vals[parts[0]] = float(parts[1])
+                except ValueError:
+                    pass
+    return vals
+
+
+def check_server_counters(r, before_path, after_path, recs):
+    """The server's own counters across the run against the usage in our records: every token the
+    server generated for us must be in some record (a lost or double-counted response shows)."""
+    if not before_path or not after_path:
+        r.add("server_counters", "SKIP", "no /metrics snapshots given")
+        return
+    b, a = read_prometheus(before_path), read_prometheus(after_path)
+    key = "llamacpp:tokens_predicted_total"
+    if key not in b or key not in a:
+        r.add("server_counters", "SKIP", f"no {key} in the snapshots")
+        return
+    served = a[key] - b[key]
+    ours = sum(int(metric(x, "usage_completion_tokens") or 0) for x in recs)
+    r.check("server_counters", served == ours and served > 0,
+            f"server generated {served:.0f} tokens during the run; records' usage.completion_tokens sum to {ours}")
+
+
 def main(argv):
     a = parse_args(argv)
     if not os.path.isdir(a.artifacts):
@@ -358,6 +392,7 @@ def main(argv):
     check_artifacts_sane(r, ok, summary, len(recs) - len(ok), a.streaming)
     check_payload(r, find_file(a.artifacts, "inputs.json"), a.osl, a.streaming, a.endpoint_type)
     check_stream_structure(r, find_file(a.artifacts, "profile_export_raw.jsonl"), ok, a.osl, a.streaming)
+    check_server_counters(r, a.server_metrics_before, a.server_metrics_after, recs)
 
     if a.json_out:
         with open(a.json_out, "w", encoding="utf-8") as f:

@@ -73,7 +73,7 @@ def inputs_json():
 
 
 class CheckRunTest(unittest.TestCase):
-    def run_check(self, recs, summary=None, raws=None, inputs=None, extra=()):
+    def run_check(self, recs, summary=None, raws=None, inputs=None, served_tokens=None, extra=()):
         with tempfile.TemporaryDirectory() as d:
             sub = os.path.join(d, "model-openai-chat-concurrency2")
             os.makedirs(sub)
@@ -89,6 +89,13 @@ class CheckRunTest(unittest.TestCase):
             if inputs is not None:
                 with open(os.path.join(sub, "inputs.json"), "w") as f:
                     json.dump(inputs, f)
+            if served_tokens is not None:
+                with open(os.path.join(d, "before.txt"), "w") as f:
+                    f.write("# TYPE llamacpp:tokens_predicted_total counter\nllamacpp:tokens_predicted_total 100\n")
+                with open(os.path.join(d, "after.txt"), "w") as f:
+                    f.write(f"llamacpp:tokens_predicted_total {100 + served_tokens}\nllamacpp:n_decode_total 7\n")
+                extra = [*extra, "--server-metrics-before", os.path.join(d, "before.txt"),
+                         "--server-metrics-after", os.path.join(d, "after.txt")]
             out_json = os.path.join(d, "report.json")
             args = ["--artifacts", d, "--request-count", str(N), "--isl", str(ISL), "--osl", str(OSL),
                     "--prompt-overhead", str(OVERHEAD), "--streaming", "--endpoint-type", "chat",
@@ -105,14 +112,18 @@ class CheckRunTest(unittest.TestCase):
 
     def test_consistent_run_passes(self):
         recs = good_records()
-        rc, st = self.run_check(recs, raws=raw_records(recs), inputs=inputs_json())
+        rc, st = self.run_check(recs, raws=raw_records(recs), inputs=inputs_json(), served_tokens=N * OSL)
         self.assertEqual(rc, 0, st)
         self.assertEqual(set(st.values()), {"PASS"}, st)
 
     def test_missing_raw_is_skipped_not_failed(self):
         rc, st = self.run_check(good_records())
         self.assertEqual(rc, 0)
-        self.assertEqual((st["payload"], st["stream_structure"]), ("SKIP", "SKIP"))
+        self.assertEqual((st["payload"], st["stream_structure"], st["server_counters"]), ("SKIP",) * 3)
+
+    def test_server_generating_tokens_no_record_shows_fails_server_counters(self):
+        _, st = self.run_check(good_records(), served_tokens=N * OSL + OSL)  # one response lost
+        self.assert_only_failure(st, "server_counters")
 
     def test_failed_request_fails_all_succeeded_only(self):
         # A transport error is one failure, not one per check: the rest look at the successes.
