@@ -113,7 +113,15 @@ Result<RunOutcome> Runner::run() {
       po.totals.cancelled_grace += s.cancelled_grace;
       po.totals.cancelled_interrupt += s.cancelled_interrupt;
       po.totals.cancelled_rate += s.cancelled_rate;
+      po.totals.start_call_ns_total += s.start_call_ns_total;
+      po.totals.start_call_ns_max = std::max(po.totals.start_call_ns_max, s.start_call_ns_max);
     }
+    SB_LOG_DEBUG("phase {}: {} sent, {} finished, cancelled {} (grace) {} (Ctrl-C) {} (rate); transport start() "
+                 "mean {:.1f} us, max {:.1f} us",
+                 record::phase_name(po.phase), po.totals.issued, po.totals.completed, po.totals.cancelled_grace,
+                 po.totals.cancelled_interrupt, po.totals.cancelled_rate,
+                 po.totals.issued ? po.totals.start_call_ns_total / 1e3 / po.totals.issued : 0.0,
+                 po.totals.start_call_ns_max / 1e3);
     outcome.phases.push_back(po);
   }
   outcome.first_start_ns = phases.empty() ? 0 : phases[0].start_ns;

@@ -318,6 +318,9 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
 
   rec.request_start_ns = clock_.now_ns();
   auto started = client_->start(http, req);
+  const int64_t call_ns = clock_.now_ns() - rec.request_start_ns;
+  stats_.start_call_ns_total += call_ns;
+  stats_.start_call_ns_max = std::max(stats_.start_call_ns_max, call_ns);
   if (started) {
     req->transfer = *started;
     req->arm_cancel(rec.request_start_ns);

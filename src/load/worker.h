@@ -73,6 +73,8 @@ struct WorkerPhaseStats {
   int64_t cancelled_grace = 0;
   int64_t cancelled_interrupt = 0;
   int64_t cancelled_rate = 0;
+  int64_t start_call_ns_total = 0;  // time spent inside HttpClient::start (client overhead)
+  int64_t start_call_ns_max = 0;
 };
 
 // Whether request `index` of a phase is cancelled on purpose: a seeded hash of the index, so the
