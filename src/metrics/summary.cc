@@ -374,6 +374,18 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
   }
   std::stable_sort(s.error_summary.begin(), s.error_summary.end(),
                    [](const ErrorGroup& a, const ErrorGroup& b) { return a.count > b.count; });
+  // Messages that embed per-request details would make one group per failure: keep the most
+  // frequent kMaxErrorGroups and fold the rest into one group per (code, type).
+  if (s.error_summary.size() > kMaxErrorGroups) {
+    std::map<std::pair<int32_t, std::string>, int64_t> rest;
+    for (size_t i = kMaxErrorGroups; i < s.error_summary.size(); ++i) {
+      rest[{s.error_summary[i].code, s.error_summary[i].type}] += s.error_summary[i].count;
+    }
+    s.error_summary.resize(kMaxErrorGroups);
+    for (const auto& [key, count] : rest) {
+      s.error_summary.push_back({key.first, key.second, "(other messages)", count});
+    }
+  }
 
   // Extras.
   Extras& x = s.extras;

@@ -65,6 +65,7 @@ struct Extras {
   std::vector<std::pair<std::string, int64_t>> errors_by_kind;  // sorted by kind name
 };
 
+inline constexpr size_t kMaxErrorGroups = 50;                     // distinct error messages kept
 inline constexpr int64_t kLateSendThresholdNs = 1'000'000;        // 1 ms
 inline constexpr double kClientLimitedLateFraction = 0.05;          // > 5 % of sends late
 inline constexpr int64_t kClientLimitedLagP99Ns = 10'000'000;       // or lag p99 > 10 ms

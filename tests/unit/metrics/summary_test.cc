@@ -101,6 +101,21 @@ TEST(SummaryTest, ErrorsGiveAdjAndErrorRate) {
   EXPECT_EQ(s.extras.errors_by_kind[0].first, "http_status");
 }
 
+TEST(SummaryTest, ErrorGroupsAreCapped) {
+  std::vector<RequestRecord> recs;
+  for (int i = 0; i < 80; ++i) {
+    recs.push_back(make_error_record(i, (1000 + i) * kMs, ErrorKind::kHttpStatus, 500,
+                                     "failure for request " + std::to_string(i)));
+  }
+  Summary s = summarize(ptrs(recs), {});
+  ASSERT_EQ(s.error_summary.size(), kMaxErrorGroups + 1);
+  EXPECT_EQ(s.error_summary.back().message, "(other messages)");
+  EXPECT_EQ(s.error_summary.back().count, 80 - static_cast<int64_t>(kMaxErrorGroups));
+  int64_t total = 0;
+  for (const auto& g : s.error_summary) total += g.count;
+  EXPECT_EQ(total, 80);
+}
+
 TEST(SummaryTest, AllFailedStillSummarizes) {
   std::vector<RequestRecord> recs;
   for (int i = 0; i < 4; ++i) {
