@@ -159,6 +159,15 @@ for (let i = 0; i < 400; i++) {
   add(s);
 }
 
+// llama.cpp's hard cases (tests/data/tokenizer/llama.cpp/*.inp), deduplicated, appended last so
+// earlier indices stay stable.
+const seen = new Set(out);
+for (const f of fs.readdirSync(path.join(dataDir, 'llama.cpp')).filter((n) => n.endsWith('.inp')).sort()) {
+  for (const s of fs.readFileSync(path.join(dataDir, 'llama.cpp', f), 'utf8').split('\n__ggml_vocab_test__\n')) {
+    if (!seen.has(s)) { seen.add(s); add(s); }
+  }
+}
+
 fs.mkdirSync(dataDir, { recursive: true });
 fs.writeFileSync(path.join(dataDir, 'corpus.jsonl'), out.map((s) => JSON.stringify(s)).join('\n') + '\n');
 console.error(`make_corpus: ${out.length} strings`);

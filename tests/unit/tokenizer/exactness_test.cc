@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
+#include <sstream>
 #include <simdjson.h>
 
 #include "tokenizer/tokenizer.h"
@@ -129,6 +131,16 @@ void check_family(const std::string& family, const std::string& spec) {
   EXPECT_EQ(encode_bad, 0u) << family << ": " << encode_bad << " of " << index << " strings differ";
   EXPECT_EQ(special_bad, 0u) << family << ": " << special_bad << " special-token encodings differ";
   EXPECT_EQ(decode_bad, 0u) << family << ": " << decode_bad << " decodes differ";
+  // Byte-level families without a normalizer are lossless: decode(encode(x)) == x everywhere.
+  static const std::set<std::string> kLossless = {"gpt4o", "llama3", "gpt2", "deepseek_v3"};
+  if (kLossless.count(family)) {
+    for (size_t i = 0; i < corpus.size(); i += 1) {
+      if (t.decode(t.encode(corpus[i], false), false) != corpus[i]) {
+        ADD_FAILURE() << family << " (" << spec << ") does not round-trip #" << i;
+        break;
+      }
+    }
+  }
   std::printf("%s (%s): %zu strings checked, %zu known differences, %zu round-trip decode(encode(x)) == x\n",
               family.c_str(), spec == "builtin" ? "builtin" : "tokenizer.json", index - known, known, roundtrip);
 }
@@ -147,6 +159,49 @@ INSTANTIATE_TEST_SUITE_P(Families, Exactness,
 
 // The embedded o200k_base must agree with HF's o200k (GPT-4o) tokenizer.json everywhere.
 TEST(Exactness, BuiltinMatchesGpt4oReference) { check_family("gpt4o", "builtin"); }
+
+// llama.cpp's ggml-vocab-*.inp/.out golden cases (ids from HF tokenizers, no special tokens).
+class LlamaCppVocab : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
+
+TEST_P(LlamaCppVocab, MatchesGoldenIds) {
+  auto [vocab, family] = GetParam();
+  std::string spec = family_paths().at(family);
+  if (!file_exists(spec)) FAIL() << missing_fixture_message(spec);
+  auto tok = load_tokenizer(spec);
+  ASSERT_TRUE(tok.has_value()) << tok.error().message;
+  std::string base = source_dir() + "/tests/data/tokenizer/llama.cpp/ggml-vocab-" + vocab + ".gguf";
+  std::string inp = read_file(base + ".inp"), out = read_file(base + ".out");
+  ASSERT_FALSE(inp.empty()) << base;
+  const std::string sep = "\n__ggml_vocab_test__\n";
+  std::vector<std::string> inputs;
+  for (size_t pos = 0;;) {
+    size_t f = inp.find(sep, pos);
+    if (f == std::string::npos) break;
+    inputs.push_back(inp.substr(pos, f - pos));
+    pos = f + sep.size();
+  }
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos < out.size();) {
+    size_t nl = out.find('\n', pos);
+    if (nl == std::string::npos) nl = out.size();
+    lines.push_back(out.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  ASSERT_GE(lines.size(), inputs.size());
+  ASSERT_GE(inputs.size(), 30u);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<TokenId> want;
+    std::istringstream ss(lines[i]);
+    for (TokenId id; ss >> id;) want.push_back(id);
+    EXPECT_EQ((*tok)->encode(inputs[i], false), want) << vocab << " case " << i << ": "
+                                                      << ::testing::PrintToString(inputs[i]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Vocabs, LlamaCppVocab,
+                         ::testing::Values(std::make_pair("gpt-2", "gpt2"), std::make_pair("llama-bpe", "llama3"),
+                                           std::make_pair("llama-spm", "llama2"), std::make_pair("bert-bge", "bert"),
+                                           std::make_pair("qwen2", "qwen3")));
 
 // cl100k_base from gpt-tokenizer's rank file (no HF equivalent shipped): well-known ids.
 TEST(Exactness, Cl100kRankFileKnownIds) {
