@@ -92,13 +92,8 @@ void error_obj(const RequestRecord& r, std::string* out) {
   }
   out->push_back('{');
   key(out, "code");
-  if (r.http_status > 0) {
-    out->append(std::to_string(r.http_status));
-  } else if (r.cancelled()) {
-    out->append("499");
-  } else {
-    out->append("null");
-  }
+  const int32_t code = metrics::error_code(r);
+  out->append(code > 0 ? std::to_string(code) : "null");
   out->push_back(',');
   key(out, "type");
   append_json_string(out, record::error_kind_name(r.error));

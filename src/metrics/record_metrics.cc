@@ -193,6 +193,14 @@ void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* o
   }
 }
 
+int32_t error_code(const RequestRecord& r) {
+  if (r.ok()) return 0;
+  if (r.http_status >= 300 || (r.error == record::ErrorKind::kHttpStatus && r.http_status > 0)) {
+    return r.http_status;
+  }
+  return r.cancelled() ? 499 : 0;
+}
+
 bool per_token_itl_equals_icl(const RequestRecord& r) {
   bool first = true;
   for (const record::Chunk& c : r.chunks) {

@@ -94,6 +94,11 @@ void append_per_token_itl(const record::RequestRecord& r, std::vector<double>* o
 // appends: every content chunk after the first carries one token (or an unknown count).
 bool per_token_itl_equals_icl(const record::RequestRecord& r);
 
+// The error `code` AIPerf exports for a failed request: the HTTP status when the status itself
+// was the failure (non-2xx), 499 for a cancelled request, 0 (null) otherwise: a stream reset or
+// an error event after "200 OK" is not an HTTP error.
+int32_t error_code(const record::RequestRecord& r);
+
 // True for chunk kinds that carry text.
 inline bool is_content_chunk(record::ChunkKind k) {
   return k == record::ChunkKind::kContent || k == record::ChunkKind::kReasoning ||

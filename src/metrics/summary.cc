@@ -177,7 +177,7 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     }
     if (!r->ok()) {
       ++s.error_request_count;
-      ++errors[{r->http_status, record::error_kind_name(r->error), r->error_message}];
+      ++errors[{error_code(*r), record::error_kind_name(r->error), r->error_message}];
       ++errors_by_kind[record::error_kind_name(r->error)];
       if (rv.has(RecordMetric::kErrorIsl)) {
         cols[static_cast<size_t>(RecordMetric::kErrorIsl)].push_back(

@@ -160,6 +160,17 @@ TEST(RecordMetricsTest, FailedRequestOnlyHasErrorIsl) {
   EXPECT_FALSE(values_of(c).has(RecordMetric::kErrorIsl));  // cancelled is not an error
 }
 
+TEST(RecordMetricsTest, ErrorCode) {
+  auto http = make_error_record(0, kMs, record::ErrorKind::kHttpStatus, 503, "busy");
+  EXPECT_EQ(error_code(http), 503);
+  auto reset = make_error_record(0, kMs, record::ErrorKind::kStreamReset, 200, "reset");
+  EXPECT_EQ(error_code(reset), 0);  // the 200 was fine; the stream broke later
+  auto cancelled = make_error_record(0, kMs, record::ErrorKind::kCancelled, 0, "grace");
+  EXPECT_EQ(error_code(cancelled), 499);
+  auto connect = make_error_record(0, kMs, record::ErrorKind::kConnect, 0, "refused");
+  EXPECT_EQ(error_code(connect), 0);
+}
+
 TEST(RecordMetricsTest, ScheduleAnchored) {
   StreamSpec s;
   s.intended_ns = 1000 * kMs;
