@@ -160,7 +160,7 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
         !st) {
       return tl::unexpected(st.error());
     }
-    if (auto st = emit(names.timeslices_csv, render_timeslices_csv(slices),
+    if (auto st = emit(names.timeslices_csv, render_timeslices_csv(slices, context.anchor),
                        "Timeslices CSV Export");
         !st) {
       return tl::unexpected(st.error());

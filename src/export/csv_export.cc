@@ -66,23 +66,31 @@ std::string render_summary_csv(const metrics::Summary& s) {
   return out;
 }
 
-std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices) {
-  std::string out = "Timeslice,Metric,Unit,Stat,Value\n";
+std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices,
+                                  const record::RunAnchor& anchor) {
+  std::string out = "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value\n";
   for (const auto& sl : slices) {
-    const std::string idx = std::to_string(sl.index);
+    const std::string slice_cols = std::to_string(sl.index) + "," +
+                                   std::to_string(anchor.to_wall_ns(sl.start_ns)) + "," +
+                                   std::to_string(anchor.to_wall_ns(sl.end_ns)) + ",";
+    std::vector<const MetricResult*> sorted_metrics;
     for (const MetricResult& m : sl.summary.metrics) {
-      if (m.info->has(metrics::kNoCsv)) continue;
-      const std::string prefix =
-          idx + "," + std::string(m.tag()) + "," + csv_field(m.info->display_unit) + ",";
-      if (!m.distribution) {
-        out += prefix + "avg," + display_value(m) + "\n";
+      if (!m.info->has(metrics::kNoCsv)) sorted_metrics.push_back(&m);
+    }
+    std::sort(sorted_metrics.begin(), sorted_metrics.end(),
+              [](const MetricResult* a, const MetricResult* b) { return a->tag() < b->tag(); });
+    for (const MetricResult* m : sorted_metrics) {
+      const std::string prefix = slice_cols + csv_field(m->info->header) + "," +
+                                 csv_field(m->info->display_unit) + ",";
+      if (!m->distribution) {
+        out += prefix + "avg," + display_value(*m) + "\n";
         continue;
       }
       for (const char* k : kStatKeys) {
         double v;
-        if (!m.stats.get(k, &v)) continue;
+        if (!m->stats.get(k, &v)) continue;
         out += prefix + k + ",";
-        append_number(&out, v / m.info->display_divisor);
+        append_number(&out, v / m->info->display_divisor);
         out += "\n";
       }
     }

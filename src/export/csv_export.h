@@ -7,7 +7,8 @@
 // at full precision (AIPerf rounds to 2 decimals; we do not). Empty cell = not applicable; "inf"
 // for the +inf statistics of adj_* distributions.
 //
-// Time slices: long format "Timeslice,Metric,Unit,Stat,Value", one row per statistic.
+// Time slices: AIPerf's tidy format "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value" (wall
+// ns, metric header, one row per statistic, metrics sorted by tag).
 //
 // Thread safety: pure functions.
 #pragma once
@@ -21,6 +22,7 @@
 namespace servebench::exporter {
 
 std::string render_summary_csv(const metrics::Summary& summary);
-std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices);
+std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices,
+                                  const record::RunAnchor& anchor);
 
 }  // namespace servebench::exporter

@@ -120,7 +120,7 @@ TEST(GoldenTest, Timeslices) {
   metrics::SummaryOptions o;
   o.anchor = f.ctx.anchor;
   auto slices = metrics::summarize_slices(prof, 250'000'000, o);
-  check_golden("profile_export_aiperf_timeslices.csv", render_timeslices_csv(slices));
+  check_golden("profile_export_aiperf_timeslices.csv", render_timeslices_csv(slices, f.ctx.anchor));
 }
 
 }  // namespace
