@@ -54,6 +54,8 @@ struct Conn {
   uint64_t group = 0;
   int64_t served = 0;      // completed responses on this connection
   uint32_t interest = 0;
+  EventLoop::TimerId connect_timer = 0;
+  bool has_connect_timer = false;
   Http1ResponseParser parser;
 };
 
@@ -115,6 +117,7 @@ class Http1Client final : public HttpClient {
       if (t->has_timer) loop_.cancel_timer(t->timer);
     }
     for (auto& [fd, c] : conns_) {
+      cancel_connect_timer(c.get());
       loop_.unwatch(fd);
       ::close(fd);
     }
@@ -279,6 +282,11 @@ class Http1Client final : public HttpClient {
     c->connecting = rc != 0;
     if (c->connecting) {
       set_interest(c, EventLoop::kWritable);
+      if (options_.connect_timeout_ns > 0) {
+        c->has_connect_timer = true;
+        c->connect_timer = loop_.add_timer(loop_.clock().now_ns() + options_.connect_timeout_ns,
+                                           [this, fd] { on_connect_timeout(fd); });
+      }
     } else {
       write_request(t);
     }
@@ -327,6 +335,7 @@ class Http1Client final : public HttpClient {
         finish(t, ErrorKind::kConnect, std::string("connect: ") + std::strerror(err), false);
       } else {
         c->connecting = false;
+        cancel_connect_timer(c);
         write_request(t);
       }
     } else {
@@ -390,6 +399,24 @@ class Http1Client final : public HttpClient {
     finish(t, t->got_bytes || t->written > 0 ? ErrorKind::kStreamReset : ErrorKind::kConnect, why, false);
   }
 
+  void cancel_connect_timer(Conn* c) {
+    if (!c->has_connect_timer) return;
+    loop_.cancel_timer(c->connect_timer);
+    c->has_connect_timer = false;
+  }
+
+  void on_connect_timeout(int fd) {
+    auto it = conns_.find(fd);
+    if (it == conns_.end()) return;
+    Conn* c = it->second.get();
+    c->has_connect_timer = false;
+    if (!c->connecting || !c->transfer) return;
+    ++depth_;
+    finish(c->transfer, ErrorKind::kConnect, "connect timeout", false);
+    --depth_;
+    collect();
+  }
+
   void on_timeout(TransferId id) {
     auto it = transfers_.find(id);
     if (it == transfers_.end() || it->second->finished) return;
@@ -413,7 +440,9 @@ class Http1Client final : public HttpClient {
       c->transfer = nullptr;
       t->conn = nullptr;
       if (kind == ErrorKind::kNone) ++c->served;
-      if (keep_conn && !t->fresh) {
+      // A response that ended before the whole request was written leaves the connection out
+      // of step: never reuse it.
+      if (keep_conn && !t->fresh && t->written == t->wire.size()) {
         if (c->group == 0) c->target->idle.push_back(c);
         // A parked keep-alive connection stays registered for reads: no epoll_ctl.
       } else {
@@ -458,6 +487,7 @@ class Http1Client final : public HttpClient {
   void close_conn(Conn* c) {
     if (c->closed) return;
     c->closed = true;
+    cancel_connect_timer(c);
     remove_idle(c);
     if (c->group != 0) {
       auto it = sticky_.find(c->group);

@@ -2,7 +2,11 @@
 // in-test HTTP server on loopback; every test runs against each implementation. These tests run real
 // sockets and the real clock, but never sleep: they wait on the event loop until the client
 // reports completion, and the server paces streamed pieces on the client's acknowledgements.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -381,6 +385,36 @@ TEST_P(HttpClientTest, HttpsGoesThroughTls) {
   ASSERT_TRUE(id.has_value());
   run_until([&] { return rec.done; });
   EXPECT_EQ(rec.error, ErrorKind::kTls) << rec.message;
+}
+
+TEST_P(HttpClientTest, ConnectTimeoutIsConnectError) {
+  // A listener whose accept queue is full drops further SYNs, so a connect never completes.
+  int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(lfd, 0), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::vector<int> fillers;
+  for (int i = 0; i < 3; ++i) {  // fill the queue (non-blocking connects)
+    int f = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    ::connect(f, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    fillers.push_back(f);
+  }
+  ClientOptions o;
+  o.connect_timeout_ns = 100'000'000;
+  make_client(o);
+  Recorder rec;
+  HttpRequest r = post("http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/");
+  const int64_t t0 = loop_->clock().now_ns();
+  ASSERT_TRUE(client_->start(r, &rec).has_value());
+  run_until([&] { return rec.done; });
+  EXPECT_EQ(rec.error, ErrorKind::kConnect) << rec.message;
+  EXPECT_GE(rec.end_ns - t0, 100'000'000);
+  for (int f : fillers) ::close(f);
+  ::close(lfd);
 }
 
 INSTANTIATE_TEST_SUITE_P(Impl, HttpClientTest, ::testing::Values("curl", "native", "auto"),
