@@ -4,18 +4,22 @@
 #   4. schedule lag at 1,000 requests/s Poisson
 #   5. peak RSS with 10,000 concurrent open streams
 #   6. start-up to first request sent (builtin tokenizer)
-# usage: scripts/bench_load.sh [timing|lag|rss|startup|all]   (BIN=build/bin, QUICK=1 for short runs)
+# usage: scripts/bench_load.sh [timing|lag|rss|startup|all]
+#   BIN=build/bin; RT=1 runs client and mock under SCHED_FIFO (chrt -f 10) so that other load on a
+#   shared machine does not preempt them; MOCK_THREADS, N200, N2000, LAG_REQUESTS size the runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-build/bin}
 WHAT=${1:-all}
 OUT=$(mktemp -d /tmp/sb-bench-load-XXXXXX)
 ulimit -n "$(ulimit -Hn)"
+PRIO=()
+[ "${RT:-0}" = 1 ] && PRIO=(chrt -f 10)
 MOCK_PID=
 trap '[ -n "$MOCK_PID" ] && kill "$MOCK_PID" 2>/dev/null; true' EXIT
 
 start_mock() {  # args...; sets PORT and MOCK_PID
-  "$BIN/servebench-mock" --port 0 "$@" > "$OUT/mock.out" 2> "$OUT/mock.err" &
+  "${PRIO[@]}" "$BIN/servebench-mock" --port 0 "$@" > "$OUT/mock.out" 2> "$OUT/mock.err" &
   MOCK_PID=$!
   for _ in $(seq 100); do
     [ -s "$OUT/mock.out" ] && break
@@ -25,7 +29,7 @@ start_mock() {  # args...; sets PORT and MOCK_PID
 }
 stop_mock() { kill "$MOCK_PID" 2>/dev/null || true; wait "$MOCK_PID" 2>/dev/null || true; MOCK_PID=; }
 
-echo "# $(date -u +%FT%TZ) $(nproc) cores, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load average: $(cut -d' ' -f1-3 /proc/loadavg), RT=${RT:-0}"
 
 timing() {  # streams itl_ms requests osl
   local streams=$1 itl=$2 n=$3 osl=$4
@@ -34,8 +38,8 @@ timing() {  # streams itl_ms requests osl
   local cmd=("$BIN/servebench" profile -m mock-model --tokenizer simple -u "127.0.0.1:$PORT" --streaming
     --concurrency "$streams" --request-count "$n" --osl "$osl" --isl 32 --extra-inputs ignore_eos:true
     --export-level raw --artifact-dir "$OUT/art-timing-$streams" -q)
-  echo "\$ ${cmd[*]}"
-  "${cmd[@]}"
+  echo "\$ ${PRIO[*]} ${cmd[*]}"
+  "${PRIO[@]}" "${cmd[@]}"
   stop_mock
   python3 bench/load/timing_vs_truth.py "$OUT"/art-timing-"$streams"/*/profile_export_raw.jsonl "$OUT/gt-$streams.jsonl"
 }
@@ -47,8 +51,8 @@ lag() {
   local cmd=("$BIN/servebench" profile -m mock-model --tokenizer simple -u "127.0.0.1:$PORT" --streaming
     --request-rate 1000 --arrival-pattern poisson --request-count "$n" --osl 8 --isl 32 --random-seed 1
     --artifact-dir "$OUT/art-lag" -q)
-  echo "\$ ${cmd[*]}"
-  "${cmd[@]}"
+  echo "\$ ${PRIO[*]} ${cmd[*]}"
+  "${PRIO[@]}" "${cmd[@]}"
   stop_mock
   python3 bench/load/lag.py "$OUT"/art-lag/*/profile_export.jsonl
 }

@@ -29,6 +29,7 @@ const char* cancel_message(int reason) {
 
 constexpr size_t kErrorExcerptBytes = 512;
 constexpr int64_t kIdleWaitNs = 50'000'000;  // run_once bound; timers and I/O wake it sooner
+constexpr int kMaxSendsPerPump = 8;
 
 bool is_output_chunk(record::ChunkKind k) {
   return k == record::ChunkKind::kContent || k == record::ChunkKind::kReasoning ||
@@ -214,7 +215,7 @@ WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint
   // Transport callbacks never start transfers themselves (libcurl must not be re-entered from
   // its callbacks); they set need_pump_ and the loop pumps after each iteration.
   while (!phase_done_) {
-    loop_->run_once(kIdleWaitNs);
+    loop_->run_once(need_pump_ ? 0 : kIdleWaitNs);
     if (need_pump_) pump();
   }
   if (drain_armed_) loop_->cancel_timer(drain_timer_);
@@ -236,17 +237,28 @@ void Worker::pump() {
     return;
   }
   pumping_ = true;
+  // A burst of due sends (a closed-loop wave, a Poisson cluster) is issued kMaxSendsPerPump at a
+  // time, with the loop servicing sockets in between: each HttpClient::start costs tens of µs,
+  // and thousands in a row would delay every chunk timestamp behind them.
+  int sent = 0;
+  bool yielded = false;
   do {
     repump_ = false;
     need_pump_ = false;
     Credit credit;
     int64_t now = clock_.now_ns();
-    while (schedule_->next_credit(now, in_flight_, prefill_in_flight_, &credit)) {
+    while (sent < kMaxSendsPerPump && schedule_->next_credit(now, in_flight_, prefill_in_flight_, &credit)) {
       issue(credit, now);
+      ++sent;
       now = clock_.now_ns();
+    }
+    if (sent >= kMaxSendsPerPump) {
+      yielded = true;
+      break;
     }
   } while (repump_ || need_pump_);
   pumping_ = false;
+  if (yielded) need_pump_ = true;  // continue right after the next (non-blocking) loop turn
   arm_wake();
   check_done();
 }
