@@ -387,6 +387,28 @@ TEST_P(HttpClientTest, HttpsGoesThroughTls) {
   EXPECT_EQ(rec.error, ErrorKind::kTls) << rec.message;
 }
 
+TEST_P(HttpClientTest, LargeRequestAndResponseBodies) {
+  // 8 MiB up (more than the socket buffers: partial writes) and 6 MiB down in 64 KiB chunks.
+  std::string up(8 << 20, 'u');
+  for (size_t i = 0; i < up.size(); i += 4099) up[i] = static_cast<char>('a' + i % 26);
+  std::string down(6 << 20, 'd');
+  for (size_t i = 0; i < down.size(); i += 7919) down[i] = static_cast<char>('A' + i % 26);
+  TestHttpServer server([&](TestHttpServer::Conn& c, const TestHttpServer::Request& req) {
+    c.write(kSseHead);
+    for (size_t off = 0; off < down.size(); off += 65536) c.write_chunk(down.substr(off, 65536));
+    c.end_chunks();
+  });
+  Recorder rec;
+  ASSERT_TRUE(client_->start(post(server.url("/big"), up), &rec).has_value());
+  run_until([&] { return rec.done; });
+  EXPECT_EQ(rec.error, ErrorKind::kNone) << rec.message;
+  EXPECT_TRUE(rec.body == down) << rec.body.size();
+  auto reqs = server.requests();
+  ASSERT_EQ(reqs.size(), 1u);
+  EXPECT_TRUE(reqs[0].body == up) << reqs[0].body.size();
+  EXPECT_GT(rec.sent_ns, 0);
+}
+
 TEST_P(HttpClientTest, ConnectTimeoutIsConnectError) {
   // A listener whose accept queue is full drops further SYNs, so a connect never completes.
   int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
