@@ -228,7 +228,10 @@ void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out, uint32_
   };
   thread_local std::vector<Symbol> syms;
   syms.clear();
-  std::optional<std::pair<TokenId, uint32_t>> unk;
+  // Pending unknown symbol (HF keeps one so consecutive unknowns can fuse).
+  bool has_unk = false;
+  TokenId unk_id = 0;
+  uint32_t unk_len = 0;
   auto add = [&](TokenId id, uint32_t len) {
     int32_t n = static_cast<int32_t>(syms.size());
     syms.push_back({id, n - 1, n + 1, len});
@@ -257,9 +260,9 @@ void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out, uint32_
       id = vocab_.find(s);
     }
     if (id) {
-      if (unk) {
-        add(unk->first, unk->second);
-        unk.reset();
+      if (has_unk) {
+        add(unk_id, unk_len);
+        has_unk = false;
       }
       add(*id, byte_len);
       continue;
@@ -274,15 +277,17 @@ void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out, uint32_
       }
     }
     if (unk_id_) {
-      if (unk && fuse_unk_) {
-        unk->second += byte_len;
+      if (has_unk && fuse_unk_) {
+        unk_len += byte_len;
       } else {
-        if (unk) add(unk->first, unk->second);
-        unk = std::make_pair(*unk_id_, byte_len);
+        if (has_unk) add(unk_id, unk_len);
+        has_unk = true;
+        unk_id = *unk_id_;
+        unk_len = byte_len;
       }
     }
   }
-  if (unk) add(unk->first, unk->second);
+  if (has_unk) add(unk_id, unk_len);
   if (syms.empty()) return;
   syms.back().next = -1;
 

@@ -78,9 +78,8 @@ std::string BertNormalizer::normalize(std::string_view text) const {
     char32_t c = next_code_point(text, &i);
     if (clean_text_) {
       // Controls are dropped before whitespace is mapped, so \f and \v vanish (HF order).
-      if (c == 0 || c == 0xFFFD) continue;
-      if (c != '\t' && c != '\n' && c != '\r' && is_other(c)) continue;
-      if (c == '\t' || c == '\n' || c == '\r' || is_rust_whitespace(c)) c = ' ';
+      if (c == 0 || c == 0xFFFD || is_hf_control(c)) continue;
+      if (is_hf_bert_space(c)) c = ' ';
     }
     if (handle_chinese_chars_ && is_cjk_ideograph(c)) {
       out += ' ';
@@ -90,7 +89,14 @@ std::string BertNormalizer::normalize(std::string_view text) const {
       append_utf8(&out, c);
     }
   }
-  if (strip_accents_) out = StripAccentsNormalizer().normalize(normalize_form(out, NormalForm::kNfd));
+  if (strip_accents_) {
+    std::string nfd = normalize_form(out, NormalForm::kNfd);
+    out.clear();
+    for (size_t i = 0; i < nfd.size();) {
+      size_t s = i;
+      if (!is_bert_mark(next_code_point(nfd, &i))) out.append(nfd, s, i - s);
+    }
+  }
   if (lowercase_) out = to_lower_rust(out);
   return out;
 }

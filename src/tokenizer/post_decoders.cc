@@ -52,7 +52,11 @@ void WordPieceDecoder::decode_chain(std::vector<std::string>* tokens) const {
       if (t.compare(0, prefix_.size(), prefix_) == 0) {
         t.erase(0, prefix_.size());
       } else {
-        t.insert(0, " ");
+        std::string spaced;
+        spaced.reserve(t.size() + 1);
+        spaced.push_back(' ');
+        spaced.append(t);
+        t.swap(spaced);
       }
     }
     if (cleanup_) {

@@ -125,7 +125,11 @@ void ByteLevelPreTokenizer::split(std::vector<Piece>* pieces, Arena* arena) cons
   split_each(pieces, [&](const Piece& in, std::vector<Piece>* out) {
     Piece p = in;
     if (add_prefix_space_ && (p.text.empty() || p.text[0] != ' ')) {
-      p.text = arena->keep(" " + std::string(p.text));
+      std::string spaced;
+      spaced.reserve(p.text.size() + 1);
+      spaced.push_back(' ');
+      spaced.append(p.text);
+      p.text = arena->keep(std::move(spaced));
     }
     if (!regex_) {
       if (!p.text.empty()) out->push_back(p);

@@ -8,6 +8,29 @@
 #include <cstdlib>
 
 namespace servebench::tokenizer {
+namespace {
+struct CodeRange {
+  char32_t first, last;
+};
+#include "tokenizer/hf_char_tables.inc"
+
+template <size_t N>
+bool in_ranges(const CodeRange (&ranges)[N], char32_t c) {
+  size_t lo = 0, hi = N;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ranges[mid].last < c) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < N && ranges[lo].first <= c;
+}
+}  // namespace
+
+bool is_hf_control(char32_t c) { return in_ranges(kHfControl, c); }
+bool is_hf_bert_space(char32_t c) { return in_ranges(kHfSpace, c); }
 
 char32_t next_code_point(std::string_view s, size_t* pos) {
   size_t i = *pos;
@@ -127,31 +150,11 @@ bool is_rust_alphanumeric(char32_t c) {
          (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
 }
 
-namespace {
-bool is_newer_than_pcre2(char32_t c);
-}  // namespace
-
-bool is_punctuation(char32_t c) {
-  if (c < 0x80) {
-    return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) ||
-           (c >= 123 && c <= 126);
-  }
-  auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return cat >= UTF8PROC_CATEGORY_PC && cat <= UTF8PROC_CATEGORY_PO && !is_newer_than_pcre2(c);
-}
-
-bool is_mark(char32_t c) {
-  if (c < 0x300) return false;
-  auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  // Only nonspacing marks: HF's StripAccents keeps Devanagari vowel signs (Mc) and U+20E3 (Me).
-  return cat == UTF8PROC_CATEGORY_MN && !is_newer_than_pcre2(c);
-}
-
-bool is_other(char32_t c) {
-  // HF's table (unicode_categories) has no Cn: unassigned characters are kept.
-  auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-  return cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF || cat == UTF8PROC_CATEGORY_CO;
-}
+// HF's own (measured) tables: its Rust crates predate utf8proc's Unicode 15 data.
+bool is_punctuation(char32_t c) { return in_ranges(kHfPunct, c); }
+bool is_mark(char32_t c) { return c >= 0x300 && in_ranges(kHfMark, c); }
+bool is_bert_mark(char32_t c) { return c >= 0x300 && in_ranges(kHfBertMark, c); }
+bool is_other(char32_t c) { return in_ranges(kHfControl, c); }
 
 bool is_cjk_ideograph(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||

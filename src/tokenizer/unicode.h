@@ -34,9 +34,12 @@ bool is_valid_utf8(std::string_view text);
 bool is_rust_whitespace(char32_t c);   // White_Space property
 bool is_rust_numeric(char32_t c);      // Nd | Nl | No
 bool is_rust_alphanumeric(char32_t c);  // L* | N* (approximation of Alphabetic | numeric)
-bool is_punctuation(char32_t c);       // ASCII punctuation or P*
-bool is_mark(char32_t c);              // Mn (what HF's StripAccents removes)
-bool is_other(char32_t c);             // Cc | Cf | Cn | Co
+bool is_punctuation(char32_t c);       // HF's is_punc (ASCII punctuation or P*)
+bool is_hf_control(char32_t c);        // removed by BertNormalizer clean_text
+bool is_hf_bert_space(char32_t c);     // mapped to ' ' by clean_text
+bool is_mark(char32_t c);              // what HF's StripAccents normalizer removes
+bool is_bert_mark(char32_t c);         // what BertNormalizer's strip_accents removes
+bool is_other(char32_t c);             // = is_hf_control
 bool is_cjk_ideograph(char32_t c);     // BERT's "Chinese character" ranges
 std::string to_lower_rust(std::string_view text);  // char::to_lowercase per char
 

@@ -55,7 +55,6 @@ std::vector<std::string> load_corpus() {
 // a new difference fails the test.
 const std::map<std::string, std::map<size_t, const char*>>& known_differences() {
   static const std::map<std::string, std::map<size_t, const char*>> m = {
-      {"bert", {{2367, "U+061D (Unicode 14 punctuation) is not punctuation in HF's BERT table"}}},
   };
   return m;
 }

@@ -176,7 +176,16 @@ TEST_F(Hub, OfflineMissNamesTheCacheAndDoesNotConnect) {
 }
 
 TEST_F(Hub, UnreachableEndpointFailsCleanly) {
-  ::setenv("HF_ENDPOINT", "http://127.0.0.1:1", 1);
+  // A port that was just free: bind an ephemeral one and close it.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a));
+  socklen_t len = sizeof(a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  ::setenv("HF_ENDPOINT", ("http://127.0.0.1:" + std::to_string(ntohs(a.sin_port))).c_str(), 1);
   LoadOptions opts;
   opts.network_timeout_ms = 2000;
   auto t = load_tokenizer("org/good", opts);
