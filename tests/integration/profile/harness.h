@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,10 +61,17 @@ inline std::vector<Json> read_jsonl(const std::string& path) {
   return out;
 }
 
-// fork/exec argv with stdout and stderr to the given fds (-1 = /dev/null).
-inline pid_t spawn(const std::vector<std::string>& argv, int out_fd, int err_fd) {
+// fork/exec argv with stdout and stderr to the given fds (-1 = /dev/null). With `realtime`, the
+// child asks for SCHED_FIFO priority 10 (ignored where not permitted), so timing checks measure
+// servebench and the mock rather than whatever else shares the machine's cores.
+inline pid_t spawn(const std::vector<std::string>& argv, int out_fd, int err_fd, bool realtime = false) {
   pid_t pid = fork();
   if (pid == 0) {
+    if (realtime) {
+      sched_param sp{};
+      sp.sched_priority = 10;
+      sched_setscheduler(0, SCHED_FIFO, &sp);
+    }
     int devnull = open("/dev/null", O_RDWR);
     dup2(out_fd >= 0 ? out_fd : devnull, 1);
     dup2(err_fd >= 0 ? err_fd : devnull, 2);
@@ -85,12 +93,12 @@ class Server {
   ~Server() { stop(); }
 
   // Starts servebench-mock with `args` (plus --port 0). Returns false on failure.
-  bool start_mock(const std::vector<std::string>& args) {
+  bool start_mock(const std::vector<std::string>& args, bool realtime = false) {
     std::vector<std::string> argv = {bin_dir() + "/servebench-mock", "--port", "0"};
     argv.insert(argv.end(), args.begin(), args.end());
     int fds[2];
     if (pipe(fds) != 0) return false;
-    pid_ = spawn(argv, fds[1], -1);
+    pid_ = spawn(argv, fds[1], -1, realtime);
     close(fds[1]);
     std::string line;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -159,7 +167,7 @@ struct RunResult {
 // Runs `servebench profile <args> --artifact-dir <dir>/art -q`. With sigint_after_s > 0, sends
 // SIGINT once after that many seconds.
 inline RunResult run_profile(const std::string& dir, std::vector<std::string> args, double timeout_s = 60,
-                             double sigint_after_s = 0) {
+                             double sigint_after_s = 0, bool realtime = false) {
   RunResult r;
   r.artifact_root = dir + "/art";
   std::vector<std::string> argv = {bin_dir() + "/servebench", "profile"};
@@ -168,7 +176,7 @@ inline RunResult run_profile(const std::string& dir, std::vector<std::string> ar
   const std::string err_path = dir + "/stderr.txt";
   int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
   const auto t0 = std::chrono::steady_clock::now();
-  pid_t pid = spawn(argv, -1, err_fd);
+  pid_t pid = spawn(argv, -1, err_fd, realtime);
   close(err_fd);
   bool sent_sigint = false;
   int status = 0;

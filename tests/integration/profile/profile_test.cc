@@ -72,10 +72,13 @@ TEST(Profile, CountsExactAndConcurrencyNeverExceedsTheLimit) {
 
 TEST(Profile, TimingMatchesInjectedLatenciesAtConcurrency64) {
   const std::string dir = make_temp_dir("timing");
+  // Client and mock run SCHED_FIFO where permitted: on a shared 2-core machine at load 6 the
+  // scheduler otherwise adds ~1-2 ms to the p50 (measured), which is the neighbours' doing.
   Server mock;
-  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "40", "--itl-ms", "8"}));
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "40", "--itl-ms", "8"}, /*realtime=*/true));
   auto r = run_profile(dir, args({"-u", mock.url(), "--streaming", "--concurrency", "64", "--request-count", "384",
-                                  "--osl", "16", "--extra-inputs", "ignore_eos:true", "--warmup-request-count", "64"}));
+                                  "--osl", "16", "--extra-inputs", "ignore_eos:true", "--warmup-request-count", "64"}),
+                       60, 0, /*realtime=*/true);
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   auto s = r.summary();
   EXPECT_EQ(metric_avg(s, "request_count"), 384);
