@@ -1,3 +1,9 @@
+// Beast 1.74 asserts (BOOST_ASSERT) that a final chunk re-presented after need_more comes with at
+// least 5 bytes, but a legal split ("0\r\n" then one more byte) presents 4, which aborts debug
+// builds. Without the assert the code path is correct (fuzzed: whole vs split parses agree, clean
+// under ASan/UBSan), so asserts are off in this translation unit only. Nothing else in the
+// servebench binary instantiates basic_parser<false>.
+#define BOOST_DISABLE_ASSERTS 1
 #include "transport/http1_response_parser.h"
 
 #include <boost/beast/http/basic_parser.hpp>

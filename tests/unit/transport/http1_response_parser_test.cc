@@ -127,6 +127,15 @@ TEST(Http1ResponseParser, EverySplitGivesTheSameResult) {
   }
 }
 
+TEST(Http1ResponseParser, FinalChunkSplitRightAfterItsLine) {
+  // Found by fuzzing: Beast 1.74 asserted on this legal split (see http1_response_parser.cc).
+  const std::string head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  Outcome o = parse({head, "0\r\n", "X", "-T: 1\r\n", "\r\n"});
+  EXPECT_TRUE(o.done);
+  EXPECT_EQ(o.status, 200);
+  EXPECT_EQ(o.body, "");
+}
+
 TEST(Http1ResponseParser, ReusableForTheNextResponse) {
   Http1ResponseParser p;
   Collect c1, c2;
