@@ -7,6 +7,9 @@
 //   kHfMark     removed by the StripAccents normalizer (is_combining_mark)
 //   kHfBertMark removed by BertNormalizer's strip_accents (is_mark_nonspacing, after NFD)
 //   kHfPunct    isolated by BertPreTokenizer / Punctuation
+//   kHfNormOpaque  characters HF's NFC/NFD/NFKC/NFKD leave alone although current Unicode (node's
+//               ICU) maps them: newer mappings HF's tables lack. They are normalized as opaque
+//               starters. HF's output per code point is read back through a byte-level BPE.
 //   node scripts/tokenizer/make_char_tables.js
 'use strict';
 const fs = require('fs');
@@ -56,7 +59,31 @@ function ranges(pred) {
   const bertMark = await classify(tokenizerFor({ type: 'BertNormalizer', clean_text: false, handle_chinese_chars: false,
     strip_accents: true, lowercase: false }, null), (ids) => ids.length === 1 && ids[0] === 1);
   const punct = await classify(tokenizerFor(null, { type: 'BertPreTokenizer' }), (ids) => ids.length === 3);
+  const b2u = [];
+  let next = 256;
+  for (let b = 0; b < 256; b++) b2u[b] = (b >= 33 && b <= 126) || (b >= 0xa1 && b <= 0xac) || b >= 0xae ? b : next++;
+  const byteVocab = {};
+  for (let b = 0; b < 256; b++) byteVocab[String.fromCodePoint(b2u[b])] = b;
+  const opaque = new Set();
+  for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD']) {
+    const file = path.join(os.tmpdir(), `sb_norm_${process.pid}.json`);
+    fs.writeFileSync(file, JSON.stringify({ normalizer: { type: form },
+      pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false },
+      model: { type: 'BPE', vocab: byteVocab, merges: [] } }));
+    const tok = Tokenizer.fromFile(file);
+    fs.unlinkSync(file);
+    for (let i = 0; i < cps.length; i += 50000) {
+      const slice = cps.slice(i, i + 50000).filter((c) => c >= 0x80);
+      const encs = await tok.encodeBatch(slice.map((c) => String.fromCodePoint(c)), { addSpecialTokens: false });
+      encs.forEach((e, k) => {
+        const s = String.fromCodePoint(slice[k]);
+        const hf = Buffer.from(Array.from(e.getIds())).toString('utf8');
+        if (hf === s && s.normalize(form) !== s) opaque.add(slice[k]);
+      });
+    }
+  }
   const tables = {
+    kHfNormOpaque: ranges((c) => opaque.has(c)),
     kHfControl: ranges((c) => clean.get(c) === 'removed' && c !== 0 && c !== 0xfffd),
     kHfSpace: ranges((c) => clean.get(c) === 'space'),
     kHfMark: ranges((c) => mark.get(c)),

@@ -185,7 +185,8 @@ bool is_newer_than_pcre2(char32_t c);
 }  // namespace
 
 std::string normalize_form(std::string_view text, NormalForm form) {
-  // Characters newer than HF's normalization tables are starters without decomposition there:
+  // Characters newer than HF's normalization tables (or whose mappings are) are starters without
+  // decomposition there:
   // normalize the runs between them separately so utf8proc's newer combining classes cannot
   // reorder or compose across them.
   bool any_new = false;
@@ -194,7 +195,8 @@ std::string normalize_form(std::string_view text, NormalForm form) {
       i += utf8_len(static_cast<unsigned char>(text[i]));
       continue;
     }
-    any_new = is_newer_than_pcre2(next_code_point(text, &i));
+    char32_t c = next_code_point(text, &i);
+    any_new = is_newer_than_pcre2(c) || in_ranges(kHfNormOpaque, c);
   }
   if (!any_new) return normalize_form_utf8proc(text, form);
   std::string out;
@@ -202,7 +204,7 @@ std::string normalize_form(std::string_view text, NormalForm form) {
   for (size_t i = 0; i < text.size();) {
     size_t s = i;
     char32_t c = next_code_point(text, &i);
-    if (c >= 0x800 && is_newer_than_pcre2(c)) {
+    if (c >= 0x800 && (is_newer_than_pcre2(c) || in_ranges(kHfNormOpaque, c))) {
       out += normalize_form_utf8proc(text.substr(run, s - run), form);
       out.append(text.substr(s, i - s));
       run = i;
