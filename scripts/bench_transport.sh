@@ -103,5 +103,10 @@ if [[ -x $BIN/servebench-mock ]]; then
   compare "$MURL" mock
 fi
 
+if [[ -x $BIN/timer_lateness ]]; then
+  echo "== EventLoop timer lateness (floor under schedule lag), pinned to CPU $CLIENT_CPU"
+  taskset -c "$CLIENT_CPU" "$BIN/timer_lateness" 20000 100
+fi
+
 echo "== benchmark 2 without network: bench_sse_events"
 "$BIN/bench_sse_events" --benchmark_min_time=0.3 2>&1 | grep BM_
