@@ -126,8 +126,9 @@ class EpollEventLoop final : public EventLoop {
       const uint32_t tag = static_cast<uint32_t>(events[i].data.u64);
       if (tag == kTimerFdTag) {
         uint64_t expirations;
-        [[maybe_unused]] ssize_t r = read(timerfd_, &expirations, sizeof expirations);
-        armed_ns_ = 0;  // fired: whatever is next gets armed below
+        // Fired (unless re-armed since the event was queued: then read finds nothing and the
+        // new arming stands). Whatever is due next gets armed at the end of the iteration.
+        if (read(timerfd_, &expirations, sizeof expirations) == sizeof expirations) armed_ns_ = 0;
         continue;
       }
       if (tag == kWakeFdTag) {
