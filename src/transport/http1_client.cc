@@ -79,11 +79,19 @@ struct Transfer final : Http1ResponseParser::Sink {
   bool has_timer = false;
 
   int64_t first_byte_ns = 0;
+  bool cancel_pending = false;  // cancelled from inside one of its own callbacks
+  int* handler_depth = nullptr;  // the client's count of handler callbacks on the stack
   void on_response_headers(int status) override {
-    if (!finished) handler->on_headers(status, first_byte_ns);
+    if (finished || cancel_pending) return;
+    ++*handler_depth;
+    handler->on_headers(status, first_byte_ns);
+    --*handler_depth;
   }
   void on_response_body(std::string_view bytes) override {
-    if (!finished) handler->on_body(bytes, read_ns);
+    if (finished || cancel_pending) return;
+    ++*handler_depth;
+    handler->on_body(bytes, read_ns);
+    --*handler_depth;
   }
 };
 
@@ -130,6 +138,7 @@ class Http1Client final : public HttpClient {
     auto t = std::make_unique<Transfer>();
     t->id = ++last_id_;
     t->handler = handler;
+    t->handler_depth = &handler_depth_;
     t->target = *target;
     t->fresh = request.fresh_connection;
     t->group = request.connection_group;
@@ -151,7 +160,15 @@ class Http1Client final : public HttpClient {
 
   void cancel(TransferId id) override {
     auto it = transfers_.find(id);
-    if (it == transfers_.end() || it->second->finished) return;
+    if (it == transfers_.end() || it->second->finished || it->second->cancel_pending) return;
+    if (handler_depth_ > 0) {
+      // Inside a handler callback (which may be this transfer's): finishing now would recycle
+      // state the callback is still using. Deliver no more data and complete from the loop, as
+      // the libcurl client does.
+      it->second->cancel_pending = true;
+      fail_later(it->second.get(), ErrorKind::kCancelled, "cancelled");
+      return;
+    }
     ++depth_;
     finish(it->second.get(), ErrorKind::kCancelled, "cancelled", /*keep_conn=*/false);
     --depth_;
@@ -314,7 +331,10 @@ class Http1Client final : public HttpClient {
       connection_failed(t, std::string("send: ") + std::strerror(errno));
       return;
     }
+    ++handler_depth_;
     t->handler->on_request_sent(loop_.clock().now_ns());
+    --handler_depth_;
+    if (t->finished || t->cancel_pending) return;
     set_interest(c, EventLoop::kReadable);
   }
 
@@ -327,6 +347,8 @@ class Http1Client final : public HttpClient {
     if (!t) {
       // An idle pooled connection spoke: the server closed it (or sent junk). Drop it.
       close_conn(c);
+    } else if (t->cancel_pending) {
+      // Waiting for the deferred cancellation: leave the socket alone until then.
     } else if (c->connecting) {
       int err = 0;
       socklen_t len = sizeof err;
@@ -358,7 +380,7 @@ class Http1Client final : public HttpClient {
         std::string err;
         const std::string_view bytes(read_buf_.data(), static_cast<size_t>(n));
         const size_t used = c->parser.feed(bytes, &err);
-        if (t->finished) return;  // cancelled from inside a callback
+        if (t->finished || t->cancel_pending) return;  // cancelled from inside a callback
         if (!err.empty()) {
           finish(t, ErrorKind::kOther, "malformed HTTP response: " + err, false);
           return;
@@ -535,6 +557,7 @@ class Http1Client final : public HttpClient {
   EventLoop::TimerId deferred_timer_ = 0;
   TransferId last_id_ = 0;
   int depth_ = 0;
+  int handler_depth_ = 0;
 };
 
 }  // namespace

@@ -279,9 +279,11 @@ TEST_P(HttpClientTest, CancelFromInsideOnBodyCompletesAfterCallback) {
   struct Canceller : Recorder {
     HttpClient* client = nullptr;
     HttpClient::TransferId id = 0;
+    bool done_inside_callback = false;
     void on_body(std::string_view b, int64_t t) override {
       Recorder::on_body(b, t);
       client->cancel(id);
+      done_inside_callback = done;  // must still be false: this callback's state is in use
     }
   } rec;
   rec.client = client_.get();
@@ -291,6 +293,8 @@ TEST_P(HttpClientTest, CancelFromInsideOnBodyCompletesAfterCallback) {
   run_until([&] { return rec.done; });
   EXPECT_EQ(rec.error, ErrorKind::kCancelled);
   EXPECT_EQ(rec.pieces.size(), 1u);
+  EXPECT_FALSE(rec.done_inside_callback);
+  EXPECT_EQ(client_->in_flight(), 0u);
 }
 
 TEST_P(HttpClientTest, HttpErrorStatusIsACompleteResponse) {
