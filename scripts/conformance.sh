@@ -5,16 +5,17 @@
 #
 #   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
 #                                    #       streaming and not
-#   scripts/conformance.sh --short   # one model, two modes, a few requests (part of `make test`)
+#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`)
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
 # Steps per model: build or reuse llama-server (scripts/llama/build_server.sh, cached outside the
 # repo), make or reuse the tiny GGUF (scripts/llama/make_tiny_gguf.py), start llama-server on a
-# free loopback port, prove the npm tokenizer.json is the GGUF's tokenizer (with llama-server's
-# /tokenize), measure what the server adds to a prompt (BOS; chat template), run servebench, check
-# the artifacts (tests/conformance/check_run.py), stop the server. The server never outlives the
-# script (trap on exit).
+# free loopback port, prove the npm tokenizer.json and servebench's tokenizer are the GGUF's
+# tokenizer (tests/conformance/verify_tokenizer.js against llama-server's /tokenize), measure what
+# the server adds to a prompt (BOS; chat template), run servebench per mode, check the artifacts
+# (tests/conformance/check_run.py), stop the server. The server never outlives the script (trap on
+# exit, and a watchdog if the script is killed). Details: docs/conformance.md.
 #
 # Environment:
 #   SERVEBENCH_CONFORMANCE_OUT        artifacts and logs (default build/conformance; wiped per run)
@@ -29,7 +30,7 @@ for arg in "$@"; do
   case "$arg" in
     --short) short=1 ;;
     --skip-unbuilt) skip_unbuilt=1 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "conformance.sh: unknown argument '$arg' (use --short, --skip-unbuilt)" >&2; exit 2 ;;
   esac
 done
@@ -62,8 +63,14 @@ python3 "$repo/tests/conformance/test_check_run.py" -q 2>/dev/null ||
 llama_bin="$("$repo/scripts/llama/build_server.sh")"
 llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
 
+# Wiped per run, but only if it is ours (or new): the path comes from the environment.
+if [[ -n ${SERVEBENCH_CONFORMANCE_OUT:-} && -e $out && ! -f $out/.servebench-conformance ]] &&
+  [[ -n "$(ls -A "$out" 2>/dev/null)" ]]; then
+  need "$out exists and is not a conformance output folder; set SERVEBENCH_CONFORMANCE_OUT elsewhere"
+fi
 rm -rf "$out"
 mkdir -p "$out"
+touch "$out/.servebench-conformance"
 
 server_pid="" watchdog_pid=""
 stop_server() {

@@ -25,7 +25,7 @@ case "${1:-}" in
   "") ;;
   --source) mode="source" ;;
   --cached) mode="cached" ;;
-  -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   *) echo "build_server.sh: unknown argument '$1' (use no argument, --source or --cached)" >&2; exit 2 ;;
 esac
 

@@ -327,7 +327,7 @@ def check_stream_structure(r, raw_path, recs, osl, streaming):
                 problems.append(f"record {i}: {tag} {v} ms but its content chunk arrived at {want_ms} ms")
     detail = f"{len(recs)} records matched in the raw export"
     if streaming and chunk_ratio:
-        detail += (f"; first event kinds {dict(kinds_first)}; {usage_chunks} streams with an event classified usage "
+        detail += (f"; first event kinds {dict(kinds_first)}; {usage_chunks} streams with a usage-classified "
                    f"event; content chunks per completion token: min {min(chunk_ratio):.2f} "
                    f"median {statistics.median(chunk_ratio):.2f}; TTFT/latency sit on the first/last "
                    "content chunk")
