@@ -51,7 +51,7 @@ const AddedToken* AddedVocabulary::by_content(std::string_view content) const {
   return it == by_content_.end() ? nullptr : &tokens_[it->second];
 }
 
-void AddedVocabulary::split(std::string_view s, bool normalized, bool,
+void AddedVocabulary::split(std::string_view s, bool normalized,
                             std::vector<AddedSplit>* out) const {
   const Matcher& m = normalized ? normalized_ : plain_;
   if (!m.any) {

@@ -34,7 +34,7 @@ class AddedVocabulary {
   AddedVocabulary(std::vector<AddedToken> tokens, const Normalizer* normalizer);
   bool empty() const { return tokens_.empty(); }
   // Splits `text` on tokens of the given kind (normalized ones or not); appends to *out.
-  void split(std::string_view text, bool normalized, bool at_origin, std::vector<AddedSplit>* out) const;
+  void split(std::string_view text, bool normalized, std::vector<AddedSplit>* out) const;
   const AddedToken* by_id(TokenId id) const;
   const AddedToken* by_content(std::string_view content) const;
   const std::vector<AddedToken>& tokens() const { return tokens_; }

@@ -20,7 +20,7 @@ inline uint64_t hash_bytes(std::string_view s) {
     h ^= h >> 29;
   }
   uint64_t tail = 0;
-  __builtin_memcpy(&tail, s.data() + i, s.size() - i);
+  if (i < s.size()) __builtin_memcpy(&tail, s.data() + i, s.size() - i);
   h = (h ^ tail) * 0x9E3779B97F4A7C15ull;
   h ^= h >> 32;
   h *= 0xff51afd7ed558ccdull;

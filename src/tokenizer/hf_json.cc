@@ -1,6 +1,10 @@
 // tokenizer.json -> HfParts. Every component HF defines that we do not implement is an error
 // naming it, never a silent approximation.
+#include <fcntl.h>
 #include <simdjson.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -473,12 +477,13 @@ R<HfParts> parse_parts(element doc) {
 
 }  // namespace
 
-Result<std::shared_ptr<const Tokenizer>> parse_tokenizer_json(std::string_view json,
-                                                              const std::string& name) {
+namespace {
+
+Result<std::shared_ptr<const Tokenizer>> parse_padded(const uint8_t* data, size_t size,
+                                                      const std::string& name) {
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
   element doc;
-  if (auto err = parser.parse(padded).get(doc); err != simdjson::SUCCESS) {
+  if (auto err = parser.parse(data, size, false).get(doc); err != simdjson::SUCCESS) {
     return make_error(ErrorCode::kParse, "tokenizer '" + name + "' is not valid JSON (" +
                                              simdjson::error_message(err) + "); re-download it");
   }
@@ -493,12 +498,40 @@ Result<std::shared_ptr<const Tokenizer>> parse_tokenizer_json(std::string_view j
   return std::shared_ptr<const Tokenizer>(std::make_shared<HfTokenizer>(std::move(*parts)));
 }
 
+}  // namespace
+
+Result<std::shared_ptr<const Tokenizer>> parse_tokenizer_json(std::string_view json,
+                                                              const std::string& name) {
+  simdjson::padded_string padded(json);
+  return parse_padded(reinterpret_cast<const uint8_t*>(padded.data()), padded.size(), name);
+}
+
+// The file is memory-mapped over an anonymous mapping one padding block larger, so simdjson
+// reads it in place (its SIMD loads may run SIMDJSON_PADDING bytes past the end) without a copy.
 Result<std::shared_ptr<const Tokenizer>> load_tokenizer_json_file(const std::string& path) {
-  simdjson::padded_string data;
-  if (simdjson::padded_string::load(path).get(data) != simdjson::SUCCESS) {
-    return make_error(ErrorCode::kNotFound, "tokenizer file '" + path + "' cannot be read");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) ::close(fd);
+    return make_error(ErrorCode::kNotFound, "tokenizer file '" + path + "' cannot be read; check the path");
   }
-  return parse_tokenizer_json(std::string_view(data.data(), data.size()), path);
+  auto size = static_cast<size_t>(st.st_size);
+  size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  size_t total = (size + simdjson::SIMDJSON_PADDING + page - 1) / page * page;
+  void* base = ::mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) {
+    ::close(fd);
+    return make_error(ErrorCode::kIo, "tokenizer file '" + path + "': out of memory mapping it");
+  }
+  if (size > 0 && ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    ::munmap(base, total);
+    ::close(fd);
+    return make_error(ErrorCode::kIo, "tokenizer file '" + path + "' cannot be mapped");
+  }
+  ::close(fd);
+  auto result = parse_padded(static_cast<const uint8_t*>(base), size, path);
+  ::munmap(base, total);
+  return result;
 }
 
 }  // namespace servebench::tokenizer

@@ -22,7 +22,7 @@ void HfTokenizer::encode_into(std::string_view text, std::vector<TokenId>* ids) 
   Arena arena;
   std::vector<AddedSplit> raw, norm;
   std::vector<Piece> pieces;
-  added_.split(text, false, true, &raw);
+  added_.split(text, false, &raw);
   for (const AddedSplit& r : raw) {
     if (r.id >= 0) {
       ids->push_back(static_cast<TokenId>(r.id));
@@ -32,7 +32,7 @@ void HfTokenizer::encode_into(std::string_view text, std::vector<TokenId>* ids) 
     std::string_view normalized = r.text;
     if (normalizer_) normalized = arena.keep(normalizer_->normalize(r.text));
     norm.clear();
-    added_.split(normalized, true, origin, &norm);
+    added_.split(normalized, true, &norm);
     for (const AddedSplit& n : norm) {
       if (n.id >= 0) {
         ids->push_back(static_cast<TokenId>(n.id));
