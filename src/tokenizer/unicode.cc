@@ -300,7 +300,57 @@ ThreadMatchState& match_state() {
 }
 }  // namespace
 
-Result<std::shared_ptr<const Regex>> Regex::compile(std::string_view pattern) {
+namespace {
+
+// Oniguruma's \s is exactly Unicode White_Space; PCRE2's also matches U+180E (via \h). Spell it
+// out so both engines agree. Inside a class the list is inlined; \S outside a class is negated.
+std::string rewrite_whitespace_class(std::string_view p) {
+  static constexpr std::string_view kSpaces =
+      "\\t\\n\\x0B\\f\\r\\x20\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}";
+  std::string out;
+  out.reserve(p.size() + 64);
+  bool in_class = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\' && i + 1 < p.size()) {
+      char n = p[i + 1];
+      if (n == 's') {
+        if (in_class) {
+          out += kSpaces;
+        } else {
+          out += '[';
+          out += kSpaces;
+          out += ']';
+        }
+      } else if (n == 'S' && !in_class) {
+        out += "[^";
+        out += kSpaces;
+        out += ']';
+      } else {
+        out += c;
+        out += n;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '[' && !in_class) {
+      in_class = true;
+      out += c;
+      if (i + 1 < p.size() && p[i + 1] == '^') out += p[++i];
+      if (i + 1 < p.size() && p[i + 1] == ']') out += p[++i];  // a leading ']' is literal
+      continue;
+    }
+    if (c == ']' && in_class) in_class = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Regex>> Regex::compile(std::string_view original) {
+  std::string rewritten = rewrite_whitespace_class(original);
+  std::string_view pattern = rewritten;
   int err = 0;
   PCRE2_SIZE err_off = 0;
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
@@ -310,14 +360,14 @@ Result<std::shared_ptr<const Regex>> Regex::compile(std::string_view pattern) {
     PCRE2_UCHAR buf[256];
     pcre2_get_error_message(err, buf, sizeof(buf));
     return make_error(ErrorCode::kUnsupported,
-                      "regex '" + std::string(pattern) + "' does not compile (" +
+                      "regex '" + std::string(original) + "' does not compile (" +
                           reinterpret_cast<char*>(buf) + " at offset " + std::to_string(err_off) +
                           ")");
   }
   std::shared_ptr<Regex> r(new Regex());
   r->code_ = code;
   r->jit_ = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
-  r->pattern_ = std::string(pattern);
+  r->pattern_ = std::string(original);
   return std::shared_ptr<const Regex>(std::move(r));
 }
 
