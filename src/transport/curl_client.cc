@@ -194,6 +194,7 @@ class CurlClient final : public HttpClient {
     curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, r.fresh_connection ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_FORBID_REUSE, r.fresh_connection ? 1L : 0L);
     curl_easy_setopt(e, CURLOPT_SHARE, r.connection_group != 0 ? share_for(r.connection_group) : nullptr);
+    if (r.connection_group != 0) ++group_in_flight_[r.connection_group];
     if (options_.http_version == 2) {
       const bool tls = r.url.compare(0, 8, "https://") == 0;
       curl_easy_setopt(e, CURLOPT_HTTP_VERSION, tls ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
@@ -271,11 +272,10 @@ class CurlClient final : public HttpClient {
   void release_group(uint64_t group) override {
     auto it = shares_.find(group);
     if (it == shares_.end()) return;
-    for (auto& [id, t] : transfers_) {
-      if (t->request.connection_group == group) return;  // still in use; keep it
-    }
-    // Pooled easy handles may still point at the share.
-    for (auto& ft : free_transfers_) curl_easy_setopt(ft->easy, CURLOPT_SHARE, nullptr);
+    auto busy = group_in_flight_.find(group);
+    if (busy != group_in_flight_.end() && busy->second > 0) return;  // still in use; keep it
+    // No easy handle references the share any more (detached when each transfer ended), so
+    // cleanup succeeds and closes the group's connection(s).
     curl_share_cleanup(it->second);
     shares_.erase(it);
   }
@@ -321,6 +321,10 @@ class CurlClient final : public HttpClient {
   void finish_and_recycle(std::unique_ptr<Transfer> t) {
     curl_slist_free_all(t->headers);
     t->headers = nullptr;
+    if (const uint64_t g = t->request.connection_group; g != 0) {
+      curl_easy_setopt(t->easy, CURLOPT_SHARE, nullptr);
+      if (--group_in_flight_[g] <= 0) group_in_flight_.erase(g);
+    }
     recycle(std::move(t));
   }
 
@@ -569,6 +573,7 @@ class CurlClient final : public HttpClient {
   std::unordered_map<TransferId, std::unique_ptr<Transfer>> transfers_;
   std::vector<std::unique_ptr<Transfer>> free_transfers_;
   std::unordered_map<uint64_t, CURLSH*> shares_;
+  std::unordered_map<uint64_t, int> group_in_flight_;  // transfers per sticky group
   std::vector<uint8_t> sock_state_;
   std::vector<TransferId> pending_adds_;      // started inside a callback; added after it
   std::vector<TransferId> deferred_cancels_;  // cancelled inside a callback
