@@ -20,8 +20,10 @@ HfTokenizer::HfTokenizer(HfParts p)
 
 void HfTokenizer::encode_into(std::string_view text, std::vector<TokenId>* ids) const {
   Arena arena;
-  std::vector<AddedSplit> raw, norm;
-  std::vector<Piece> pieces;
+  // Scratch vectors reused per thread (encode is never re-entered on one thread).
+  thread_local std::vector<AddedSplit> raw, norm;
+  thread_local std::vector<Piece> pieces;
+  raw.clear();
   added_.split(text, false, &raw);
   for (const AddedSplit& r : raw) {
     if (r.id >= 0) {

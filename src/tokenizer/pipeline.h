@@ -5,7 +5,7 @@
 // Thread safety: every stage is immutable after construction; methods are const.
 #pragma once
 
-#include <deque>
+#include <forward_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,13 +26,13 @@ struct Piece {
 class Arena {
  public:
   std::string_view keep(std::string s) {
-    owned_.push_back(std::move(s));
-    return owned_.back();
+    owned_.push_front(std::move(s));
+    return owned_.front();
   }
   void clear() { owned_.clear(); }
 
  private:
-  std::deque<std::string> owned_;
+  std::forward_list<std::string> owned_;  // stable addresses; no allocation until used
 };
 
 class Normalizer {
