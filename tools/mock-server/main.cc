@@ -49,6 +49,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "servebench-mock: %s\n", text.error().message.c_str());
     return 2;
   }
+  if (!options->tokenizer_spec.empty()) {
+    std::fprintf(stderr,
+                 "servebench-mock: tokenizer %s: %zu of the mock's words are single tokens%s\n",
+                 counter->name().c_str(), text->vocabulary().size(),
+                 text->strips_first_space() ? "; each text starts without its leading space" : "");
+  }
   auto server = MockServer::start(options->server, std::move(counter), std::move(*text));
   if (!server) {
     std::fprintf(stderr, "%s\n", server.error().message.c_str());

@@ -30,8 +30,9 @@ void append_chunk(const std::string& payload, std::string* out) {
 
 void Session::append_token_text(size_t event_index, std::string* out) const {
   const Generation& g = *gen_;
+  const bool starts_text = g.token_cursor == 0 || g.token_cursor == g.reasoning_tokens;
   state_.text.append(g.text_start + static_cast<uint64_t>(g.token_cursor),
-                     g.events[event_index].tokens, out);
+                     g.events[event_index].tokens, out, starts_text);
 }
 
 void Session::wait_then(int64_t due_ns, void (Session::*step)()) {
@@ -152,9 +153,9 @@ void Session::write_full_response() {
   if (g.fault == FaultKind::kReset) return apply_fault_reset();
   if (g.fault == FaultKind::kStall) return apply_fault_stall();
   std::string reasoning, content;
-  state_.text.append(g.text_start, g.reasoning_tokens, &reasoning);
+  state_.text.append(g.text_start, g.reasoning_tokens, &reasoning, true);
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
-                     &content);
+                     &content, true);
   const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
   std::string body = g.kind == ApiKind::kChat
                          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)

@@ -133,11 +133,17 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
   }
 
   OutputText text;
+  if (tokenizer != nullptr) {
+    text.strip_first_space_ = tokenizer->count(" the") > tokenizer->count("the");
+  }
   for (const std::string& w : mock_word_list()) {
     if (tokenizer != nullptr) {
-      // Single token alone, and no merge with itself or the commonest word on either side.
-      if (tokenizer->count(w) != 1 || tokenizer->count(w + w) != 2 ||
-          tokenizer->count(" the" + w) != 2 || tokenizer->count(w + " the") != 2) {
+      // One token in the middle of a text, no merge with itself or a neighbour, and one token
+      // where it would start a text.
+      const std::string first = text.strip_first_space_ ? w.substr(1) : w;
+      if (tokenizer->count("the" + w) != 2 || tokenizer->count("the" + w + w) != 3 ||
+          tokenizer->count("the" + w + " the") != 3 || tokenizer->count(first) != 1 ||
+          tokenizer->count(first + " the") != 2) {
         continue;
       }
     }
@@ -179,7 +185,7 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
     // Prove the construction on a long sample: its token count must equal its piece count.
     std::string sample;
     const int64_t n = 4096;
-    text.append(0, n, &sample);
+    text.append(0, n, &sample, /*starts_text=*/true);
     const int64_t got = tokenizer->count(sample);
     if (got != n) {
       return make_error(ErrorCode::kUnsupported,
@@ -191,10 +197,15 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
   return text;
 }
 
-void OutputText::append(uint64_t start, int64_t count, std::string* out) const {
+void OutputText::append(uint64_t start, int64_t count, std::string* out, bool starts_text) const {
   size_t pos = static_cast<size_t>(start % sequence_.size());
   for (int64_t i = 0; i < count; ++i) {
-    out->append(vocabulary_[sequence_[pos]]);
+    const std::string& piece = vocabulary_[sequence_[pos]];
+    if (i == 0 && starts_text && strip_first_space_) {
+      out->append(piece, 1);
+    } else {
+      out->append(piece);
+    }
     if (++pos == sequence_.size()) pos = 0;
   }
 }

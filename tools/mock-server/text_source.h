@@ -12,6 +12,11 @@
 // one token and pieces never merge, so the concatenated output re-tokenizes to exactly `count`
 // tokens. With a tokenizer, the vocabulary is mock_word_list() filtered to words that this
 // tokenizer proves to be single, non-merging tokens, and a sample output is verified at load.
+// Tokenizers that prepend a space marker to the whole text (SentencePiece Metaspace, e.g.
+// Llama-2/Mistral) count a leading space as an extra token; for them the first piece of each
+// text (content, and reasoning) is sent without its space, as a real server's detokenizer does.
+// Without --tokenizer the leading space stays: exact for byte-level BPE (GPT-2, cl100k, o200k,
+// Llama-3, Qwen, DeepSeek) and Gemma; a Metaspace tokenizer sees one extra token per text.
 //
 // Thread safety: both types are immutable after construction; all methods are const.
 #pragma once
@@ -50,13 +55,16 @@ class OutputText {
   static Result<OutputText> load(const std::string& corpus_path, const TokenCounter* tokenizer);
 
   // Appends `count` pieces starting at sequence position `start` (wrapping around).
-  void append(uint64_t start, int64_t count, std::string* out) const;
+  // `starts_text`: these pieces begin a text the client will count on its own.
+  void append(uint64_t start, int64_t count, std::string* out, bool starts_text = false) const;
+  bool strips_first_space() const { return strip_first_space_; }
   size_t sequence_size() const { return sequence_.size(); }
   const std::vector<std::string>& vocabulary() const { return vocabulary_; }
 
  private:
   std::vector<std::string> vocabulary_;
   std::vector<uint16_t> sequence_;  // indexes into vocabulary_
+  bool strip_first_space_ = false;
 };
 
 // Default corpus path, baked in at build time (the source tree's data/corpus/mobydick.txt).

@@ -83,3 +83,41 @@ TEST(OutputText, MissingCorpusIsNotFound) {
 
 }  // namespace
 }  // namespace servebench::mock
+
+namespace servebench::mock {
+namespace {
+
+// A stand-in for a Metaspace tokenizer: one token per word, plus one for a leading space; and
+// it splits " whale" into two tokens.
+class FakeMetaspace final : public TokenCounter {
+ public:
+  int64_t count(std::string_view text) const override {
+    int64_t n = make_word_counter()->count(text);
+    if (!text.empty() && text[0] == ' ') ++n;
+    for (size_t p = text.find("whale"); p != std::string_view::npos; p = text.find("whale", p + 1))
+      ++n;
+    return n;
+  }
+  std::string name() const override { return "fake-metaspace"; }
+};
+
+TEST(OutputText, FiltersVocabularyAndStripsFirstSpaceForMetaspaceLikeTokenizers) {
+  FakeMetaspace fake;
+  auto text = OutputText::load(corpus(), &fake);
+  ASSERT_TRUE(text) << text.error().message;
+  EXPECT_TRUE(text->strips_first_space());
+  EXPECT_EQ(text->vocabulary().size(), mock_word_list().size() - 1);
+  for (const std::string& w : text->vocabulary()) EXPECT_NE(w, " whale");
+  for (uint64_t start : {0ull, 99ull, 4242ull}) {
+    std::string out;
+    text->append(start, 30, &out, /*starts_text=*/true);
+    EXPECT_NE(out[0], ' ');
+    EXPECT_EQ(fake.count(out), 30);
+    std::string tail;
+    text->append(start, 30, &tail, /*starts_text=*/false);
+    EXPECT_EQ(tail[0], ' ');
+  }
+}
+
+}  // namespace
+}  // namespace servebench::mock
