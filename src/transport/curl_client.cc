@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/log.h"
+#include "transport/curl_error_kind.h"
 #include "transport/http_client.h"
 
 namespace servebench::transport {
@@ -61,56 +62,6 @@ struct Transfer {
   bool aborted = false;         // cancelled from inside a callback: drop further data
   char error_buf[CURL_ERROR_SIZE] = {0};
 };
-
-ErrorKind classify(CURLcode code, const Transfer& t, int64_t end_ns) {
-  switch (code) {
-    case CURLE_OK:
-      return ErrorKind::kNone;
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-      return ErrorKind::kConnect;
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-    case CURLE_SSL_INVALIDCERTSTATUS:
-    case CURLE_SSL_CRL_BADFILE:
-    case CURLE_SSL_ENGINE_NOTFOUND:
-    case CURLE_SSL_ENGINE_SETFAILED:
-    case CURLE_SSL_ENGINE_INITFAILED:
-    case CURLE_SSL_SHUTDOWN_FAILED:
-    case CURLE_USE_SSL_FAILED:
-      return ErrorKind::kTls;
-    case CURLE_OPERATION_TIMEDOUT:
-      // The whole-request timeout elapsed, or only the connect timeout (a connect failure).
-      if (t.request.timeout_ns > 0 && end_ns - t.start_ns >= t.request.timeout_ns - 1'000'000) {
-        return ErrorKind::kTimeout;
-      }
-      {
-        // Connected over TCP but the TLS handshake never finished: a TLS failure.
-        curl_off_t connect_us = 0, appconnect_us = 0;
-        curl_easy_getinfo(t.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
-        curl_easy_getinfo(t.easy, CURLINFO_APPCONNECT_TIME_T, &appconnect_us);
-        if (connect_us > 0 && appconnect_us == 0 && t.request.url.compare(0, 8, "https://") == 0) {
-          return ErrorKind::kTls;
-        }
-      }
-      return ErrorKind::kConnect;
-    case CURLE_RECV_ERROR:
-    case CURLE_SEND_ERROR:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_GOT_NOTHING:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return ErrorKind::kStreamReset;
-    default:
-      return ErrorKind::kOther;
-  }
-}
 
 class CurlClient final : public HttpClient {
  public:
@@ -550,7 +501,8 @@ class CurlClient final : public HttpClient {
       if (d.code == CURLE_OK && !t->headers_reported) report_headers(t.get());
       curl_multi_remove_handle(multi_, t->easy);
       const bool reused = connection_reused(t->easy);
-      ErrorKind kind = classify(d.code, *t, d.end_ns);
+      ErrorKind kind = curl_error_kind(d.code, t->easy, t->request.url.compare(0, 8, "https://") == 0,
+                                       t->request.timeout_ns, d.end_ns - t->start_ns);
       std::string message;
       if (kind != ErrorKind::kNone) {
         message = t->error_buf[0] ? t->error_buf : curl_easy_strerror(d.code);

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "transport/http1_client.h"
+#include "transport/http1_request.h"
 #include "transport/http1_response_parser.h"
 
 namespace servebench::transport {
@@ -37,9 +38,7 @@ namespace {
 using record::ErrorKind;
 
 struct Target {
-  std::string host_header;  // host[:port]
-  sockaddr_storage addr{};
-  socklen_t addr_len = 0;
+  Http1Endpoint ep;
   std::vector<struct Conn*> idle;
 };
 
@@ -95,26 +94,6 @@ struct Transfer final : Http1ResponseParser::Sink {
   }
 };
 
-bool parse_http_url(const std::string& url, std::string* host, std::string* port, std::string* path) {
-  if (url.compare(0, 7, "http://") != 0) return false;
-  size_t host_start = 7;
-  size_t path_start = url.find('/', host_start);
-  std::string authority = url.substr(host_start, path_start == std::string::npos ? std::string::npos : path_start - host_start);
-  *path = path_start == std::string::npos ? "/" : url.substr(path_start);
-  if (authority.empty() || authority.find('@') != std::string::npos) return false;
-  if (authority[0] == '[') {  // [v6]:port
-    size_t close = authority.find(']');
-    if (close == std::string::npos) return false;
-    *host = authority.substr(1, close - 1);
-    *port = close + 1 < authority.size() && authority[close + 1] == ':' ? authority.substr(close + 2) : "80";
-  } else {
-    size_t colon = authority.rfind(':');
-    *host = authority.substr(0, colon);
-    *port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
-  }
-  return !host->empty() && !port->empty();
-}
-
 class Http1Client final : public HttpClient {
  public:
   Http1Client(EventLoop& loop, const ClientOptions& options)
@@ -143,7 +122,7 @@ class Http1Client final : public HttpClient {
     t->fresh = request.fresh_connection;
     t->group = request.connection_group;
     t->timeout_ns = request.timeout_ns;
-    build_wire(request, **target, &t->wire);
+    build_http1_request(request, (*target)->ep.host_header, &t->wire);
     Transfer* raw = t.get();
     transfers_.emplace(raw->id, std::move(t));
     ++depth_;
@@ -189,49 +168,16 @@ class Http1Client final : public HttpClient {
  private:
   Result<Target*> target_for(const std::string& url) {
     // Cache by the scheme://authority prefix; the path varies per request.
-    size_t path_start = url.find('/', 7);
-    std::string key = url.substr(0, path_start);
+    std::string key = url.substr(0, url.find('/', 7));
     auto it = targets_.find(key);
     if (it != targets_.end()) return it->second.get();
-    std::string host, port, path;
-    if (!parse_http_url(url, &host, &port, &path)) {
-      return make_error(ErrorCode::kInvalidArgument, "URL '" + url + "': the native HTTP/1.1 client takes http://host[:port]/path");
-    }
+    Result<Http1Endpoint> ep = resolve_http_url(url);
+    if (!ep) return tl::unexpected(ep.error());
     auto target = std::make_unique<Target>();
-    target->host_header = url.substr(7, (path_start == std::string::npos ? url.size() : path_start) - 7);
-    addrinfo hints{};
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_family = AF_INET;  // IPv4 first, as AIPerf does by default
-    addrinfo* res = nullptr;
-    if (getaddrinfo(host.c_str(), port.c_str(), &hints, &res) != 0 || !res) {
-      hints.ai_family = AF_UNSPEC;
-      if (getaddrinfo(host.c_str(), port.c_str(), &hints, &res) != 0 || !res) {
-        return make_error(ErrorCode::kNetwork, "cannot resolve host '" + host + "' of URL '" + url + "'");
-      }
-    }
-    std::memcpy(&target->addr, res->ai_addr, res->ai_addrlen);
-    target->addr_len = res->ai_addrlen;
-    freeaddrinfo(res);
+    target->ep = std::move(*ep);
     Target* raw = target.get();
     targets_.emplace(key, std::move(target));
     return raw;
-  }
-
-  static void build_wire(const HttpRequest& r, const Target& target, std::string* out) {
-    size_t path_start = r.url.find('/', 7);
-    std::string_view path = path_start == std::string::npos ? std::string_view("/") : std::string_view(r.url).substr(path_start);
-    out->reserve(r.body.size() + 256);
-    out->append(r.method).append(" ").append(path).append(" HTTP/1.1\r\nHost: ").append(target.host_header).append("\r\n");
-    bool has_content_type = false;
-    for (const std::string& h : r.headers) {
-      if (h.size() >= 13 && strncasecmp(h.c_str(), "content-type:", 13) == 0) has_content_type = true;
-      out->append(h).append("\r\n");
-    }
-    if (!has_content_type && !r.body.empty()) out->append("Content-Type: application/json\r\n");
-    if (!r.body.empty() || r.method == "POST" || r.method == "PUT") {
-      out->append("Content-Length: ").append(std::to_string(r.body.size())).append("\r\n");
-    }
-    out->append("\r\n").append(r.body);
   }
 
   void assign_connection(Transfer* t) {
@@ -270,7 +216,7 @@ class Http1Client final : public HttpClient {
 
   void open_connection(Transfer* t) {
     Target* target = t->target;
-    int fd = ::socket(target->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd = ::socket(target->ep.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
       fail_later(t, ErrorKind::kConnect, std::string("socket: ") + std::strerror(errno));
       return;
@@ -291,7 +237,7 @@ class Http1Client final : public HttpClient {
     }
     t->reused = false;
     attach(t, c);
-    int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&target->addr), target->addr_len);
+    int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&target->ep.addr), target->ep.addr_len);
     if (rc != 0 && errno != EINPROGRESS) {
       fail_later(t, ErrorKind::kConnect, std::string("connect: ") + std::strerror(errno));
       return;
