@@ -1,6 +1,7 @@
 // servebench-mock: parses flags, loads the corpus (and tokenizer), listens, prints the
 // listening line, runs until SIGINT/SIGTERM. Bad input: one line on stderr, exit 2.
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include <csignal>
 #include <cstdio>
@@ -16,6 +17,12 @@ using namespace servebench::mock;
 
 int main(int argc, char** argv) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  // Thousands of connections need more than the usual soft limit of 1024 descriptors.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
   std::signal(SIGPIPE, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   auto options = parse_mock_options(args);
