@@ -51,6 +51,29 @@ void BM_Encode(benchmark::State& state, const std::string& family) {
   state.counters["tokens"] = static_cast<double>(tokens);
 }
 
+// First encode after a fresh load: the per-thread word cache starts empty.
+void BM_EncodeCold(benchmark::State& state, const std::string& family) {
+  const std::string& text = moby();
+  size_t tokens = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto tok = family == "builtin" ? load_tokenizer(testing::family_paths().at("gpt4o"))
+                                   : load_tokenizer(spec_for(family));
+    state.ResumeTiming();
+    if (!tok) {
+      state.SkipWithError(tok.error().message.c_str());
+      return;
+    }
+    tokens = (*tok)->encode(text, false).size();
+    state.PauseTiming();
+    tok = {};
+    state.ResumeTiming();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.counters["tokens/s"] = benchmark::Counter(static_cast<double>(tokens) * state.iterations(),
+                                                  benchmark::Counter::kIsRate);
+}
+
 // Encode line by line (many short texts, as prompts are).
 void BM_EncodeLines(benchmark::State& state, const std::string& family) {
   auto tok = load_tokenizer(spec_for(family));
@@ -100,6 +123,9 @@ int register_all() {
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark((std::string("EncodeLines/") + f).c_str(), BM_EncodeLines, std::string(f))
         ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("EncodeCold/") + f).c_str(), BM_EncodeCold, std::string(f))
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(3);
   }
   for (const char* f : {"builtin", "qwen3", "llama3", "gemma3"}) {
     benchmark::RegisterBenchmark((std::string("Load/") + f).c_str(), BM_Load, std::string(f))

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <mutex>
 #include <thread>
 
 #include "tokenizer/fixtures.h"
@@ -50,7 +51,10 @@ class FakeHub {
   }
   std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
   int requests() const { return requests_.load(); }
-  std::string last_auth() const { return last_auth_; }
+  std::string last_auth() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return last_auth_;
+  }
 
  private:
   void serve() {
@@ -66,7 +70,11 @@ class FakeHub {
       }
       ++requests_;
       auto auth = req.find("Authorization: ");
-      if (auth != std::string::npos) last_auth_ = req.substr(auth + 15, req.find("\r\n", auth) - auth - 15);
+      if (auth != std::string::npos) {
+        // Sockets are invisible to TSan: the mutex makes the hand-over explicit.
+        std::lock_guard<std::mutex> lock(mu_);
+        last_auth_ = req.substr(auth + 15, req.find("\r\n", auth) - auth - 15);
+      }
       std::string path = req.substr(4, req.find(' ', 4) - 4);
       std::string status = "200 OK", body = kTinyTokenizer, extra;
       if (path.find("/org/gated/") == 0) {
@@ -92,6 +100,7 @@ class FakeHub {
   std::thread thread_;
   std::atomic<bool> stop_{false};
   std::atomic<int> requests_{0};
+  mutable std::mutex mu_;
   std::string last_auth_;
 };
 
