@@ -132,7 +132,9 @@ class Http1Client final : public HttpClient {
       raw->timer = loop_.add_timer(raw->start_ns + raw->timeout_ns, [this, id] { on_timeout(id); });
       raw->has_timer = true;
     }
+    ++in_start_;  // a counter: handlers may start transfers from inside start()
     assign_connection(raw);
+    --in_start_;
     --depth_;
     return raw->id;
   }
@@ -398,6 +400,15 @@ class Http1Client final : public HttpClient {
   // Ends a transfer: the connection goes back to the pool or is closed, then on_complete.
   void finish(Transfer* t, ErrorKind kind, std::string message, bool keep_conn) {
     if (t->finished) return;
+    if (in_start_ > 0) {
+      // A failure found synchronously inside start(): report it from the loop instead, and
+      // leave the socket alone until then.
+      if (!t->cancel_pending) {
+        t->cancel_pending = true;
+        fail_later(t, kind, std::move(message));
+      }
+      return;
+    }
     t->finished = true;
     const int64_t end_ns = loop_.clock().now_ns();
     if (t->has_timer) {
@@ -504,6 +515,7 @@ class Http1Client final : public HttpClient {
   TransferId last_id_ = 0;
   int depth_ = 0;
   int handler_depth_ = 0;
+  int in_start_ = 0;  // inside start(): completions are deferred to the loop
 };
 
 }  // namespace
