@@ -23,6 +23,7 @@ const families = {
   llama2_metaspace: path.join(builtDir, 'llama2-metaspace/tokenizer.json'),
   bert: path.join(builtDir, 'bert-base-uncased/tokenizer.json'),
   unigram: path.join(dataDir, 'unigram-mobydick/tokenizer.json'),
+  unigram_nfkc: path.join(dataDir, 'unigram-nfkc/tokenizer.json'),
 };
 
 module.exports = { npmDir, nm, repo, builtDir, dataDir, families };

@@ -154,7 +154,7 @@ TEST_P(Exactness, MatchesHuggingFaceReference) {
 INSTANTIATE_TEST_SUITE_P(Families, Exactness,
                          ::testing::Values("qwen3", "llama3", "gpt4o", "gpt2", "deepseek_v3",
                                            "gemma3", "mistral_legacy", "llama2",
-                                           "llama2_metaspace", "bert", "unigram"));
+                                           "llama2_metaspace", "bert", "unigram", "unigram_nfkc"));
 
 // The embedded o200k_base must agree with HF's o200k (GPT-4o) tokenizer.json everywhere.
 TEST(Exactness, BuiltinMatchesGpt4oReference) { check_family("gpt4o", "builtin"); }

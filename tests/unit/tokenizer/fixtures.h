@@ -47,6 +47,7 @@ inline const std::map<std::string, std::string>& family_paths() {
         {"llama2_metaspace", built + "llama2-metaspace/tokenizer.json"},
         {"bert", built + "bert-base-uncased/tokenizer.json"},
         {"unigram", source_dir() + "/tests/data/tokenizer/unigram-mobydick/tokenizer.json"},
+        {"unigram_nfkc", source_dir() + "/tests/data/tokenizer/unigram-nfkc/tokenizer.json"},
     };
   }();
   return m;
