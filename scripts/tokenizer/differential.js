@@ -17,7 +17,7 @@ const opt = (name, def) => { const i = args.indexOf(name); if (i < 0) return def
 const n = Number(opt('--n', '3000'));
 let seed = Number(opt('--seed', '7'));
 const bin = opt('--bin', path.join(repo, 'build/bin/servebench'));
-const which = args.length ? args : ['builtin', 'qwen3', 'llama3', 'gpt2', 'deepseek_v3', 'gemma3', 'mistral_legacy', 'llama2_metaspace', 'bert', 'unigram', 'unigram_nfkc'];
+const which = args.length ? args : ['builtin', 'gpt4', 'qwen3', 'llama3', 'gpt2', 'deepseek_v3', 'gemma3', 'mistral_legacy', 'llama2_metaspace', 'bert', 'unigram', 'unigram_nfkc'];
 
 function rnd() { seed |= 0; seed = (seed + 0x6D2B79F5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; }
 const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));

