@@ -269,8 +269,13 @@ void Worker::arm_wake() {
   if (wake_at_ns_ != kNever) loop_->cancel_timer(wake_timer_);
   wake_at_ns_ = next;
   if (next == kNever) return;
-  wake_timer_ = loop_->add_timer(next, [this] {
+  wake_timer_ = loop_->add_timer(next - settings_.spin_ahead_ns, [this, next] {
     wake_at_ns_ = kNever;
+    while (clock_.now_ns() < next) {
+#if defined(__x86_64__)
+      __builtin_ia32_pause();
+#endif
+    }
     pump();
   });
 }
