@@ -1,24 +1,26 @@
 #include "request_parse.h"
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 namespace servebench::mock {
 namespace {
 
-using nlohmann::json;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
 
 Error bad(std::string message) { return Error{ErrorCode::kInvalidArgument, std::move(message)}; }
 
-// Reads an optional integer field; floats with integral value are accepted (as Python does).
-Status read_int(const json& body, const char* key, std::optional<int64_t>* out) {
-  auto it = body.find(key);
-  if (it == body.end() || it->is_null()) return core::ok_status();
-  if (it->is_number_integer()) {
-    *out = it->get<int64_t>();
+// Reads an optional integer field; floats with an integral value are accepted (as Python does).
+Status read_int(simdjson::dom::object body, const char* key, std::optional<int64_t>* out) {
+  element v;
+  if (body[key].get(v) != simdjson::SUCCESS || v.is_null()) return core::ok_status();
+  if (v.is_int64()) {
+    *out = v.get_int64().value_unsafe();
     return core::ok_status();
   }
-  if (it->is_number_float()) {
-    const double d = it->get<double>();
+  if (v.is_uint64()) return tl::unexpected(bad(std::string("'") + key + "' is too large"));
+  if (v.is_double()) {
+    const double d = v.get_double().value_unsafe();
     if (d == static_cast<double>(static_cast<int64_t>(d))) {
       *out = static_cast<int64_t>(d);
       return core::ok_status();
@@ -27,29 +29,32 @@ Status read_int(const json& body, const char* key, std::optional<int64_t>* out) 
   return tl::unexpected(bad(std::string("'") + key + "' must be an integer"));
 }
 
-Status read_bool(const json& body, const char* key, bool* out) {
-  auto it = body.find(key);
-  if (it == body.end() || it->is_null()) return core::ok_status();
-  if (!it->is_boolean()) return tl::unexpected(bad(std::string("'") + key + "' must be a boolean"));
-  *out = it->get<bool>();
+Status read_bool(simdjson::dom::object body, const char* key, bool* out) {
+  element v;
+  if (body[key].get(v) != simdjson::SUCCESS || v.is_null()) return core::ok_status();
+  if (!v.is_bool()) return tl::unexpected(bad(std::string("'") + key + "' must be a boolean"));
+  *out = v.get_bool().value_unsafe();
   return core::ok_status();
 }
 
-Result<int64_t> content_tokens(const json& content, const TokenCounter& counter) {
+Result<int64_t> content_tokens(element content, const TokenCounter& counter) {
   if (content.is_null()) return 0;
-  if (content.is_string()) return counter.count(content.get_ref<const std::string&>());
-  if (!content.is_array())
+  if (content.is_string()) return counter.count(content.get_string().value_unsafe());
+  if (!content.is_array()) {
     return tl::unexpected(bad("message 'content' must be a string or a list"));
+  }
   std::string text;
-  for (const json& part : content) {
+  const simdjson::dom::array parts = content.get_array().value_unsafe();  // a copy: no dangling
+  for (element part : parts) {
     if (!part.is_object()) return tl::unexpected(bad("content parts must be objects"));
-    auto type = part.find("type");
-    if (type != part.end() && *type == "text") {
-      auto t = part.find("text");
-      if (t == part.end() || !t->is_string()) return tl::unexpected(bad("text part needs 'text'"));
-      if (!text.empty()) text.push_back(' ');
-      text += t->get_ref<const std::string&>();
+    std::string_view type;
+    if (part["type"].get(type) != simdjson::SUCCESS || type != "text") continue;
+    std::string_view t;
+    if (part["text"].get(t) != simdjson::SUCCESS) {
+      return tl::unexpected(bad("text part needs a string 'text'"));
     }
+    if (!text.empty()) text.push_back(' ');
+    text += t;
   }
   return counter.count(text);
 }
@@ -58,57 +63,79 @@ Result<int64_t> content_tokens(const json& content, const TokenCounter& counter)
 
 Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
                                     const TokenCounter& counter) {
-  json doc = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return tl::unexpected(bad("invalid JSON in request body"));
-  if (!doc.is_object()) return tl::unexpected(bad("request body must be a JSON object"));
+  // One parser per thread: it keeps its buffers between requests (no per-request allocation).
+  thread_local simdjson::dom::parser parser;
+  element doc;
+  if (parser.parse(body.data(), body.size()).get(doc) != simdjson::SUCCESS) {
+    return tl::unexpected(bad("invalid JSON in request body"));
+  }
+  simdjson::dom::object obj;
+  if (doc.get_object().get(obj) != simdjson::SUCCESS) {
+    return tl::unexpected(bad("request body must be a JSON object"));
+  }
 
   ParsedRequest r;
-  if (auto m = doc.find("model"); m != doc.end() && m->is_string()) r.model = m->get<std::string>();
-  if (auto s = read_bool(doc, "stream", &r.stream); !s) return tl::unexpected(s.error());
-  if (auto so = doc.find("stream_options"); so != doc.end() && so->is_object()) {
-    if (auto s = read_bool(*so, "include_usage", &r.include_usage); !s)
+  std::string_view model;
+  if (obj["model"].get(model) == simdjson::SUCCESS) r.model = std::string(model);
+  if (auto s = read_bool(obj, "stream", &r.stream); !s) return tl::unexpected(s.error());
+  simdjson::dom::object so;
+  if (obj["stream_options"].get(so) == simdjson::SUCCESS) {
+    if (auto s = read_bool(so, "include_usage", &r.include_usage); !s) {
       return tl::unexpected(s.error());
+    }
   }
   std::optional<int64_t> max_completion, max_tokens, min_tokens;
-  if (auto s = read_int(doc, "max_completion_tokens", &max_completion); !s)
+  if (auto s = read_int(obj, "max_completion_tokens", &max_completion); !s) {
     return tl::unexpected(s.error());
-  if (auto s = read_int(doc, "max_tokens", &max_tokens); !s) return tl::unexpected(s.error());
-  if (auto s = read_int(doc, "min_tokens", &min_tokens); !s) return tl::unexpected(s.error());
-  if (auto s = read_bool(doc, "ignore_eos", &r.length.ignore_eos); !s)
+  }
+  if (auto s = read_int(obj, "max_tokens", &max_tokens); !s) return tl::unexpected(s.error());
+  if (auto s = read_int(obj, "min_tokens", &min_tokens); !s) return tl::unexpected(s.error());
+  if (auto s = read_bool(obj, "ignore_eos", &r.length.ignore_eos); !s) {
     return tl::unexpected(s.error());
+  }
   r.requested_max_tokens = max_completion ? max_completion : max_tokens;
   r.length.max_tokens = r.requested_max_tokens;
   r.length.min_tokens = min_tokens.value_or(0);
   if (auto s = validate_length_request(r.length); !s) return tl::unexpected(s.error());
 
   if (kind == ApiKind::kChat) {
-    auto msgs = doc.find("messages");
-    if (msgs == doc.end() || !msgs->is_array() || msgs->empty()) {
+    simdjson::dom::array msgs;
+    if (obj["messages"].get(msgs) != simdjson::SUCCESS || msgs.size() == 0) {
       return tl::unexpected(bad("'messages' must be a non-empty list"));
     }
-    for (const json& m : *msgs) {
-      if (!m.is_object()) return tl::unexpected(bad("each message must be an object"));
-      auto role = m.find("role");
-      if (role == m.end() || !role->is_string())
+    for (element m : msgs) {
+      simdjson::dom::object mo;
+      if (m.get_object().get(mo) != simdjson::SUCCESS) {
+        return tl::unexpected(bad("each message must be an object"));
+      }
+      std::string_view role;
+      if (mo["role"].get(role) != simdjson::SUCCESS) {
         return tl::unexpected(bad("each message needs a string 'role'"));
-      r.roles.push_back(role->get<std::string>());
-      auto content = m.find("content");
-      auto n = content == m.end() ? Result<int64_t>(0) : content_tokens(*content, counter);
+      }
+      r.roles.emplace_back(role);
+      element content;
+      auto n = mo["content"].get(content) == simdjson::SUCCESS ? content_tokens(content, counter)
+                                                               : Result<int64_t>(0);
       if (!n) return tl::unexpected(n.error());
       r.message_prompt_tokens.push_back(*n);
       r.prompt_tokens += *n;
     }
   } else {
-    auto prompt = doc.find("prompt");
-    if (prompt == doc.end()) return tl::unexpected(bad("'prompt' is required"));
-    if (prompt->is_string()) {
-      r.message_prompt_tokens.push_back(counter.count(prompt->get_ref<const std::string&>()));
-    } else if (prompt->is_array() && !prompt->empty() && (*prompt)[0].is_number_integer()) {
-      r.message_prompt_tokens.push_back(static_cast<int64_t>(prompt->size()));
-    } else if (prompt->is_array()) {
-      for (const json& p : *prompt) {
-        if (!p.is_string()) return tl::unexpected(bad("'prompt' list items must be strings"));
-        r.message_prompt_tokens.push_back(counter.count(p.get_ref<const std::string&>()));
+    element prompt;
+    if (obj["prompt"].get(prompt) != simdjson::SUCCESS) {
+      return tl::unexpected(bad("'prompt' is required"));
+    }
+    if (prompt.is_string()) {
+      r.message_prompt_tokens.push_back(counter.count(prompt.get_string().value_unsafe()));
+    } else if (prompt.is_array()) {
+      simdjson::dom::array items = prompt.get_array().value_unsafe();
+      if (items.size() > 0 && items.at(0).value_unsafe().is_int64()) {
+        r.message_prompt_tokens.push_back(static_cast<int64_t>(items.size()));
+      } else {
+        for (element p : items) {
+          if (!p.is_string()) return tl::unexpected(bad("'prompt' list items must be strings"));
+          r.message_prompt_tokens.push_back(counter.count(p.get_string().value_unsafe()));
+        }
       }
     } else {
       return tl::unexpected(bad("'prompt' must be a string or a list"));
