@@ -61,7 +61,7 @@ rss() {
   echo "## peak RSS with 10,000 concurrent open streams"
   start_mock --ttft-ms 0 --itl-ms 1000 --threads "${MOCK_THREADS:-1}"
   local cmd=("$BIN/servebench" profile -m mock-model --tokenizer simple -u "127.0.0.1:$PORT" --streaming
-    --concurrency 10000 --request-count 10000 --osl 5 --isl 32 --extra-inputs ignore_eos:true
+    --concurrency 10000 --request-count 10000 --osl 30 --isl 32 --extra-inputs ignore_eos:true
     --artifact-dir "$OUT/art-rss" -q)
   echo "\$ /usr/bin/time -v ${cmd[*]}"
   /usr/bin/time -v "${cmd[@]}" 2> "$OUT/rss.txt" || true
