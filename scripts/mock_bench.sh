@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of servebench-mock (run by hand; never part of the tests).
 #
-#   scripts/mock_bench.sh [precision|wrk|all]      (default: all)
+#   scripts/mock_bench.sh [precision|p200|p2000|wrk|all]      (default: all)
 #
 # precision: timing accuracy with the project's own epoll SSE driver (servebench-mock-driver,
 #   no src/transport) and the mock's --ground-truth file:
@@ -14,6 +14,7 @@
 #
 # Environment: BUILD_DIR (default build), OUT_DIR (default /tmp/mock_bench.<time>),
 #   DURATION_S (measured seconds per precision run, default 10), WRK_DURATION_S (default 10),
+#   MOCK_THREADS=N (default 1) server threads for the precision runs,
 #   RT=1 runs server and driver under SCHED_FIFO (chrt -f 20) to separate the mock's own
 #   precision from CPU contention on a shared machine.
 # Note: the machine should be otherwise idle; on a 2-core machine the driver, the server and
@@ -54,9 +55,10 @@ start_mock() {
 precision() {  # precision NAME CONNECTIONS ITL_MS TOKENS
   local name=$1 conns=$2 itl=$3 tokens=$4
   local truth=$OUT_DIR/$name.truth.jsonl
-  start_mock "$OUT_DIR/$name.mock.out" --ttft-ms "$itl" --itl-ms "$itl" --ground-truth "$truth"
+  start_mock "$OUT_DIR/$name.mock.out" --threads "${MOCK_THREADS:-1}" --ttft-ms "$itl" --itl-ms "$itl" \
+      --ground-truth "$truth"
   echo "== $name: $conns streams x $itl ms ITL, $tokens tokens each, ${DURATION_S}s measured (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-  echo "   cmd: $MOCK --ttft-ms $itl --itl-ms $itl --ground-truth $truth"
+  echo "   cmd: $MOCK --threads ${MOCK_THREADS:-1} --ttft-ms $itl --itl-ms $itl --ground-truth $truth"
   echo "   cmd: $DRIVER --port \$PORT --connections $conns --duration-s $DURATION_S --max-tokens $tokens --ttft-ms $itl --itl-ms $itl"
   "${PRE[@]}" "$DRIVER" --port "$PORT" --connections "$conns" --duration-s "$DURATION_S" \
       --max-tokens "$tokens" --ttft-ms "$itl" --itl-ms "$itl" > "$OUT_DIR/$name.client.json" || true
@@ -102,8 +104,10 @@ wrk_bench() {
 
 case $MODE in
   precision) precision p200x10ms 200 10 100; precision p2000x50ms 2000 50 100 ;;
+  p200) precision p200x10ms 200 10 100 ;;
+  p2000) precision p2000x50ms 2000 50 100 ;;
   wrk) wrk_bench ;;
   all) precision p200x10ms 200 10 100; precision p2000x50ms 2000 50 100; wrk_bench ;;
-  *) echo "usage: scripts/mock_bench.sh [precision|wrk|all]" >&2; exit 2 ;;
+  *) echo "usage: scripts/mock_bench.sh [precision|p200|p2000|wrk|all]" >&2; exit 2 ;;
 esac
 echo "results in $OUT_DIR"
