@@ -13,10 +13,11 @@ namespace {
 
 std::atomic<uint64_t> g_next_uid{1};
 
-// Per-thread word -> ids cache of one model. Cleared wholesale when full (HF does the same).
+// Per-thread word -> ids cache of one model. When full it stops admitting words (as HF's cache
+// does): the words seen first are the frequent ones in Zipf-distributed text.
 class WordCache {
  public:
-  static constexpr size_t kMaxWords = 1 << 15;
+  static constexpr size_t kMaxWords = 1 << 16;
   static constexpr size_t kMaxWordBytes = 256;
   bool find(std::string_view word, std::vector<TokenId>* out) const {
     const uint32_t* e = map_.find(word);
@@ -25,12 +26,7 @@ class WordCache {
     return true;
   }
   void insert(std::string_view word, const TokenId* ids, size_t n) {
-    if (word.size() > kMaxWordBytes) return;
-    if (map_.size() >= kMaxWords) {
-      map_ = StringIdMap();
-      ids_.clear();
-      starts_.assign(1, 0);
-    }
+    if (word.size() > kMaxWordBytes || map_.size() >= kMaxWords) return;
     map_.insert(word, static_cast<uint32_t>(starts_.size() - 1));
     ids_.insert(ids_.end(), ids, ids + n);
     starts_.push_back(static_cast<uint32_t>(ids_.size()));
