@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/units.h"
+#include "length_rules.h"
 
 namespace servebench::mock {
 namespace {
@@ -33,18 +34,21 @@ Error bad_value(std::string_view key, std::string_view value, std::string_view w
                                                 std::string(want) + ")"};
 }
 
-// A non-negative finite number.
-Result<double> non_negative(std::string_view key, std::string_view value) {
+// A non-negative finite number, at most `max` (keeps ns conversions far from overflow).
+Result<double> non_negative(std::string_view key, std::string_view value, double max = 1e9) {
   auto v = core::parse_double(value);
-  if (!v || *v < 0 || !std::isfinite(*v))
-    return tl::unexpected(bad_value(key, value, "a number >= 0"));
+  if (!v || *v < 0 || !std::isfinite(*v) || *v > max)
+    return tl::unexpected(bad_value(key, value, "a number in [0, 1e9]"));
   return *v;
 }
 
 Result<int64_t> whole(std::string_view key, std::string_view value, int64_t min) {
   auto v = core::parse_double(value);
-  if (!v || *v < static_cast<double>(min) || *v != std::floor(*v) || *v > 1e12) {
-    return tl::unexpected(bad_value(key, value, "a whole number >= " + std::to_string(min)));
+  if (!v || *v < static_cast<double>(min) || *v != std::floor(*v) ||
+      *v > static_cast<double>(kMaxTokensPerRequest)) {
+    return tl::unexpected(bad_value(key, value,
+                                    "a whole number in [" + std::to_string(min) + ", " +
+                                        std::to_string(kMaxTokensPerRequest) + "]"));
   }
   return static_cast<int64_t>(*v);
 }

@@ -8,7 +8,9 @@ namespace servebench::mock {
 int64_t jittered_ns(int64_t mean_ns, double cv, core::Rng& rng) {
   if (cv <= 0.0 || mean_ns <= 0) return mean_ns;
   const core::LogNormalParams p = core::lognormal_from_mean_cv(static_cast<double>(mean_ns), cv);
-  return static_cast<int64_t>(std::llround(rng.lognormal(p.mu, p.sigma)));
+  // Clamp: a huge cv can draw values beyond int64 (a day is plenty for a mock).
+  const double v = std::min(rng.lognormal(p.mu, p.sigma), 86'400e9);
+  return static_cast<int64_t>(std::llround(v));
 }
 
 std::vector<TokenEvent> plan_events(const RequestKnobs& knobs, int64_t prompt_tokens,

@@ -10,6 +10,12 @@ Status validate_length_request(const LengthRequest& request) {
     return make_error(ErrorCode::kInvalidArgument,
                       "max_tokens must be at least 1, got " + std::to_string(*request.max_tokens));
   }
+  if (request.max_tokens && *request.max_tokens > kMaxTokensPerRequest) {
+    return make_error(ErrorCode::kInvalidArgument, "max_tokens " +
+                                                       std::to_string(*request.max_tokens) +
+                                                       " exceeds the model's context length of " +
+                                                       std::to_string(kMaxTokensPerRequest));
+  }
   if (request.min_tokens < 0) {
     return make_error(ErrorCode::kInvalidArgument,
                       "min_tokens must be >= 0, got " + std::to_string(request.min_tokens));

@@ -7,7 +7,7 @@
 //                                    from the request's seeded stream (an early "EOS").
 //   max == 0 (forced only)         → 0 tokens.
 // Validation (the server answers 400 with these messages): max < 1 when given by the request,
-// min_tokens < 0, min_tokens > max.
+// max > kMaxTokensPerRequest (the advertised max_model_len), min_tokens < 0, min_tokens > max.
 //
 // Thread safety: pure functions; the Rng is owned by the caller.
 #pragma once
@@ -19,6 +19,10 @@
 #include "core/rng.h"
 
 namespace servebench::mock {
+
+// The context length the mock advertises (/v1/models max_model_len); also bounds every
+// per-request token count, so no request can make the server allocate without limit.
+inline constexpr int64_t kMaxTokensPerRequest = int64_t{1} << 20;
 
 struct LengthRequest {
   std::optional<int64_t> max_tokens = std::nullopt;  // max_completion_tokens, else max_tokens

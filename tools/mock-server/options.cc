@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/units.h"
+#include "length_rules.h"
 
 namespace servebench::mock {
 namespace {
@@ -139,10 +140,10 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
          s.knobs.jitter_cv = *d;
          return core::ok_status();
        }},
-      {"--tokens-per-chunk", set_int(&s.knobs.tokens_per_chunk, 1, 1'000'000)},
-      {"--reasoning-tokens", set_int(&s.knobs.reasoning_tokens, 0, 100'000'000)},
+      {"--tokens-per-chunk", set_int(&s.knobs.tokens_per_chunk, 1, kMaxTokensPerRequest)},
+      {"--reasoning-tokens", set_int(&s.knobs.reasoning_tokens, 0, kMaxTokensPerRequest)},
       {"--max-concurrency", set_int(&s.max_concurrency, 0, 100'000'000)},
-      {"--default-max-tokens", set_int(&s.default_max_tokens, 1, 100'000'000)},
+      {"--default-max-tokens", set_int(&s.default_max_tokens, 1, kMaxTokensPerRequest)},
       {"--seed", set_int(&seed, 0, INT64_MAX)},
       {"--error-rate",
        [&](const std::string& f, const std::string& v) -> Status {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "length_rules.h"
 #include "session.h"
 
 namespace servebench::mock {
@@ -72,7 +73,7 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
                                      {"owned_by", "servebench-mock"},
                                      {"root", config.model},
                                      {"parent", nullptr},
-                                     {"max_model_len", 1 << 20}}}}}
+                                     {"max_model_len", kMaxTokensPerRequest}}}}}
                        .dump();
   if (!config.record_requests_path.empty()) {
     auto w = JsonlWriter::open(config.record_requests_path);

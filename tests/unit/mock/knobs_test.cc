@@ -57,6 +57,11 @@ TEST(Scenario, RejectsBadItemsWithOneLineNamingThem) {
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "tokens_per_chunk=0"));
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "tokens_per_chunk=1.5"));
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "error_rate=101"));
+  // Bounded, so no header can make the server allocate or overflow without limit.
+  EXPECT_FALSE(apply_scenario(RequestKnobs{}, "output_tokens=1e12"));
+  EXPECT_FALSE(apply_scenario(RequestKnobs{}, "reasoning_tokens=99999999"));
+  EXPECT_FALSE(apply_scenario(RequestKnobs{}, "ttft_ms=1e300"));
+  EXPECT_TRUE(apply_scenario(RequestKnobs{}, "output_tokens=1048576"));
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "error_kind=explode"));
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "ttft_ms"));
   EXPECT_FALSE(apply_scenario(RequestKnobs{}, "early_role=yes"));

@@ -81,6 +81,15 @@ TEST(LatencyModel, JitterHasConfiguredMeanAndCv) {
   EXPECT_NEAR(sd / mean, 0.5, 0.05);
 }
 
+TEST(LatencyModel, HugeJitterStaysFiniteAndPositive) {
+  core::Rng rng(3);
+  for (int i = 0; i < 10'000; ++i) {
+    const int64_t v = jittered_ns(1'000'000'000'000, 1e9, rng);
+    ASSERT_GE(v, 0);
+    ASSERT_LE(v, int64_t{86'400} * 1'000'000'000);
+  }
+}
+
 TEST(LatencyModel, SameSeedSamePlan) {
   RequestKnobs k;
   k.ttft_ns = 5'000'000;

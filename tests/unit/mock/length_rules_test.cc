@@ -78,6 +78,9 @@ TEST(LengthRules, Validation) {
   EXPECT_FALSE(validate_length_request(Req{.max = 0}));
   EXPECT_FALSE(validate_length_request(Req{.max = 5, .min = 6}));
   EXPECT_FALSE(validate_length_request(Req{.min = -1}));
+  EXPECT_TRUE(validate_length_request(Req{.max = kMaxTokensPerRequest}));
+  EXPECT_FALSE(validate_length_request(Req{.max = kMaxTokensPerRequest + 1}));
+  EXPECT_FALSE(validate_length_request(Req{.max = int64_t{1} << 40}));
   auto e = validate_length_request(Req{.max = 5, .min = 6});
   EXPECT_NE(e.error().message.find("min_tokens"), std::string::npos);
 }
