@@ -21,6 +21,7 @@ struct MockServer::Impl {
   std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards;
   std::optional<tcp::acceptor> acceptor;
   std::optional<asio::signal_set> signals;
+  std::optional<asio::steady_timer> accept_backoff;
   size_t next_loop = 0;
   std::string host;
   uint16_t port = 0;
@@ -31,6 +32,7 @@ struct MockServer::Impl {
       state.waiting.clear();
     }
     signals.reset();
+    accept_backoff.reset();
     acceptor.reset();
     guards.clear();
     loops.clear();
@@ -40,10 +42,16 @@ struct MockServer::Impl {
     asio::io_context& loop = *loops[next_loop++ % loops.size()];
     acceptor->async_accept(loop, [this](boost::system::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
-      if (!ec) {
-        auto session = std::make_shared<Session>(std::move(socket), state);
-        asio::post(session->executor(), [session] { session->start(); });
+      if (ec) {
+        // Out of descriptors or memory: retry shortly instead of spinning on the error.
+        accept_backoff->expires_after(std::chrono::milliseconds(10));
+        accept_backoff->async_wait([this](boost::system::error_code wec) {
+          if (!wec) accept();
+        });
+        return;
       }
+      auto session = std::make_shared<Session>(std::move(socket), state);
+      asio::post(session->executor(), [session] { session->start(); });
       accept();
     });
   }
@@ -108,6 +116,7 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
                           std::to_string(config.port) + ": " + ec.message() +
                           " (choose another --port, or 0 for a free one)");
   }
+  impl->accept_backoff.emplace(*impl->loops[0]);
   impl->host = config.host;
   impl->port = acc.local_endpoint().port();
   impl->accept();

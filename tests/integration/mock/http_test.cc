@@ -181,6 +181,20 @@ TEST_F(MockHttp, NoConnectionLeaks) {
   EXPECT_EQ(post_json(mock_->port(), "/v1/chat/completions", kChat).status, 200);
 }
 
+TEST(MockHttpLimits, RecoversFromDescriptorExhaustion) {
+  auto mock = MockProcess::start({}, 32);
+  ASSERT_NE(mock, nullptr);
+  {
+    std::vector<std::unique_ptr<RawClient>> flood;
+    for (int i = 0; i < 64; ++i) flood.push_back(std::make_unique<RawClient>(mock->port()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto r = post_json(mock->port(), "/v1/chat/completions", kChat, {}, 3'000);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(mock->stop(), 0);
+}
+
 TEST(MockConcurrency, MaxConcurrencyQueuesTheRest) {
   auto mock = MockProcess::start({"--max-concurrency", "1", "--ttft-ms", "150"});
   ASSERT_NE(mock, nullptr);

@@ -6,6 +6,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,7 +52,8 @@ std::vector<char*> make_argv(const std::string& bin, const std::vector<std::stri
 
 }  // namespace
 
-std::unique_ptr<MockProcess> MockProcess::start(const std::vector<std::string>& args) {
+std::unique_ptr<MockProcess> MockProcess::start(const std::vector<std::string>& args,
+                                                int nofile_limit) {
   int out[2];
   if (pipe(out) != 0) return nullptr;
   const std::string bin = binary();
@@ -61,6 +63,10 @@ std::unique_ptr<MockProcess> MockProcess::start(const std::vector<std::string>& 
     dup2(out[1], 1);
     close(out[0]);
     close(out[1]);
+    if (nofile_limit > 0) {
+      const rlimit lim{static_cast<rlim_t>(nofile_limit), static_cast<rlim_t>(nofile_limit)};
+      setrlimit(RLIMIT_NOFILE, &lim);
+    }
     execv(bin.c_str(), argv.data());
     _exit(127);
   }

@@ -19,7 +19,9 @@ class MockProcess {
  public:
   // Starts $SERVEBENCH_BIN_DIR/servebench-mock with `args` and waits (≤ 10 s) for its
   // `listening on http://HOST:PORT` line. Returns null (and prints why) on failure.
-  static std::unique_ptr<MockProcess> start(const std::vector<std::string>& args);
+  // nofile_limit > 0 caps the child's descriptors (soft and hard).
+  static std::unique_ptr<MockProcess> start(const std::vector<std::string>& args,
+                                            int nofile_limit = 0);
   ~MockProcess();
   uint16_t port() const { return port_; }
   pid_t pid() const { return pid_; }
