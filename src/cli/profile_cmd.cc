@@ -95,6 +95,8 @@ int run_profile(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &set, nullptr);  // before any thread is created
   }
   const core::Clock& clock = core::SteadyClock::instance();
+  const int64_t t_start = clock.now_ns();
+  auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
   auto parsed = config::parse_profile_args(argc, argv);
   if (!parsed) return usage_error(parsed.error().message);
   if (parsed->help) {
@@ -125,6 +127,8 @@ int run_profile(int argc, char** argv) {
     }
   }
 
+  SB_LOG_DEBUG("start-up: tokenizer {} ready at {:.1f} ms", tok->name(), since_ms());
+
   // Endpoint.
   endpoints::EndpointOptions ep_opts;
   ep_opts.model = cfg.model();
@@ -150,6 +154,8 @@ int run_profile(int argc, char** argv) {
   auto prompts = dataset::build_synthetic_prompts(*corpus, *tok, po);
   if (!prompts) return usage_error(prompts.error().message);
 
+  SB_LOG_DEBUG("start-up: {} prompts built at {:.1f} ms", prompts->size(), since_ms());
+
   load::WorkerSettings settings;
   const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
   for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
@@ -157,27 +163,29 @@ int run_profile(int argc, char** argv) {
   if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
   if (!cfg.api_key.empty()) settings.headers.push_back("Authorization: Bearer " + cfg.api_key);
   for (const auto& h : cfg.headers) settings.headers.push_back(h);
+  settings.models = cfg.models;
   for (size_t i = 0; i < prompts->size(); ++i) {
     const auto& p = (*prompts)[i];
-    endpoints::TurnPayload turn;
-    turn.messages.push_back({"user", p.text});
-    turn.max_output_tokens = p.max_output_tokens;
-    turn.model = cfg.model();
-    load::RequestTemplate t;
-    t.body = (*endpoint)->render_body(turn);
-    t.input_tokens = p.input_tokens;
-    t.max_output_tokens = p.max_output_tokens;
-    t.conversation_id = fmt::format("synthetic-{}", i);
-    settings.requests.push_back(std::move(t));
+    for (const std::string& model : settings.models) {
+      endpoints::TurnPayload turn;
+      turn.messages.push_back({"user", p.text});
+      turn.max_output_tokens = p.max_output_tokens;
+      turn.model = model;
+      load::RequestTemplate t;
+      t.body = (*endpoint)->render_body(turn);
+      t.input_tokens = p.input_tokens;
+      t.max_output_tokens = p.max_output_tokens;
+      t.conversation_id = fmt::format("synthetic-{}", i);
+      settings.requests.push_back(std::move(t));
+    }
   }
   // AIPerf's synthetic sampling is a shuffle; one seeded permutation reused round robin.
-  settings.order.resize(settings.requests.size());
+  settings.order.resize(prompts->size());
   for (uint32_t i = 0; i < settings.order.size(); ++i) settings.order[i] = i;
   core::Rng order_rng = core::Rng::stream(seed, "dataset.order");
   for (size_t i = settings.order.size(); i > 1; --i)
     std::swap(settings.order[i - 1], settings.order[order_rng.next_below(i)]);
   settings.endpoint_type = cfg.endpoint_type;
-  settings.model = cfg.model();
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
   settings.verify_tls = !cfg.insecure_tls;
@@ -191,8 +199,8 @@ int run_profile(int argc, char** argv) {
   const load::Plan plan = load::build_plan(cfg, seed);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int workers = load::default_worker_count(cfg, cores);
-  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} prompt(s)", workers, tok->name(), seed,
-              settings.requests.size());
+  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} prompt(s); ready to start at {:.1f} ms",
+              workers, tok->name(), seed, settings.order.size(), since_ms());
 
   // Run.
   record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);

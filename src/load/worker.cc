@@ -299,13 +299,15 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   rec.request_index = index;
   rec.phase = phase_;
   rec.worker_id = id_;
-  rec.model = settings_.model;
+  const size_t model = index % settings_.models.size();
+  rec.model = settings_.models[model];
   rec.streaming = settings_.streaming;
   rec.intended_ns = credit.intended_ns;
   rec.credit_issued_ns = now_ns;
   rec.url_index = static_cast<int32_t>(index % settings_.urls.size());
   rec.session_num = static_cast<int32_t>(index);
-  const auto& tmpl = settings_.requests[settings_.order[index % settings_.order.size()]];
+  const size_t entry = settings_.order[index % settings_.order.size()];
+  const auto& tmpl = settings_.requests[entry * settings_.models.size() + model];
   rec.conversation_id = tmpl.conversation_id;
   rec.input_tokens = tmpl.input_tokens;
   rec.requested_output_tokens = tmpl.max_output_tokens;

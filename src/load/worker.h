@@ -47,10 +47,12 @@ struct RequestTemplate {
 struct WorkerSettings {
   std::vector<std::string> urls;          // full request URLs (base + path), round robin
   std::vector<std::string> headers;       // static headers (Content-Type, Authorization, -H ...)
-  std::vector<RequestTemplate> requests;  // dataset entries, request i uses entry order[i % n]
+  // Pre-rendered bodies, entry-major: requests[entry * models.size() + m]. Request i uses entry
+  // order[i % order.size()] and model i % models.size() (AIPerf's round_robin model selection).
+  std::vector<RequestTemplate> requests;
   std::vector<uint32_t> order;            // seeded shuffle of entry indices
+  std::vector<std::string> models;        // -m/--model (one or more)
   std::string endpoint_type = "chat";
-  std::string model;
   bool streaming = false;
   int http_version = 1;
   bool verify_tls = true;

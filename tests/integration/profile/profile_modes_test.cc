@@ -1,6 +1,7 @@
 // servebench profile load modes: several workers, prefill concurrency, connection reuse
 // strategies, concurrency ramp.
 #include <algorithm>
+#include <map>
 
 #include "integration/profile/harness.h"
 
@@ -156,6 +157,22 @@ TEST(ProfileRamp, ConcurrencyRampsUpOneSlotAtATime) {
   EXPECT_EQ(peak_between(0.5, 1.0), 2);
   EXPECT_EQ(peak_between(1.0, 1.5), 3);
   EXPECT_EQ(peak_between(1.5, 2.4), 4);
+}
+
+TEST(ProfileModels, SeveralModelsAreUsedRoundRobin) {
+  const std::string dir = make_temp_dir("models");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"--model-names", "alpha,beta", "-m", "gamma", "--tokenizer", "simple", "--isl", "16",
+                             "-u", mock.url(), "--concurrency", "3", "--request-count", "30"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  std::map<std::string, int> sent;
+  for (const auto& rec : read_jsonl(dir + "/rec.jsonl")) sent[rec["model"].get<std::string>()]++;
+  EXPECT_EQ(sent["alpha"], 10);
+  EXPECT_EQ(sent["beta"], 10);
+  EXPECT_EQ(sent["gamma"], 10);
+  EXPECT_NE(r.artifact_dir.find("alpha-openai-chat"), std::string::npos) << r.artifact_dir;
 }
 
 }  // namespace
