@@ -281,6 +281,19 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
   return {};
 }
 
+// Error messages echo user input; control characters would break the one-line rule.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '\n') out += "\\n";
+    else if (ch == '\r') out += "\\r";
+    else if (ch == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
+    else out.push_back(ch);
+  }
+  return out;
+}
+
 bool is_secret_header(std::string_view h) {
   std::string lower;
   for (char ch : h.substr(0, h.find(':'))) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
@@ -392,14 +405,12 @@ Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
     out.help_text = app.help();
     return out;
   } catch (const CLI::ParseError& e) {
-    std::string msg = e.what();
-    for (char& ch : msg)
-      if (ch == '\n') ch = ' ';
-    return make_error(ErrorCode::kInvalidArgument, msg + " (see servebench profile --help)");
+    return make_error(ErrorCode::kInvalidArgument, one_line(e.what()) + " (see servebench profile --help)");
   }
-  if (auto st = convert(flags, &out.config); !st) return tl::unexpected(st.error());
+  if (auto st = convert(flags, &out.config); !st)
+    return make_error(st.error().code, one_line(st.error().message));
   out.config.cli_command = redacted_command_line(argc, argv);
-  if (auto st = validate(out.config); !st) return tl::unexpected(st.error());
+  if (auto st = validate(out.config); !st) return make_error(st.error().code, one_line(st.error().message));
   return out;
 }
 

@@ -167,3 +167,54 @@ TEST(Redaction, ApiKeyAndAuthorizationNeverAppear) {
 
 }  // namespace
 }  // namespace servebench::config
+
+namespace servebench::config {
+namespace {
+
+// Property: any argv built from real flags and awkward values either parses or yields one
+// usage line; nothing throws, nothing crashes.
+TEST(CliOptions, RandomArgvNeverThrowsAndErrorsAreOneLine) {
+  const std::vector<std::string> flags = {
+      "-m", "--model", "-u", "--url", "--endpoint-type", "--streaming", "--api-key", "-H", "--extra-inputs",
+      "--request-timeout-seconds", "--concurrency", "--request-rate", "--arrival-pattern", "--arrival-smoothness",
+      "--request-count", "--benchmark-duration", "--benchmark-grace-period", "--warmup-request-count",
+      "--warmup-duration", "--concurrency-ramp-duration", "--request-rate-ramp-duration", "--prefill-concurrency",
+      "--request-cancellation-rate", "--request-cancellation-delay", "--random-seed", "--workers-max",
+      "--connection-reuse-strategy", "--isl", "--isl-stddev", "--osl", "--osl-stddev", "--http-version",
+      "--export-level", "--slice-duration", "-v", "-q", "--insecure", "--num-dataset-entries"};
+  const std::vector<std::string> values = {"", "0", "1", "-1", "2.5", "1e400", "nan", "inf", "abc", "10k", "gamma",
+                                           "constant", "k:v", "{\"a\":[1,2]}", "{", "http://x:1", "ftp://x",
+                                           "1.1", "2", "never", "raw", "5ms", "-", "--", "=", "\n", "9999999999999999999"};
+  uint64_t state = 12345;
+  auto next = [&](size_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<size_t>((state >> 33) % n);
+  };
+  int ok = 0, errors = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::string> args = {"profile"};
+    const size_t n = 1 + next(8);
+    for (size_t i = 0; i < n; ++i) {
+      args.push_back(flags[next(flags.size())]);
+      if (next(4) != 0) args.push_back(values[next(values.size())]);
+    }
+    std::vector<const char*> argv;
+    for (const auto& a : args) argv.push_back(a.c_str());
+    Result<ParsedArgs> r = make_error(ErrorCode::kInternal, "");
+    ASSERT_NO_THROW(r = parse_profile_args(static_cast<int>(argv.size()), argv.data()));
+    if (r) {
+      ++ok;
+      EXPECT_NO_THROW((void)to_json(r->config));
+    } else {
+      ++errors;
+      EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
+      EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+      EXPECT_FALSE(r.error().message.empty());
+    }
+  }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(ok, 0);
+}
+
+}  // namespace
+}  // namespace servebench::config
