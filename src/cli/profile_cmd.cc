@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <random>
@@ -29,7 +30,9 @@
 namespace servebench::cli {
 namespace {
 
-int usage_error(const std::string& message) {
+int usage_error(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');  // exactly one line, whatever the source
+  std::replace(message.begin(), message.end(), '\r', ' ');
   std::fprintf(stderr, "servebench profile: %s\n", message.c_str());
   return 2;
 }
