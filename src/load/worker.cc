@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "endpoints/endpoint.h"
 #include "transport/event_loop.h"
+#include "transport/http1_client.h"
 #include "transport/http_client.h"
 #include "transport/sse_parser.h"
 
@@ -179,7 +180,8 @@ Status Worker::init() {
   transport::ClientOptions opts;
   opts.http_version = settings_.http_version;
   opts.verify_tls = settings_.verify_tls;
-  auto client = transport::make_curl_client(*loop_, opts);
+  // Native HTTP/1.1 for plain http://, libcurl for TLS, HTTP/2 and proxies (transport decides).
+  auto client = transport::make_http_client(*loop_, opts);
   if (!client) return tl::unexpected(client.error());
   client_ = std::move(*client);
   parser_ = endpoints::make_event_parser(settings_.endpoint_type);
