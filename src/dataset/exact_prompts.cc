@@ -22,7 +22,11 @@ Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, c
   // alone: tokenizers that prepend "▁" (SentencePiece layouts) would count a leading space twice.
   constexpr std::string_view kAnchor = "a";
   const size_t anchor_tokens = tok.count(kAnchor);
-  std::string scratch;
+  // "a " stays at the front of the scratch; each word is appended after it (shrinking back with
+  // resize also sidesteps a GCC 12 -Wrestrict false positive on assign()).
+  std::string scratch(kAnchor);
+  scratch.push_back(' ');
+  const size_t prefix_bytes = scratch.size();
   std::string_view text = b.corpus_;
   size_t i = 0;
   while (i < text.size()) {
@@ -33,8 +37,7 @@ Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, c
     std::string_view w = text.substr(start, i - start);
     auto it = counted.find(w);
     if (it == counted.end()) {
-      scratch.assign(kAnchor);
-      scratch.push_back(' ');
+      scratch.resize(prefix_bytes);
       scratch.append(w);
       const size_t bare = tok.count(w);
       const size_t with_anchor = tok.count(scratch);
