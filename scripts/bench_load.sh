@@ -36,7 +36,7 @@ timing() {  # streams itl_ms requests osl
   echo "## timing error: $streams streams x $itl ms ITL ($n requests, $osl tokens each)"
   start_mock --ttft-ms 20 --itl-ms "$itl" --threads "${MOCK_THREADS:-1}" --ground-truth "$OUT/gt-$streams.jsonl"
   local cmd=("$BIN/servebench" profile -m mock-model --tokenizer simple -u "127.0.0.1:$PORT" --streaming
-    --concurrency "$streams" --request-count "$n" --osl "$osl" --isl 32 --extra-inputs ignore_eos:true
+    --concurrency "$streams" --request-count "$n" --warmup-request-count "$streams" --osl "$osl" --isl 32 --extra-inputs ignore_eos:true
     --export-level raw --artifact-dir "$OUT/art-timing-$streams" -q)
   echo "\$ ${PRIO[*]} ${cmd[*]}"
   "${PRIO[@]}" "${cmd[@]}"

@@ -3,6 +3,8 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -180,6 +182,10 @@ Status Worker::init() {
   transport::ClientOptions opts;
   opts.http_version = settings_.http_version;
   opts.verify_tls = settings_.verify_tls;
+  // SERVEBENCH_HTTP_CLIENT=curl routes plain http:// through libcurl too (A/B comparisons and an
+  // escape hatch should the native client misbehave with some server).
+  if (const char* c = std::getenv("SERVEBENCH_HTTP_CLIENT"); c && std::string_view(c) == "curl")
+    opts.native_http1 = false;
   // Native HTTP/1.1 for plain http://, libcurl for TLS, HTTP/2 and proxies (transport decides).
   auto client = transport::make_http_client(*loop_, opts);
   if (!client) return tl::unexpected(client.error());
