@@ -24,6 +24,9 @@ using simdjson::dom::object;
 template <class T>
 using R = Result<T>;
 
+// Ids index dense tables: anything this large is a corrupt file, not a vocabulary.
+constexpr uint64_t kMaxTokenId = 1u << 24;
+
 std::string str_or(element e, const char* key, std::string def) {
   std::string_view v;
   if (e[key].get(v) == simdjson::SUCCESS) return std::string(v);
@@ -261,6 +264,7 @@ R<std::vector<TokenId>> special_ids(object specials, std::string_view name) {
   for (element x : a) {
     uint64_t v;
     if (x.get(v) != simdjson::SUCCESS) return bad("template special token id not an integer");
+    if (v >= kMaxTokenId) return bad("template special token id out of range");
     ids.push_back(static_cast<TokenId>(v));
   }
   return ids;
@@ -284,8 +288,9 @@ R<std::unique_ptr<PostProcessor>> parse_post_processor(element e) {
     array cls, sep;
     uint64_t cls_id, sep_id;
     if (e["cls"].get(cls) != simdjson::SUCCESS || e["sep"].get(sep) != simdjson::SUCCESS ||
-        cls.at(1).get(cls_id) != simdjson::SUCCESS || sep.at(1).get(sep_id) != simdjson::SUCCESS) {
-      return bad(type + " without cls/sep");
+        cls.at(1).get(cls_id) != simdjson::SUCCESS || sep.at(1).get(sep_id) != simdjson::SUCCESS ||
+        cls_id >= kMaxTokenId || sep_id >= kMaxTokenId) {
+      return bad(type + " without valid cls/sep");
     }
     return std::unique_ptr<PostProcessor>(new WrapPostProcessor({static_cast<TokenId>(cls_id)}, {static_cast<TokenId>(sep_id)}));
   }
@@ -323,6 +328,7 @@ R<std::vector<std::pair<std::string, TokenId>>> parse_vocab_object(element model
   for (auto field : vocab) {
     uint64_t id;
     if (field.value.get(id) != simdjson::SUCCESS) return bad("model.vocab id not an integer");
+    if (id >= kMaxTokenId) return bad("model.vocab id " + std::to_string(id) + " is out of range");
     out.emplace_back(std::string(field.key), static_cast<TokenId>(id));
   }
   return out;
@@ -398,7 +404,10 @@ R<std::unique_ptr<Model>> parse_model(element m, bool byte_level) {
       c.vocab.emplace_back(std::string(piece), score);
     }
     uint64_t unk;
-    if (m["unk_id"].get(unk) == simdjson::SUCCESS) c.unk_id = static_cast<TokenId>(unk);
+    if (m["unk_id"].get(unk) == simdjson::SUCCESS) {
+      if (unk >= kMaxTokenId) return bad("Unigram unk_id out of range");
+      c.unk_id = static_cast<TokenId>(unk);
+    }
     c.byte_fallback = bool_or(m, "byte_fallback", false);
     auto r = UnigramModel::create(std::move(c));
     if (!r) return tl::unexpected(r.error());
@@ -462,6 +471,7 @@ R<HfParts> parse_parts(element doc) {
       AddedToken a;
       uint64_t id;
       if (t["id"].get(id) != simdjson::SUCCESS) return bad("added token without id");
+      if (id >= kMaxTokenId) return bad("added token id " + std::to_string(id) + " is out of range");
       a.id = static_cast<TokenId>(id);
       a.content = str_or(t, "content", "");
       a.single_word = bool_or(t, "single_word", false);

@@ -136,7 +136,7 @@ Result<std::unique_ptr<Normalizer>> PrecompiledNormalizer::create(std::string bl
   }
   std::unique_ptr<PrecompiledNormalizer> n(new PrecompiledNormalizer());
   n->trie_.resize(trie_bytes / 4);
-  std::memcpy(n->trie_.data(), blob.data() + 4, trie_bytes);
+  if (trie_bytes > 0) std::memcpy(n->trie_.data(), blob.data() + 4, trie_bytes);
   n->normalized_ = blob.substr(4 + trie_bytes);
   return std::unique_ptr<Normalizer>(std::move(n));
 }

@@ -515,6 +515,7 @@ void Regex::find_all(std::string_view text, std::vector<std::pair<size_t, size_t
     size_t s = ov[0], e = ov[1];
     if (e == s) {
       // Empty match: step over one character, as HF's onig iterator does.
+      if (s >= text.size()) break;
       start = s + utf8_len(static_cast<unsigned char>(text[s]));
       continue;
     }
