@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <mutex>
 #include <thread>
@@ -221,6 +222,43 @@ TEST_F(Hub, DefaultResolution) {
   auto c = resolve_default_tokenizer("org/missing", {}, &warning);
   EXPECT_EQ(c->name(), "builtin (o200k_base)");
   EXPECT_NE(warning.find("org/missing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace servebench::tokenizer
+
+namespace servebench::tokenizer {
+namespace {
+
+TEST(HubEnvironment, HonoursHfVariables) {
+  ::unsetenv("HF_HUB_CACHE");
+  ::unsetenv("HUGGINGFACE_HUB_CACHE");
+  ::setenv("HF_HOME", "/tmp/hf-home", 1);
+  ::setenv("HF_ENDPOINT", "http://mirror.example/", 1);
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  HubEnvironment e = HubEnvironment::from_env();
+  EXPECT_EQ(e.cache_dir, "/tmp/hf-home/hub");
+  EXPECT_EQ(e.endpoint, "http://mirror.example");
+  EXPECT_TRUE(e.offline);
+  ::setenv("HF_HUB_CACHE", "/tmp/explicit-cache", 1);
+  EXPECT_EQ(HubEnvironment::from_env().cache_dir, "/tmp/explicit-cache");
+  for (const char* v : {"HF_HUB_CACHE", "HF_HOME", "HF_ENDPOINT", "HF_HUB_OFFLINE"}) ::unsetenv(v);
+}
+
+TEST(HubCache, FindsSnapshotThroughRefsOrCommit) {
+  namespace fs = std::filesystem;
+  fs::path cache = fs::temp_directory_path() / ("sb_hub_layout_" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  fs::path snap = cache / "models--Qwen--Qwen3-0.6B" / "snapshots" / kCommit;
+  fs::create_directories(snap);
+  fs::create_directories(cache / "models--Qwen--Qwen3-0.6B" / "refs");
+  std::ofstream(snap / "tokenizer.json") << kTinyTokenizer;
+  EXPECT_EQ(find_cached_tokenizer(cache.string(), "Qwen/Qwen3-0.6B", "main"), "");  // no refs/main yet
+  EXPECT_EQ(find_cached_tokenizer(cache.string(), "Qwen/Qwen3-0.6B", kCommit), snap.string());
+  std::ofstream(cache / "models--Qwen--Qwen3-0.6B" / "refs" / "main") << kCommit << "\n";
+  EXPECT_EQ(find_cached_tokenizer(cache.string(), "Qwen/Qwen3-0.6B", "main"), snap.string());
+  EXPECT_EQ(find_cached_tokenizer(cache.string(), "Qwen/Other", "main"), "");
+  fs::remove_all(cache);
 }
 
 }  // namespace
