@@ -70,23 +70,34 @@ PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed) {
       plan.concurrency_steps.push_back({0, target});
     }
   }
-  if (!spec.request_rate) return plan;
-
-  const char* stream = spec.phase == record::Phase::kWarmup ? "arrivals.warmup" : "arrivals.profiling";
-  auto arrivals = make_arrival_process(spec.pattern, spec.smoothness, core::Rng::stream(seed, stream));
-  const int64_t max_count = spec.request_count.value_or(INT64_MAX);
-  const int64_t horizon = spec.duration_ns.value_or(kNever);
-  // Accumulate in double ns so rounding never drifts the mean rate; the first request goes at 0.
-  double t_ns = 0;
-  while (static_cast<int64_t>(plan.arrivals_ns.size()) < max_count) {
-    const int64_t at = static_cast<int64_t>(std::llround(t_ns));
-    if (at >= horizon) break;
-    plan.arrivals_ns.push_back(at);
-    const double rate = ramped_rate(*spec.request_rate, spec.rate_ramp_ns, at);
-    t_ns += arrivals->next_gap_s(rate) * 1e9;
-    if (plan.arrivals_ns.size() > 500'000'000) break;  // guard against absurd configs
-  }
+  plan.seed = seed;
   return plan;
+}
+
+ArrivalGenerator::ArrivalGenerator(const PhaseSpec& spec, uint64_t seed) : spec_(spec) {
+  const char* stream = spec.phase == record::Phase::kWarmup ? "arrivals.warmup" : "arrivals.profiling";
+  process_ = make_arrival_process(spec.pattern, spec.smoothness, core::Rng::stream(seed, stream));
+}
+ArrivalGenerator::ArrivalGenerator(ArrivalGenerator&&) noexcept = default;
+ArrivalGenerator& ArrivalGenerator::operator=(ArrivalGenerator&&) noexcept = default;
+ArrivalGenerator::~ArrivalGenerator() = default;
+
+int64_t ArrivalGenerator::next() {
+  if (!spec_.request_rate) return kNever;
+  if (produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
+  const int64_t at = static_cast<int64_t>(std::llround(t_ns_));
+  if (at >= spec_.duration_ns.value_or(kNever)) return kNever;
+  ++produced_;
+  const double rate = ramped_rate(*spec_.request_rate, spec_.rate_ramp_ns, at);
+  t_ns_ += process_->next_gap_s(rate) * 1e9;
+  return at;
+}
+
+std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit) {
+  std::vector<int64_t> out;
+  ArrivalGenerator gen(plan.spec, plan.seed);
+  for (int64_t at = gen.next(); at != kNever && out.size() < limit; at = gen.next()) out.push_back(at);
+  return out;
 }
 
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) {

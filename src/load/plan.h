@@ -1,8 +1,9 @@
 // Plan: what the load engine will do, computed before t0 as a pure function of the config and
 // the seed (same seed ⇒ identical plan, on any machine). A plan is a list of phases (optional
 // warm-up, then profiling); each phase is either
-//   - open loop: absolute intended send times (offsets from the phase start) for every request,
-//     optionally under a concurrency ceiling, or
+//   - open loop: intended send times (offsets from the phase start) for every request, optionally
+//     under a concurrency ceiling; fixed before t0 by (spec, seed) and produced in order by
+//     ArrivalGenerator, so no memory is spent per arrival, or
 //   - closed loop: concurrency slots; a request's intended time is the moment its slot freed.
 // Ramps follow AIPerf (aiperf-inventory.md §4.3):
 //   - concurrency: integer steps from 1 to the target, +1 at evenly spaced instants over the
@@ -16,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,9 +49,29 @@ struct RampStep {
   int64_t limit;      // global limit from this instant on
 };
 
+// The open-loop arrival offsets of one phase, in order, as a pure function of (spec, seed):
+// first arrival at 0, then gaps from the phase's ArrivalProcess at the (ramped) rate, until the
+// request count or the duration is reached. Generated on demand so that a long run at a high
+// rate needs no memory per arrival; materialize_arrivals() gives the whole list (tests, export).
+class ArrivalGenerator {
+ public:
+  ArrivalGenerator(const PhaseSpec& spec, uint64_t seed);
+  ArrivalGenerator(ArrivalGenerator&&) noexcept;
+  ArrivalGenerator& operator=(ArrivalGenerator&&) noexcept;
+  ~ArrivalGenerator();
+  // Offset of the next arrival from the phase start; kNever when there are no more.
+  int64_t next();
+
+ private:
+  PhaseSpec spec_;
+  std::unique_ptr<class ArrivalProcess> process_;
+  double t_ns_ = 0;  // accumulated in double ns so rounding never drifts the mean rate
+  int64_t produced_ = 0;
+};
+
 struct PhasePlan {
   PhaseSpec spec;
-  std::vector<int64_t> arrivals_ns;           // open loop: intended offsets, ascending
+  uint64_t seed = 0;                          // arrivals: ArrivalGenerator(spec, seed)
   std::vector<RampStep> concurrency_steps;    // closed loop or ceiling; empty = no limit
 
   bool open_loop() const { return spec.request_rate.has_value(); }
@@ -68,6 +90,8 @@ std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& config)
 
 // Builds one phase. Open loop needs a request count or a duration (else it would be infinite).
 PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed);
+// Every arrival offset of an open-loop phase (stops at `limit` entries).
+std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit = 100'000'000);
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).

@@ -11,9 +11,20 @@ WorkerSchedule::WorkerSchedule(const PhasePlan& plan, int worker, int workers, i
   issue_deadline_ns_ = s.duration_ns ? start_ns_ + *s.duration_ns : kNever;
   cancel_deadline_ns_ = (s.duration_ns && s.grace_ns != kNever) ? issue_deadline_ns_ + s.grace_ns : kNever;
   if (s.prefill_concurrency) prefill_share_ = std::max<int64_t>(1, worker_share(*s.prefill_concurrency, worker, workers));
-  next_arrival_ = static_cast<size_t>(worker);
-  if (plan.open_loop() && next_arrival_ >= plan.arrivals_ns.size()) exhausted_ = true;
+  if (plan.open_loop()) {
+    arrivals_.emplace(plan.spec, plan.seed);
+    next_arrival_ = static_cast<uint64_t>(worker);
+    advance_arrival(worker);  // arrivals 0 .. worker-1 belong to the others
+    if (next_arrival_ns_ == kNever) exhausted_ = true;
+  }
   apply_ramp(start_ns_);
+}
+
+void WorkerSchedule::advance_arrival(int skip) {
+  // Every worker runs the whole generator and keeps its own share: the sequence (and so the
+  // plan) does not depend on the number of workers, and no memory per arrival is needed.
+  for (int i = 0; i < skip; ++i) arrivals_->next();
+  next_arrival_ns_ = arrivals_->next();
 }
 
 int64_t WorkerSchedule::concurrency_share_at(int64_t now_ns) const {
@@ -44,13 +55,14 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
   apply_ramp(now_ns);
   if (prefill_in_flight >= prefill_share_) return false;
   if (plan_.open_loop()) {
-    const int64_t due = start_ns_ + plan_.arrivals_ns[next_arrival_];
+    const int64_t due = start_ns_ + next_arrival_ns_;
     if (due > now_ns) return false;
     if (in_flight >= concurrency_share_at(now_ns)) return false;  // ceiling: wait, lag is charged
     out->index = next_arrival_;
     out->intended_ns = due;
-    next_arrival_ += static_cast<size_t>(workers_);
-    if (next_arrival_ >= plan_.arrivals_ns.size()) exhausted_ = true;
+    next_arrival_ += static_cast<uint64_t>(workers_);
+    advance_arrival(workers_ - 1);
+    if (next_arrival_ns_ == kNever) exhausted_ = true;
     return true;
   }
   if (free_slots_.empty()) return false;
@@ -74,7 +86,7 @@ int64_t WorkerSchedule::next_wake_ns() const {
   if (exhausted_) return kNever;
   int64_t wake = kNever;
   if (plan_.open_loop()) {
-    wake = start_ns_ + plan_.arrivals_ns[next_arrival_];
+    wake = start_ns_ + next_arrival_ns_;
   }
   if (next_step_ < plan_.concurrency_steps.size())
     wake = std::min(wake, start_ns_ + plan_.concurrency_steps[next_step_].offset_ns);

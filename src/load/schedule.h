@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <optional>
 
 #include "load/plan.h"
 
@@ -65,8 +66,11 @@ class WorkerSchedule {
   int64_t cancel_deadline_ns_;
   int64_t prefill_share_ = kNever;
   bool exhausted_ = false;
-  // Open loop: next arrival index (i ≡ worker mod W).
-  size_t next_arrival_ = 0;
+  // Open loop: this worker's arrivals (i ≡ worker mod W) from the phase's generator.
+  void advance_arrival(int skip);
+  std::optional<ArrivalGenerator> arrivals_;
+  uint64_t next_arrival_ = 0;          // global index of the pending arrival
+  int64_t next_arrival_ns_ = kNever;   // its offset (kNever: none left)
   // Closed loop: instants at which free slots became free, oldest first.
   std::deque<int64_t> free_slots_;
   size_t next_step_ = 0;      // next concurrency ramp step to apply

@@ -8,6 +8,17 @@
 namespace servebench::load {
 namespace {
 
+// A plan with its arrivals materialized, for inspection.
+struct Built : PhasePlan {
+  std::vector<int64_t> arrivals_ns;
+};
+Built build(const PhaseSpec& spec, uint64_t seed) {
+  Built b;
+  static_cast<PhasePlan&>(b) = build_phase_plan(spec, seed);
+  b.arrivals_ns = materialize_arrivals(b);
+  return b;
+}
+
 PhaseSpec rate_spec(double rate, config::ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
   PhaseSpec s;
   s.request_rate = rate;
@@ -33,16 +44,16 @@ GapStats gap_stats(const std::vector<int64_t>& arrivals) {
 }
 
 TEST(Plan, ConstantRateIsExact) {
-  auto p = build_phase_plan(rate_spec(10, config::ArrivalPattern::kConstant, 100), 1);
+  auto p = build(rate_spec(10, config::ArrivalPattern::kConstant, 100), 1);
   ASSERT_EQ(p.arrivals_ns.size(), 100u);
   for (size_t i = 0; i < p.arrivals_ns.size(); ++i) EXPECT_EQ(p.arrivals_ns[i], int64_t(i) * 100'000'000);
   // A rate whose period is not a whole number of ns does not drift.
-  auto q = build_phase_plan(rate_spec(3, config::ArrivalPattern::kConstant, 3001), 1);
+  auto q = build(rate_spec(3, config::ArrivalPattern::kConstant, 3001), 1);
   EXPECT_NEAR(q.arrivals_ns.back(), 1'000'000'000'000, 1);
 }
 
 TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
-  auto p = build_phase_plan(rate_spec(100, config::ArrivalPattern::kPoisson, 50'000), 42);
+  auto p = build(rate_spec(100, config::ArrivalPattern::kPoisson, 50'000), 42);
   auto s = gap_stats(p.arrivals_ns);
   EXPECT_NEAR(s.mean_s, 0.01, 0.01 * 0.02);
   EXPECT_NEAR(s.cv, 1.0, 0.03);
@@ -50,7 +61,7 @@ TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
 
 TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
   for (double shape : {0.25, 1.0, 4.0}) {
-    auto p = build_phase_plan(rate_spec(50, config::ArrivalPattern::kGamma, 50'000, shape), 7);
+    auto p = build(rate_spec(50, config::ArrivalPattern::kGamma, 50'000, shape), 7);
     auto s = gap_stats(p.arrivals_ns);
     EXPECT_NEAR(s.mean_s, 0.02, 0.02 * 0.03) << "shape " << shape;
     EXPECT_NEAR(s.cv, 1.0 / std::sqrt(shape), 0.05 / std::sqrt(shape)) << "shape " << shape;
@@ -59,26 +70,26 @@ TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
 
 TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
   auto spec = rate_spec(200, config::ArrivalPattern::kGamma, 1000, 0.5);
-  auto a = build_phase_plan(spec, 1234);
-  auto b = build_phase_plan(spec, 1234);
-  auto c = build_phase_plan(spec, 1235);
+  auto a = build(spec, 1234);
+  auto b = build(spec, 1234);
+  auto c = build(spec, 1235);
   EXPECT_EQ(a.arrivals_ns, b.arrivals_ns);
   EXPECT_NE(a.arrivals_ns, c.arrivals_ns);
   // Warm-up and profiling draw from different named streams.
   auto w = spec;
   w.phase = record::Phase::kWarmup;
-  EXPECT_NE(build_phase_plan(w, 1234).arrivals_ns, a.arrivals_ns);
+  EXPECT_NE(build(w, 1234).arrivals_ns, a.arrivals_ns);
 }
 
 TEST(Plan, DurationBoundsArrivalsAndCountWinsWhenSmaller) {
   PhaseSpec s = rate_spec(10, config::ArrivalPattern::kConstant, 0);
   s.request_count.reset();
   s.duration_ns = 2'000'000'000;
-  auto p = build_phase_plan(s, 1);
+  auto p = build(s, 1);
   EXPECT_EQ(p.arrivals_ns.size(), 20u);
   EXPECT_LT(p.arrivals_ns.back(), 2'000'000'000);
   s.request_count = 5;
-  EXPECT_EQ(build_phase_plan(s, 1).arrivals_ns.size(), 5u);
+  EXPECT_EQ(build(s, 1).arrivals_ns.size(), 5u);
 }
 
 TEST(Plan, RateRampStepsEveryHundredMilliseconds) {
@@ -93,7 +104,7 @@ TEST(Plan, RateRampStepsEveryHundredMilliseconds) {
   // Constant arrivals during the ramp use the rate at the previous arrival: first gap 1/10 s.
   PhaseSpec s = rate_spec(100, config::ArrivalPattern::kConstant, 200);
   s.rate_ramp_ns = ramp;
-  auto p = build_phase_plan(s, 1);
+  auto p = build(s, 1);
   EXPECT_EQ(p.arrivals_ns[1], 100'000'000);   // rate 10 at t=0
   EXPECT_EQ(p.arrivals_ns[2], 150'000'000);   // rate 20 at t=100 ms
   // After the ramp, gaps are exactly 10 ms.
@@ -104,7 +115,7 @@ TEST(Plan, ConcurrencyRampStepsByOneEvenlySpaced) {
   PhaseSpec s;
   s.concurrency = 5;
   s.concurrency_ramp_ns = 4'000'000'000;
-  auto p = build_phase_plan(s, 1);
+  auto p = build(s, 1);
   ASSERT_EQ(p.concurrency_steps.size(), 5u);
   for (int k = 0; k < 5; ++k) {
     EXPECT_EQ(p.concurrency_steps[k].offset_ns, int64_t(k) * 1'000'000'000);
@@ -115,7 +126,7 @@ TEST(Plan, ConcurrencyRampStepsByOneEvenlySpaced) {
   EXPECT_EQ(p.concurrency_limit_at(1'000'000'000), 2);
   EXPECT_EQ(p.concurrency_limit_at(10'000'000'000), 5);
   s.concurrency_ramp_ns = 0;
-  EXPECT_EQ(build_phase_plan(s, 1).concurrency_limit_at(0), 5);
+  EXPECT_EQ(build(s, 1).concurrency_limit_at(0), 5);
 }
 
 TEST(Plan, WorkerSharesSumToTheLimit) {

@@ -80,6 +80,31 @@ TEST(Schedule, OpenLoopDealsArrivalsAndKeepsPlannedIntendedUnderCeiling) {
   EXPECT_EQ(w1.next_wake_ns(), kNever);
 }
 
+TEST(Schedule, OpenLoopWorkersTogetherIssueExactlyThePlan) {
+  PhaseSpec s;
+  s.request_rate = 500;
+  s.pattern = config::ArrivalPattern::kGamma;
+  s.smoothness = 0.5;
+  s.request_count = 1'001;  // (with a duration, sends at "the end of time" would be refused)
+  const auto plan = build_phase_plan(s, 99);
+  const auto expected = materialize_arrivals(plan);
+  ASSERT_EQ(expected.size(), 1'001u);
+  for (int workers : {1, 3, 7}) {
+    std::vector<int64_t> got(expected.size(), -1);
+    for (int w = 0; w < workers; ++w) {
+      WorkerSchedule ws(plan, w, workers, 0, nullptr);
+      Credit c;
+      while (ws.next_credit(kNever - 1, 0, 0, &c)) {
+        ASSERT_LT(c.index, got.size());
+        ASSERT_EQ(c.index % workers, static_cast<uint64_t>(w));
+        got[c.index] = c.intended_ns;
+      }
+      EXPECT_TRUE(ws.exhausted());
+    }
+    EXPECT_EQ(got, expected) << workers << " workers";
+  }
+}
+
 TEST(Schedule, DurationStopsIssuingAndSetsCancelDeadline) {
   PhaseSpec s;
   s.concurrency = 1;
