@@ -53,8 +53,19 @@ void JsonlWriter::run() {
     batch.swap(queue_);
     const bool stopping = stop_;
     lock.unlock();
-    for (const std::string& line : batch) std::fwrite(line.data(), 1, line.size(), file_);
-    std::fflush(file_);
+    // One write(2) per batch of whole lines, so a reader polling the file rarely sees a torn
+    // line (readers must still only trust newline-terminated lines).
+    std::string joined;
+    for (const std::string& line : batch) joined += line;
+    const int fd = fileno(file_);
+    for (size_t off = 0; off < joined.size();) {
+      const ssize_t n = ::write(fd, joined.data() + off, joined.size() - off);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        break;  // disk full or closed: drop the batch rather than block the server
+      }
+      off += static_cast<size_t>(n);
+    }
     batch.clear();
     lock.lock();
     if (stopping && queue_.empty()) return;

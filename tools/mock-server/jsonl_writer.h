@@ -1,7 +1,8 @@
 // JsonlWriter: appends whole lines to a file from many threads (--record-requests,
 // --ground-truth) without blocking the event loops on file I/O: write_line() queues the line
 // and a background thread writes and flushes batches, so a reader that sees a response finish
-// finds its line shortly after (tests poll for it).
+// finds its line shortly after (tests poll for it). A reader polling the file must only trust
+// newline-terminated lines: the last one may still be being written.
 //
 // Thread safety: write_line is safe from any thread. The destructor writes everything queued.
 #pragma once

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 namespace servebench::mock::testing {
@@ -316,10 +317,13 @@ std::vector<std::string> read_lines(const std::string& path, size_t min_lines, i
   std::vector<std::string> lines;
   do {
     lines.clear();
-    std::ifstream in(path);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (!line.empty()) lines.push_back(line);
+    std::ifstream in(path, std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Only newline-terminated lines count: the writer may be in the middle of the last one.
+    size_t start = 0;
+    for (size_t nl = all.find('\n'); nl != std::string::npos; nl = all.find('\n', start)) {
+      if (nl > start) lines.push_back(all.substr(start, nl - start));
+      start = nl + 1;
     }
     if (lines.size() >= min_lines) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
