@@ -462,9 +462,8 @@ R<HfParts> parse_parts(element doc) {
     if (!d) return tl::unexpected(d.error());
     parts.decoder = std::move(*d);
   }
-  if (doc["truncation"].get(e) == simdjson::SUCCESS && !e.is_null()) {
-    return unsupported("setting", "truncation");
-  }
+  // "truncation" and "padding" are ignored on purpose: transformers (what AIPerf counts with)
+  // switches both off for plain encode calls, and a token count must cover the whole text.
   array added;
   if (doc["added_tokens"].get(added) == simdjson::SUCCESS) {
     for (element t : added) {
