@@ -29,8 +29,12 @@ std::vector<TokenId> to_ids(simdjson::dom::array a) {
 
 std::string show(const std::vector<TokenId>& ids) {
   std::string s = "[";
-  for (size_t i = 0; i < ids.size() && i < 40; ++i) s += (i ? "," : "") + std::to_string(ids[i]);
-  return s + (ids.size() > 40 ? ",...]" : "]");
+  for (size_t i = 0; i < ids.size() && i < 40; ++i) {
+    if (i) s += ',';
+    s += std::to_string(ids[i]);
+  }
+  s += ids.size() > 40 ? ",...]" : "]";
+  return s;
 }
 
 std::vector<std::string> load_corpus() {
