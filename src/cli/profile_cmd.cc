@@ -254,7 +254,7 @@ int run_profile(int argc, char** argv) {
 
   int64_t ok = 0, failed = 0;
   for (const auto& r : records) {
-    if (r.phase != record::Phase::kProfiling || r.cancelled()) continue;
+    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
     (r.ok() ? ok : failed)++;
   }
   std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n", static_cast<long long>(ok),

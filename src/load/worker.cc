@@ -151,6 +151,9 @@ struct Worker::Request final : transport::ResponseHandler {
     if (cancel_reason != kNoCancel) {
       rec.error = record::ErrorKind::kCancelled;
       rec.error_message = cancel_message(cancel_reason);
+      rec.cancel_reason = cancel_reason == kRateCancel    ? record::CancelReason::kRate
+                          : cancel_reason == kGraceCancel ? record::CancelReason::kGrace
+                                                          : record::CancelReason::kInterrupt;
     } else if (error != record::ErrorKind::kNone) {
       rec.error = error;
       rec.error_message = std::string(message);

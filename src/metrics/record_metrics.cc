@@ -60,7 +60,7 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out) {
   }
 
   if (!r.ok()) {
-    if (!r.cancelled() && r.input_tokens >= 0) {
+    if (!r.dropped() && r.input_tokens >= 0) {
       set(RecordMetric::kErrorIsl, static_cast<double>(r.input_tokens));
     }
     return;
@@ -195,6 +195,7 @@ void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* o
 
 int32_t error_code(const RequestRecord& r) {
   if (r.ok()) return 0;
+  if (r.cancelled()) return 499;  // even when headers (200) had arrived before the cancel
   if (r.http_status >= 300 || (r.error == record::ErrorKind::kHttpStatus && r.http_status > 0)) {
     return r.http_status;
   }

@@ -167,7 +167,7 @@ Summary summarize(const std::vector<const RequestRecord*>& records, const Summar
     const RequestRecord* r = records[record_pos];
     compute_record_metrics(*r, &rv);
     if (!std::isnan(rv.schedule_lag_ns)) lag.push_back(rv.schedule_lag_ns);
-    if (r->cancelled()) {
+    if (r->dropped()) {
       ++s.extras.cancelled_request_count;
       continue;
     }

@@ -4,8 +4,9 @@
 // client-limited verdict, concurrency, per-token ITL).
 //
 // Semantics (docs/metrics.md has the full table):
-//   * request_count = successful records; error_request_count = failed records; cancelled
-//     records (ErrorKind::kCancelled, e.g. grace-period expiry) are neither, only counted.
+//   * request_count = successful records; error_request_count = failed records, including
+//     --request-cancellation-rate cancellations (code 499, as AIPerf); records dropped by the run
+//     itself (grace-period expiry, Ctrl-C: RequestRecord::dropped()) are neither, only counted.
 //   * Latency distributions hold successful requests only. When requests failed, adj_<tag>
 //     adds one +inf sample per failure (nearest-rank percentiles, no std).
 //   * benchmark_duration = max(last content chunk) - min(request start) over successful

@@ -31,6 +31,11 @@ enum class ErrorKind : uint8_t {
 const char* error_kind_name(ErrorKind kind);
 
 enum class Phase : uint8_t { kWarmup, kProfiling };
+
+// Why a request was cancelled (ErrorKind::kCancelled). AIPerf counts --request-cancellation-rate
+// cancellations as errors (code 499); requests cut off when the grace period expires or by
+// Ctrl-C count neither as requests nor as errors (they are only reported as a count).
+enum class CancelReason : uint8_t { kNone, kRate, kGrace, kInterrupt };
 const char* phase_name(Phase phase);
 
 // What a streamed event (or a whole non-streamed body) carried.
@@ -85,6 +90,7 @@ struct RequestRecord {
   int64_t first_byte_ns = 0;      // response headers received
   int64_t end_ns = 0;             // response complete, failed or cancelled
   int64_t cancel_ns = 0;          // when cancellation was triggered (0 if not)
+  CancelReason cancel_reason = CancelReason::kNone;
 
   // Response.
   int32_t http_status = 0;
@@ -112,6 +118,8 @@ struct RequestRecord {
 
   bool ok() const { return error == ErrorKind::kNone; }
   bool cancelled() const { return error == ErrorKind::kCancelled; }
+  // Cancelled by the run itself (grace expiry, Ctrl-C): excluded from requests and errors.
+  bool dropped() const { return cancelled() && cancel_reason != CancelReason::kRate; }
 };
 
 // Run-level facts the exports need besides the records.

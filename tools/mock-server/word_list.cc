@@ -6,7 +6,7 @@ const std::vector<std::string>& mock_word_list() {
   static const std::vector<std::string> kWords = {
       " the",     " of",     " and",    " a",       " to",     " in",      " that",    " his",
       " it",      " he",     " but",    " as",      " is",     " with",    " was",     " for",
-      " all",     " this",   " at",     " whale",   " by",     " not",     " from",    " him",
+      " all",     " this",   " at",     " ocean",   " by",     " not",     " from",    " him",
       " so",      " on",     " be",     " one",     " you",    " there",   " now",     " had",
       " have",    " or",     " were",   " they",    " which",  " like",    " me",      " then",
       " their",   " what",   " some",   " when",    " are",    " an",      " my",      " no",

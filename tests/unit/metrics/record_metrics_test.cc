@@ -157,7 +157,9 @@ TEST(RecordMetricsTest, FailedRequestOnlyHasErrorIsl) {
     if (static_cast<RecordMetric>(i) != RecordMetric::kErrorIsl) EXPECT_TRUE(std::isnan(v.v[i]));
   }
   auto c = make_error_record(0, 5 * kMs, record::ErrorKind::kCancelled, 0, "cancelled");
-  EXPECT_FALSE(values_of(c).has(RecordMetric::kErrorIsl));  // cancelled is not an error
+  EXPECT_FALSE(values_of(c).has(RecordMetric::kErrorIsl));  // dropped (grace) is not an error
+  c.cancel_reason = record::CancelReason::kRate;  // --request-cancellation-rate: an error (AIPerf)
+  EXPECT_DOUBLE_EQ(values_of(c).get(RecordMetric::kErrorIsl), 120);
 }
 
 TEST(RecordMetricsTest, ErrorCode) {
@@ -167,6 +169,10 @@ TEST(RecordMetricsTest, ErrorCode) {
   EXPECT_EQ(error_code(reset), 0);  // the 200 was fine; the stream broke later
   auto cancelled = make_error_record(0, kMs, record::ErrorKind::kCancelled, 0, "grace");
   EXPECT_EQ(error_code(cancelled), 499);
+  // Headers (200) had arrived before the cancellation: still 499.
+  auto cancelled_after_headers = make_error_record(0, kMs, record::ErrorKind::kCancelled, 200, "rate");
+  cancelled_after_headers.cancel_reason = record::CancelReason::kRate;
+  EXPECT_EQ(error_code(cancelled_after_headers), 499);
   auto connect = make_error_record(0, kMs, record::ErrorKind::kConnect, 0, "refused");
   EXPECT_EQ(error_code(connect), 0);
 }

@@ -69,6 +69,26 @@ TEST(SummaryTest, CountsDurationAndThroughputs) {
   EXPECT_EQ(s.find("goodput"), nullptr);              // only with --goodput
 }
 
+TEST(SummaryTest, RateCancellationsAreErrorsGraceCancellationsAreDropped) {
+  auto recs = three_ok();
+  auto rate = make_error_record(3, 1050 * kMs, ErrorKind::kCancelled, 200, "cancelled by --request-cancellation-rate");
+  rate.cancel_reason = record::CancelReason::kRate;
+  recs.push_back(rate);
+  auto grace = make_error_record(4, 1060 * kMs, ErrorKind::kCancelled, 0, "grace");
+  grace.cancel_reason = record::CancelReason::kGrace;
+  recs.push_back(grace);
+  auto interrupted = make_error_record(5, 1070 * kMs, ErrorKind::kCancelled, 0, "ctrl-c");
+  interrupted.cancel_reason = record::CancelReason::kInterrupt;
+  recs.push_back(interrupted);
+  Summary s = summarize(ptrs(recs), {});
+  EXPECT_EQ(s.request_count, 3);
+  EXPECT_EQ(s.error_request_count, 1);
+  EXPECT_EQ(s.extras.cancelled_request_count, 2);
+  ASSERT_EQ(s.error_summary.size(), 1u);
+  EXPECT_EQ(s.error_summary[0].code, 499);
+  EXPECT_EQ(s.error_summary[0].type, "cancelled");
+}
+
 TEST(SummaryTest, ErrorsGiveAdjAndErrorRate) {
   auto recs = three_ok();
   recs.push_back(make_error_record(3, 1050 * kMs, ErrorKind::kHttpStatus, 503, "busy"));

@@ -61,7 +61,7 @@ TEST(OutputText, RejectsChecksumMismatch) {
   const std::filesystem::path dir =
       ::testing::TempDir() + "/mock_corpus_" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "c.txt") << "the whale and the sea";
+  std::ofstream(dir / "c.txt") << "the ocean and the sea";
   std::ofstream(dir / "SHA256SUMS")
       << "0000000000000000000000000000000000000000000000000000000000000000  c.txt\n";
   auto bad = OutputText::load((dir / "c.txt").string(), nullptr);
@@ -88,13 +88,13 @@ namespace servebench::mock {
 namespace {
 
 // A stand-in for a Metaspace tokenizer: one token per word, plus one for a leading space; and
-// it splits " whale" into two tokens.
+// it splits " ocean" into two tokens.
 class FakeMetaspace final : public TokenCounter {
  public:
   int64_t count(std::string_view text) const override {
     int64_t n = make_word_counter()->count(text);
     if (!text.empty() && text[0] == ' ') ++n;
-    for (size_t p = text.find("whale"); p != std::string_view::npos; p = text.find("whale", p + 1))
+    for (size_t p = text.find("ocean"); p != std::string_view::npos; p = text.find("ocean", p + 1))
       ++n;
     return n;
   }
@@ -107,7 +107,7 @@ TEST(OutputText, FiltersVocabularyAndStripsFirstSpaceForMetaspaceLikeTokenizers)
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_TRUE(text->strips_first_space());
   EXPECT_EQ(text->vocabulary().size(), mock_word_list().size() - 1);
-  for (const std::string& w : text->vocabulary()) EXPECT_NE(w, " whale");
+  for (const std::string& w : text->vocabulary()) EXPECT_NE(w, " ocean");
   for (uint64_t start : {0ull, 99ull, 4242ull}) {
     std::string out;
     text->append(start, 30, &out, /*starts_text=*/true);
