@@ -154,7 +154,9 @@ TEST(RecordMetricsTest, FailedRequestOnlyHasErrorIsl) {
   auto v = values_of(r);
   EXPECT_DOUBLE_EQ(v.get(RecordMetric::kErrorIsl), 120);
   for (size_t i = 0; i < kNumRecordMetrics; ++i) {
-    if (static_cast<RecordMetric>(i) != RecordMetric::kErrorIsl) EXPECT_TRUE(std::isnan(v.v[i]));
+    if (static_cast<RecordMetric>(i) != RecordMetric::kErrorIsl) {
+      EXPECT_TRUE(std::isnan(v.v[i]));
+    }
   }
   auto c = make_error_record(0, 5 * kMs, record::ErrorKind::kCancelled, 0, "cancelled");
   EXPECT_FALSE(values_of(c).has(RecordMetric::kErrorIsl));  // dropped (grace) is not an error
