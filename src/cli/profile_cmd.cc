@@ -237,6 +237,9 @@ int run_profile(int argc, char** argv) {
   ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
   ctx.interrupted = outcome->interrupted;
   ctx.warnings = warnings;
+  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
+  ctx.inputs.reserve(settings.requests.size());
+  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
   exporter::ExportOptions eo;
   eo.artifact_dir = cfg.artifact_dir + "/" +
                     exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming, cfg.load_label());
