@@ -1,5 +1,6 @@
 // `servebench tokenize` end to end (the real binary).
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -17,8 +18,10 @@ struct Run {
 
 Run run(const std::string& args, const std::string& stdin_text = "") {
   std::string bin = testing::env_or("SERVEBENCH_BIN_DIR", SERVEBENCH_TEST_BIN_DIR) + "/servebench";
-  std::string in_file = ::testing::TempDir() + "/sb_tokenize_in.txt";
-  FILE* f = std::fopen(in_file.c_str(), "wb");
+  // A file of its own per call: ctest runs these tests in parallel processes.
+  std::string in_file = ::testing::TempDir() + "/sb_tokenize_in_XXXXXX";
+  const int fd = ::mkstemp(in_file.data());
+  FILE* f = ::fdopen(fd, "wb");
   std::fwrite(stdin_text.data(), 1, stdin_text.size(), f);
   std::fclose(f);
   std::string cmd = bin + " tokenize " + args + " < " + in_file + " 2>/dev/null";
@@ -28,6 +31,7 @@ Run run(const std::string& args, const std::string& stdin_text = "") {
   size_t n;
   while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
   int status = ::pclose(p);
+  std::remove(in_file.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
