@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/rng.h"
+#include "cli/file_workload_setup.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
 #include "export/artifacts.h"
@@ -106,11 +107,11 @@ int run_profile(int argc, char** argv) {
     std::fputs(parsed->help_text.c_str(), stdout);
     return 0;
   }
-  const config::BenchmarkConfig& cfg = parsed->config;
+  config::BenchmarkConfig& cfg = parsed->config;
   core::init_logging(cfg.verbosity);
   // Export options are checked before anything runs, so a typo never costs a whole benchmark.
-  if (auto g = metrics::parse_goodput(cfg.goodput); !g) return usage_error("--goodput: " + g.error().message);
-  if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return usage_error("--fail-on: " + f.error().message);
+  if (auto g = metrics::parse_goodput(cfg.goodput); !g) return usage_error(g.error().message);
+  if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return usage_error(f.error().message);
 
   std::vector<std::string> warnings;
   // Tokenizer.
@@ -154,10 +155,26 @@ int run_profile(int argc, char** argv) {
   po.osl_mean_tokens = cfg.osl_mean_tokens;
   po.osl_stddev_tokens = cfg.osl_stddev_tokens;
   po.seed = seed;
-  auto prompts = dataset::build_synthetic_prompts(*corpus, *tok, po);
-  if (!prompts) return usage_error(prompts.error().message);
+  std::vector<dataset::SyntheticPrompt> synthetic;
+  std::optional<FileRequests> from_file;
+  if (!cfg.input_file.empty()) {
+    auto fr = prepare_file_requests(cfg, *tok, **endpoint, *corpus, seed);
+    if (!fr) return usage_error(fr.error().message);
+    for (const auto& w : fr->warnings) {
+      SB_LOG_WARN("{}", w);
+      warnings.push_back(w);
+    }
+    // A file runs every request once unless a count or a duration says otherwise.
+    if (!cfg.request_count && !cfg.benchmark_duration_ns) cfg.request_count = static_cast<int64_t>(fr->entries);
+    from_file = std::move(*fr);
+  } else {
+    auto prompts = dataset::build_synthetic_prompts(*corpus, *tok, po);
+    if (!prompts) return usage_error(prompts.error().message);
+    synthetic = std::move(*prompts);
+  }
+  const size_t entries = from_file ? from_file->entries : synthetic.size();
 
-  SB_LOG_DEBUG("start-up: {} prompts built at {:.1f} ms", prompts->size(), since_ms());
+  SB_LOG_DEBUG("start-up: {} request bodies built at {:.1f} ms", entries, since_ms());
 
   load::WorkerSettings settings;
   const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
@@ -167,8 +184,11 @@ int run_profile(int argc, char** argv) {
   if (!cfg.api_key.empty()) settings.headers.push_back("Authorization: Bearer " + cfg.api_key);
   for (const auto& h : cfg.headers) settings.headers.push_back(h);
   settings.models = cfg.models;
-  for (size_t i = 0; i < prompts->size(); ++i) {
-    const auto& p = (*prompts)[i];
+  if (from_file) {
+    settings.requests = std::move(from_file->requests);
+  }
+  for (size_t i = 0; i < synthetic.size(); ++i) {
+    const auto& p = synthetic[i];
     for (const std::string& model : settings.models) {
       endpoints::TurnPayload turn;
       turn.messages.push_back({"user", p.text});
@@ -182,12 +202,15 @@ int run_profile(int argc, char** argv) {
       settings.requests.push_back(std::move(t));
     }
   }
-  // AIPerf's synthetic sampling is a shuffle; one seeded permutation reused round robin.
-  settings.order.resize(prompts->size());
+  settings.order.resize(entries);
   for (uint32_t i = 0; i < settings.order.size(); ++i) settings.order[i] = i;
-  core::Rng order_rng = core::Rng::stream(seed, "dataset.order");
-  for (size_t i = settings.order.size(); i > 1; --i)
-    std::swap(settings.order[i - 1], settings.order[order_rng.next_below(i)]);
+  if (!from_file) {
+    // AIPerf's synthetic sampling is a shuffle; one seeded permutation reused round robin. Files
+    // are replayed in order (a fixed schedule in timestamp order).
+    core::Rng order_rng = core::Rng::stream(seed, "dataset.order");
+    for (size_t i = settings.order.size(); i > 1; --i)
+      std::swap(settings.order[i - 1], settings.order[order_rng.next_below(i)]);
+  }
   settings.endpoint_type = cfg.endpoint_type;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
@@ -199,7 +222,7 @@ int run_profile(int argc, char** argv) {
   settings.seed = seed;
   settings.run_tag = core::splitmix64(&po.seed) ^ static_cast<uint64_t>(clock.wall_ns());
 
-  const load::Plan plan = load::build_plan(cfg, seed);
+  const load::Plan plan = load::build_plan(cfg, seed, from_file ? from_file->fixed_offsets_ns : nullptr);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int workers = load::default_worker_count(cfg, cores);
   SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} prompt(s); ready to start at {:.1f} ms",

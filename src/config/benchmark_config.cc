@@ -96,6 +96,22 @@ Status validate(const BenchmarkConfig& c) {
     if (!c.request_rate) return bad("--request-rate-ramp-duration needs --request-rate");
     if (*c.request_rate_ramp_ns <= 0) return bad("--request-rate-ramp-duration must be > 0 seconds");
   }
+  if (c.input_file.empty()) {
+    if (!c.custom_dataset_type.empty()) return bad("--custom-dataset-type needs --input-file");
+    if (c.isl_block_size > 0) return bad("--isl-block-size needs --input-file (a trace with hash_ids)");
+    if (c.fixed_schedule.value_or(false)) return bad("--fixed-schedule needs --input-file with timestamps");
+  }
+  const bool fs_options = c.fixed_schedule_auto_offset || c.fixed_schedule_start_offset_ms || c.fixed_schedule_end_offset_ms;
+  if (fs_options && !c.fixed_schedule.value_or(false))
+    return bad("--fixed-schedule-auto-offset/-start-offset/-end-offset need --fixed-schedule");
+  if (c.fixed_schedule_start_offset_ms && c.fixed_schedule_end_offset_ms &&
+      *c.fixed_schedule_start_offset_ms > *c.fixed_schedule_end_offset_ms)
+    return bad("--fixed-schedule-start-offset is after --fixed-schedule-end-offset");
+  if (c.fixed_schedule.value_or(false)) {
+    if (c.request_rate) return bad("--fixed-schedule sends at the file's timestamps; drop --request-rate");
+    if (c.warmup_request_count || c.warmup_duration_ns)
+      return bad("--fixed-schedule with a warm-up phase is not supported yet; drop the warm-up flags");
+  }
   if (!(c.isl_mean_tokens >= 1)) return bad("--isl must be at least 1 token");
   if (c.isl_stddev_tokens < 0) return bad("--isl-stddev must be >= 0");
   if (c.osl_stddev_tokens < 0) return bad("--osl-stddev must be >= 0");
@@ -142,6 +158,11 @@ std::string to_json(const BenchmarkConfig& c) {
   input["prompt"]["output_tokens"] = {
       {"mean", c.osl_mean_tokens > 0 ? json(c.osl_mean_tokens) : json(nullptr)},
       {"stddev", c.osl_stddev_tokens}};
+  input["file"] = c.input_file.empty() ? json(nullptr) : json(c.input_file);
+  input["custom_dataset_type"] = c.custom_dataset_type.empty() ? json(nullptr) : json(c.custom_dataset_type);
+  input["isl_block_size"] = c.isl_block_size > 0 ? json(c.isl_block_size) : json(nullptr);
+  input["fixed_schedule"] = c.fixed_schedule ? json(*c.fixed_schedule) : json(nullptr);
+  input["fixed_schedule_auto_offset"] = c.fixed_schedule_auto_offset;
   j["input"] = input;
   j["tokenizer"] = {{"name", c.tokenizer}, {"revision", c.tokenizer_revision}};
   json lg;

@@ -53,6 +53,15 @@ struct BenchmarkConfig {
   double osl_stddev_tokens = 0;               // --osl-stddev
   std::optional<uint64_t> random_seed;        // --random-seed
 
+  // Input files.
+  std::string input_file;                     // --input-file ("" = synthetic prompts)
+  std::string custom_dataset_type;            // --custom-dataset-type ("" = auto-detect)
+  int64_t isl_block_size = 0;                 // --isl-block-size (0 = the format's default)
+  std::optional<bool> fixed_schedule;         // --fixed-schedule / --no-fixed-schedule (unset: auto)
+  bool fixed_schedule_auto_offset = false;    // --fixed-schedule-auto-offset
+  std::optional<int64_t> fixed_schedule_start_offset_ms;  // --fixed-schedule-start-offset
+  std::optional<int64_t> fixed_schedule_end_offset_ms;    // --fixed-schedule-end-offset
+
   // Load.
   std::optional<int64_t> concurrency;         // --concurrency
   std::optional<double> request_rate;         // --request-rate (requests/s)

@@ -23,6 +23,8 @@ struct RawFlags {
   std::string request_timeout, http_version = "1.1", connection_reuse = "pooled";
   std::string tokenizer, tokenizer_revision = "main";
   std::string num_dataset_entries, isl, isl_stddev, osl, osl_stddev, random_seed;
+  std::string input_file, dataset_type, block_size, fs_start, fs_end;
+  bool fixed_schedule = false, no_fixed_schedule = false, fs_auto_offset = false;
   std::string concurrency, request_rate, arrival_pattern, smoothness, request_count;
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
   std::string prefill_concurrency, cancel_rate, cancel_delay, workers_max;
@@ -59,6 +61,17 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", f.osl, "Mean max output tokens");
   app.add_option("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev", f.osl_stddev, "Output tokens stddev");
   app.add_option("--random-seed", f.random_seed, "Seed for prompts and arrivals");
+  app.add_option("--input-file", f.input_file, "Dataset or trace file (JSONL, CSV, JSON) or folder");
+  app.add_option("--custom-dataset-type", f.dataset_type,
+                 "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, "
+                 "inputs_json, raw_payload, sharegpt (default: detected)");
+  app.add_option("--isl-block-size,--synthetic-input-tokens-block-size,--prompt-input-tokens-block-size",
+                 f.block_size, "Tokens per trace hash_id (default 512 mooncake, 16 bailian)");
+  app.add_flag("--fixed-schedule", f.fixed_schedule, "Send each request at its timestamp (auto with timestamps)");
+  app.add_flag("--no-fixed-schedule", f.no_fixed_schedule, "Ignore timestamps in the input file");
+  app.add_flag("--fixed-schedule-auto-offset", f.fs_auto_offset, "Shift timestamps so the first is 0");
+  app.add_option("--fixed-schedule-start-offset", f.fs_start, "First timestamp (ms) to replay, inclusive");
+  app.add_option("--fixed-schedule-end-offset", f.fs_end, "Last timestamp (ms) to replay, inclusive");
   // Load.
   app.add_option("--concurrency", f.concurrency, "Max in-flight requests (closed loop alone)");
   app.add_option("--request-rate", f.request_rate, "Target requests/s (open loop)");
@@ -193,6 +206,25 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
   if (!f.random_seed.empty()) {
     SB_TRY(v, to_count("--random-seed", f.random_seed, 0));
     c->random_seed = static_cast<uint64_t>(*v);
+  }
+  c->input_file = f.input_file;
+  c->custom_dataset_type = f.dataset_type;
+  if (!f.block_size.empty()) {
+    SB_TRY(v, to_count("--isl-block-size", f.block_size, 1));
+    c->isl_block_size = *v;
+  }
+  if (f.fixed_schedule && f.no_fixed_schedule)
+    return make_error(ErrorCode::kInvalidArgument, "--fixed-schedule and --no-fixed-schedule contradict; keep one");
+  if (f.fixed_schedule) c->fixed_schedule = true;
+  if (f.no_fixed_schedule) c->fixed_schedule = false;
+  c->fixed_schedule_auto_offset = f.fs_auto_offset;
+  if (!f.fs_start.empty()) {
+    SB_TRY(v, to_count("--fixed-schedule-start-offset", f.fs_start, 0));
+    c->fixed_schedule_start_offset_ms = *v;
+  }
+  if (!f.fs_end.empty()) {
+    SB_TRY(v, to_count("--fixed-schedule-end-offset", f.fs_end, 0));
+    c->fixed_schedule_end_offset_ms = *v;
   }
   if (!f.concurrency.empty()) {
     SB_TRY(v, to_count("--concurrency", f.concurrency, 1));

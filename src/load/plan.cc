@@ -83,6 +83,15 @@ ArrivalGenerator& ArrivalGenerator::operator=(ArrivalGenerator&&) noexcept = def
 ArrivalGenerator::~ArrivalGenerator() = default;
 
 int64_t ArrivalGenerator::next() {
+  if (spec_.fixed_offsets_ns) {
+    const auto& fixed = *spec_.fixed_offsets_ns;
+    if (produced_ >= static_cast<int64_t>(fixed.size())) return kNever;
+    if (produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
+    const int64_t at = fixed[static_cast<size_t>(produced_)];
+    if (at >= spec_.duration_ns.value_or(kNever)) return kNever;
+    ++produced_;
+    return at;
+  }
   if (!spec_.request_rate) return kNever;
   if (produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
   const int64_t at = static_cast<int64_t>(std::llround(t_ns_));
@@ -100,10 +109,22 @@ std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit) {
   return out;
 }
 
-Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) {
+Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) { return build_plan(config, seed, nullptr); }
+
+Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
+                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns) {
   Plan plan;
   plan.seed = seed;
-  for (const auto& spec : phases_from_config(config)) plan.phases.push_back(build_phase_plan(spec, seed));
+  for (auto spec : phases_from_config(config)) {
+    if (fixed_offsets_ns && spec.phase == record::Phase::kProfiling) {
+      spec.fixed_offsets_ns = fixed_offsets_ns;
+      spec.request_rate.reset();
+      spec.concurrency = config.concurrency;  // a ceiling only when given (no closed-loop default)
+      const auto n = static_cast<int64_t>(fixed_offsets_ns->size());
+      spec.request_count = spec.request_count ? std::min(*spec.request_count, n) : n;
+    }
+    plan.phases.push_back(build_phase_plan(spec, seed));
+  }
   return plan;
 }
 

@@ -42,6 +42,9 @@ struct PhaseSpec {
   int64_t grace_ns = kNever;                  // after the duration: then cancel what is in flight
   int64_t concurrency_ramp_ns = 0;
   int64_t rate_ramp_ns = 0;
+  // Fixed schedule (trace replay): the intended offsets of every request, ascending; request i
+  // of the phase is dataset entry i. Open loop when set; `request_rate` must be unset.
+  std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;
 };
 
 struct RampStep {
@@ -74,7 +77,7 @@ struct PhasePlan {
   uint64_t seed = 0;                          // arrivals: ArrivalGenerator(spec, seed)
   std::vector<RampStep> concurrency_steps;    // closed loop or ceiling; empty = no limit
 
-  bool open_loop() const { return spec.request_rate.has_value(); }
+  bool open_loop() const { return spec.request_rate.has_value() || spec.fixed_offsets_ns != nullptr; }
   // Global concurrency limit at offset t (kNever when unlimited).
   int64_t concurrency_limit_at(int64_t offset_ns) const;
 };
@@ -93,6 +96,9 @@ PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed);
 // Every arrival offset of an open-loop phase (stops at `limit` entries).
 std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit = 100'000'000);
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed);
+// Same, replaying `fixed_offsets_ns` (ascending, one per dataset entry) in the profiling phase.
+Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
+                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);

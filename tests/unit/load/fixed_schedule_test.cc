@@ -1,0 +1,59 @@
+#include <gtest/gtest.h>
+
+#include "load/plan.h"
+
+namespace servebench::load {
+namespace {
+
+config::BenchmarkConfig base_config() {
+  config::BenchmarkConfig c;
+  c.models = {"m"};
+  c.urls = {"http://127.0.0.1:1"};
+  return c;
+}
+
+TEST(FixedSchedule, ArrivalsAreTheGivenOffsetsInOrder) {
+  auto offsets = std::make_shared<std::vector<int64_t>>(std::vector<int64_t>{0, 5, 5, 20'000'000, 31'000'000});
+  auto cfg = base_config();
+  Plan plan = build_plan(cfg, 1, offsets);
+  ASSERT_EQ(plan.phases.size(), 1u);
+  const PhasePlan& p = plan.phases[0];
+  EXPECT_TRUE(p.open_loop());
+  EXPECT_TRUE(p.concurrency_steps.empty());  // no closed-loop default: requests go at their times
+  EXPECT_EQ(materialize_arrivals(p), *offsets);
+}
+
+TEST(FixedSchedule, RequestCountAndDurationCutTheReplay) {
+  auto offsets = std::make_shared<std::vector<int64_t>>(std::vector<int64_t>{0, 10, 20, 30, 40});
+  auto cfg = base_config();
+  cfg.request_count = 3;
+  EXPECT_EQ(materialize_arrivals(build_plan(cfg, 1, offsets).phases[0]), (std::vector<int64_t>{0, 10, 20}));
+  cfg.request_count.reset();
+  cfg.benchmark_duration_ns = 25;
+  EXPECT_EQ(materialize_arrivals(build_plan(cfg, 1, offsets).phases[0]), (std::vector<int64_t>{0, 10, 20}));
+  cfg.benchmark_duration_ns.reset();
+  cfg.concurrency = 2;  // a ceiling when given
+  auto with_ceiling = build_plan(cfg, 1, offsets).phases[0];
+  EXPECT_EQ(with_ceiling.concurrency_limit_at(0), 2);
+  EXPECT_EQ(materialize_arrivals(with_ceiling).size(), 5u);
+}
+
+TEST(FixedSchedule, ConfigRules) {
+  auto cfg = base_config();
+  cfg.fixed_schedule = true;
+  EXPECT_FALSE(config::validate(cfg));  // needs --input-file
+  cfg.input_file = "trace.jsonl";
+  EXPECT_TRUE(config::validate(cfg));
+  cfg.request_rate = 5;
+  EXPECT_FALSE(config::validate(cfg));
+  cfg.request_rate.reset();
+  cfg.fixed_schedule.reset();
+  cfg.fixed_schedule_auto_offset = true;
+  EXPECT_FALSE(config::validate(cfg));  // offsets need --fixed-schedule
+  cfg = base_config();
+  cfg.isl_block_size = 64;
+  EXPECT_FALSE(config::validate(cfg));  // needs --input-file
+}
+
+}  // namespace
+}  // namespace servebench::load
