@@ -147,7 +147,11 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   }
   if (options.level == ExportLevel::kRaw) {
     const std::string p = path(names.raw_jsonl);
-    if (auto st = write_jsonl(p, records, context.anchor, true); !st) {
+    std::vector<std::string_view> payloads;
+    payloads.reserve(context.inputs.size());
+    for (const auto& s : context.inputs)
+      payloads.emplace_back(s.payloads_json.empty() ? std::string_view() : std::string_view(s.payloads_json.front()));
+    if (auto st = write_jsonl(p, records, context.anchor, true, payloads); !st) {
       return tl::unexpected(st.error());
     }
     outcome.files.push_back(p);

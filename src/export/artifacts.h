@@ -51,6 +51,7 @@ struct RunContext {
   std::vector<std::string> warnings;   // engine-side warnings to show (e.g. tokenizer fallback)
   // What was sent; when non-empty, inputs.json ({"data": [InputSession...]}) is written
   // (<prefix>_inputs.json with --profile-export-prefix).
+  // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
 };
 

@@ -177,9 +177,19 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
   out->append("}}\n");
 }
 
-void append_raw_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
+                     const std::vector<std::string_view>& payloads, std::string* out) {
   out->push_back('{');
   metadata(r, a, out);
+  out->push_back(',');
+  key(out, "payload");
+  // Bodies are JSON rendered by servebench or minified from the input file: embedded as is.
+  if (r.payload_index >= 0 && static_cast<size_t>(r.payload_index) < payloads.size() &&
+      !payloads[static_cast<size_t>(r.payload_index)].empty()) {
+    out->append(payloads[static_cast<size_t>(r.payload_index)]);
+  } else {
+    out->append("null");
+  }
   out->push_back(',');
   key(out, "start_perf_ns");
   out->append(std::to_string(r.request_start_ns));
@@ -254,7 +264,8 @@ void append_raw_line(const RequestRecord& r, const record::RunAnchor& a, std::st
 }
 
 Status write_jsonl(const std::string& path, const std::vector<RequestRecord>& records,
-                   const record::RunAnchor& anchor, bool raw) {
+                   const record::RunAnchor& anchor, bool raw,
+                   const std::vector<std::string_view>& payloads) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) {
     return make_error(ErrorCode::kIo,
@@ -265,7 +276,7 @@ Status write_jsonl(const std::string& path, const std::vector<RequestRecord>& re
   bool ok = true;
   for (const RequestRecord& r : records) {
     if (raw) {
-      append_raw_line(r, anchor, &buf);
+      append_raw_line(r, anchor, payloads, &buf);
     } else {
       append_record_line(r, anchor, &buf);
     }

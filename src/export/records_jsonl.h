@@ -13,13 +13,15 @@
 //
 // profile_export_raw.jsonl (--export-level raw): metadata plus start_perf_ns, status,
 // streaming, finish_reason, usage and every response event {perf_ns, kind, tokens, text}.
-// (The request payload is not part of RequestRecord; inputs.json carries it.)
+// "payload" is the request body as sent (looked up by RequestRecord::payload_index in
+// `payloads`; null when unknown).
 //
 // Thread safety: pure functions over the records; writers own their stream.
 #pragma once
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -33,10 +35,12 @@ void append_record_line(const record::RequestRecord& r, const record::RunAnchor&
 
 // Appends one profile_export_raw.jsonl line.
 void append_raw_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
-                     std::string* out);
+                     const std::vector<std::string_view>& payloads, std::string* out);
 
 // Writes all records to `path` (one line each) with the given line function.
+// `payloads` (raw lines only): request bodies indexed by RequestRecord::payload_index.
 Status write_jsonl(const std::string& path, const std::vector<record::RequestRecord>& records,
-                   const record::RunAnchor& anchor, bool raw);
+                   const record::RunAnchor& anchor, bool raw,
+                   const std::vector<std::string_view>& payloads = {});
 
 }  // namespace servebench::exporter

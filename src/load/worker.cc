@@ -318,7 +318,9 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   rec.url_index = static_cast<int32_t>(index % settings_.urls.size());
   rec.session_num = static_cast<int32_t>(index);
   const size_t entry = settings_.order[index % settings_.order.size()];
-  const auto& tmpl = settings_.requests[entry * settings_.models.size() + model];
+  const size_t template_index = entry * settings_.models.size() + model;
+  const auto& tmpl = settings_.requests[template_index];
+  rec.payload_index = static_cast<int64_t>(template_index);
   rec.conversation_id = tmpl.conversation_id;
   rec.input_tokens = tmpl.input_tokens;
   rec.requested_output_tokens = tmpl.max_output_tokens;

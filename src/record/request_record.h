@@ -111,6 +111,7 @@ struct RequestRecord {
   // Input, known before t0.
   int64_t input_tokens = -1;      // client-side ISL (tokenizer), -1 if not yet counted
   int64_t requested_output_tokens = -1;  // max_tokens asked for, -1 if none
+  int64_t payload_index = -1;     // which pre-rendered body was sent (RunContext::inputs index)
 
   // Filled by record processing (client tokenizer unless --use-server-token-count).
   int64_t output_tokens = -1;     // tokens of output_text (content + tool calls)

@@ -20,7 +20,8 @@ TEST(Workload, SyntheticPromptsArriveWithExactLength) {
   ASSERT_TRUE(mock.start_mock({"--tokenizer", "builtin", "--record-requests", dir + "/rec.jsonl"}));
   auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url(), "--streaming",
                              "--isl", "200", "--isl-stddev", "0", "--osl", "8", "--request-count", "30",
-                             "--num-dataset-entries", "30", "--concurrency", "4", "--random-seed", "7"});
+                             "--num-dataset-entries", "30", "--concurrency", "4", "--random-seed", "7",
+                             "--export-level", "raw"});
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   auto rec = read_jsonl(dir + "/rec.jsonl");
@@ -28,6 +29,15 @@ TEST(Workload, SyntheticPromptsArriveWithExactLength) {
   for (const auto& q : rec) EXPECT_EQ(q.at("message_prompt_tokens").at(0).get<int64_t>(), 200) << q.dump();
   for (const auto& x : r.records())
     EXPECT_EQ(x.at("metrics").at("input_sequence_length").at("value").get<int64_t>(), 200);
+  // The raw export carries each request's body as sent.
+  auto raw = read_jsonl(r.artifact_dir + "/profile_export_raw.jsonl");
+  ASSERT_EQ(raw.size(), 30u);
+  for (const auto& x : raw) {
+    ASSERT_TRUE(x.at("payload").is_object()) << x.dump();
+    EXPECT_EQ(x.at("payload").at("model"), "mock-model");
+    EXPECT_EQ(x.at("payload").at("max_completion_tokens"), 8);
+    EXPECT_FALSE(x.at("payload").at("messages").at(0).at("content").get<std::string>().empty());
+  }
 }
 
 // A mooncake trace with timestamps replays on its schedule; length-only rows (with hash_id
