@@ -1,16 +1,10 @@
-// JSON string escaping for request rendering (hot enough to matter: every request body passes
-// through it once, so it appends in place instead of building temporaries).
-//
-// UTF-8 is passed through unchanged; '"', '\\' and control characters below 0x20 are escaped
-// (\n, \r, \t, \b, \f short forms, \u00XX otherwise), which is all JSON requires.
+// JSON string escaping for request rendering: core::append_json_string under this module's name.
 #pragma once
 
-#include <string>
-#include <string_view>
+#include "core/json_text.h"
 
 namespace servebench::endpoints {
 
-// Appends `text` as a quoted JSON string to *out.
-void append_json_string(std::string_view text, std::string* out);
+using core::append_json_string;
 
 }  // namespace servebench::endpoints

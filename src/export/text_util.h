@@ -8,6 +8,8 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include "core/json_text.h"
+
 #include <string>
 #include <string_view>
 
@@ -22,7 +24,7 @@ void append_number(std::string* out, double v);
 void append_json_number(std::string* out, double v);
 
 // Appends `s` as a quoted JSON string (UTF-8 passed through, control characters escaped).
-void append_json_string(std::string* out, std::string_view s);
+inline void append_json_string(std::string* out, std::string_view s) { core::append_json_string(s, out); }
 
 // Replaces credentials in free text with "<redacted>": values after "Authorization:" /
 // "Authorization=" headers, "Bearer <token>", api keys given as --api-key VALUE, api_key=...,

@@ -1,5 +1,7 @@
 #include "responses.h"
 
+#include "core/json_text.h"
+
 #include <cstdio>
 
 namespace servebench::mock {
@@ -22,37 +24,7 @@ void append_head(const ResponseHead& head, const char* object, std::string* out)
   out->append(head.model_json);
 }
 
-void append_quoted(std::string_view text, std::string* out) {
-  out->push_back('"');
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
-          out->append(buf);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
+void append_quoted(std::string_view text, std::string* out) { core::append_json_string(text, out); }
 
 void append_usage_object(const UsageCounts& u, std::string* out) {
   out->append("{\"prompt_tokens\":");

@@ -1,6 +1,6 @@
-#include "endpoints/json_text.h"
+#include "core/json_text.h"
 
-namespace servebench::endpoints {
+namespace servebench::core {
 
 void append_json_string(std::string_view text, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -30,4 +30,4 @@ void append_json_string(std::string_view text, std::string* out) {
   out->push_back('"');
 }
 
-}  // namespace servebench::endpoints
+}  // namespace servebench::core
