@@ -9,7 +9,7 @@ for b in build/bin/bench_*; do
   echo "== $b"
   "$b" --benchmark_min_time=0.2 || status=1
 done
-for s in scripts/mock_bench.sh scripts/bench_transport.sh scripts/bench_load.sh scripts/bench_tokenizer.sh; do
+for s in scripts/mock_bench.sh scripts/bench_transport.sh scripts/bench_load.sh scripts/bench_replay.sh; do
   [[ -x "$s" ]] || continue
   echo "== $s"
   "$s" || status=1
