@@ -154,6 +154,9 @@ int run_profile(int argc, char** argv) {
   po.isl_stddev_tokens = cfg.isl_stddev_tokens;
   po.osl_mean_tokens = cfg.osl_mean_tokens;
   po.osl_stddev_tokens = cfg.osl_stddev_tokens;
+  po.isl_range_ratio = cfg.isl_range_ratio.value_or(-1);
+  po.osl_range_ratio = cfg.osl_range_ratio.value_or(-1);
+  po.range_ratio_style = cfg.range_ratio_sglang ? dataset::RangeRatioStyle::kSglang : dataset::RangeRatioStyle::kVllm;
   po.seed = seed;
   std::vector<dataset::SyntheticPrompt> synthetic;
   std::optional<FileRequests> from_file;

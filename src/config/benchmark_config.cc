@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -112,6 +113,16 @@ Status validate(const BenchmarkConfig& c) {
     if (c.warmup_request_count || c.warmup_duration_ns)
       return bad("--fixed-schedule with a warm-up phase is not supported yet; drop the warm-up flags");
   }
+  for (const auto& [flag, ratio, stddev] : {std::tuple{"--isl-range-ratio", c.isl_range_ratio, c.isl_stddev_tokens},
+                                            std::tuple{"--osl-range-ratio", c.osl_range_ratio, c.osl_stddev_tokens}}) {
+    if (!ratio) continue;
+    const bool ok = c.range_ratio_sglang ? (*ratio > 0 && *ratio <= 1) : (*ratio >= 0 && *ratio < 1);
+    if (!ok)
+      return bad(fmt::format("{} {} is out of range; with --range-ratio-style {} use {}", flag, *ratio,
+                             c.range_ratio_sglang ? "sglang" : "vllm", c.range_ratio_sglang ? "0 < r <= 1" : "0 <= r < 1"));
+    if (stddev > 0) return bad(fmt::format("{} replaces the stddev; drop one of them", flag));
+  }
+  if (c.osl_range_ratio && c.osl_mean_tokens <= 0) return bad("--osl-range-ratio needs --osl");
   if (!(c.isl_mean_tokens >= 1)) return bad("--isl must be at least 1 token");
   if (c.isl_stddev_tokens < 0) return bad("--isl-stddev must be >= 0");
   if (c.osl_stddev_tokens < 0) return bad("--osl-stddev must be >= 0");
@@ -158,6 +169,9 @@ std::string to_json(const BenchmarkConfig& c) {
   input["prompt"]["output_tokens"] = {
       {"mean", c.osl_mean_tokens > 0 ? json(c.osl_mean_tokens) : json(nullptr)},
       {"stddev", c.osl_stddev_tokens}};
+  input["prompt"]["input_tokens"]["range_ratio"] = c.isl_range_ratio ? json(*c.isl_range_ratio) : json(nullptr);
+  input["prompt"]["output_tokens"]["range_ratio"] = c.osl_range_ratio ? json(*c.osl_range_ratio) : json(nullptr);
+  input["prompt"]["range_ratio_style"] = c.range_ratio_sglang ? "sglang" : "vllm";
   input["file"] = c.input_file.empty() ? json(nullptr) : json(c.input_file);
   input["custom_dataset_type"] = c.custom_dataset_type.empty() ? json(nullptr) : json(c.custom_dataset_type);
   input["isl_block_size"] = c.isl_block_size > 0 ? json(c.isl_block_size) : json(nullptr);

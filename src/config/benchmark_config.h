@@ -51,6 +51,10 @@ struct BenchmarkConfig {
   double isl_stddev_tokens = 0;               // --isl-stddev
   double osl_mean_tokens = -1;                // --osl (-1 = server decides)
   double osl_stddev_tokens = 0;               // --osl-stddev
+  // Range-ratio lengths (ours; docs in dataset/synthetic_prompts.h): uniform instead of normal.
+  std::optional<double> isl_range_ratio;      // --isl-range-ratio
+  std::optional<double> osl_range_ratio;      // --osl-range-ratio
+  bool range_ratio_sglang = false;            // --range-ratio-style sglang (default vllm)
   std::optional<uint64_t> random_seed;        // --random-seed
 
   // Input files.

@@ -24,6 +24,7 @@ struct RawFlags {
   std::string tokenizer, tokenizer_revision = "main";
   std::string num_dataset_entries, isl, isl_stddev, osl, osl_stddev, random_seed;
   std::string input_file, dataset_type, block_size, fs_start, fs_end;
+  std::string isl_range_ratio, osl_range_ratio, range_ratio_style;
   bool fixed_schedule = false, no_fixed_schedule = false, fs_auto_offset = false;
   std::string concurrency, request_rate, arrival_pattern, smoothness, request_count;
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
@@ -61,6 +62,10 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--output-tokens-mean,--prompt-output-tokens-mean,--osl", f.osl, "Mean max output tokens");
   app.add_option("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev", f.osl_stddev, "Output tokens stddev");
   app.add_option("--random-seed", f.random_seed, "Seed for prompts and arrivals");
+  app.add_option("--isl-range-ratio", f.isl_range_ratio, "Uniform input lengths around --isl (see --range-ratio-style)");
+  app.add_option("--osl-range-ratio", f.osl_range_ratio, "Uniform output lengths around --osl (see --range-ratio-style)");
+  app.add_option("--range-ratio-style", f.range_ratio_style,
+                 "vllm: [L(1-r), L(1+r)] (default); sglang: [L*r, L]");
   app.add_option("--input-file", f.input_file, "Dataset or trace file (JSONL, CSV, JSON) or folder");
   app.add_option("--custom-dataset-type", f.dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, "
@@ -206,6 +211,20 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
   if (!f.random_seed.empty()) {
     SB_TRY(v, to_count("--random-seed", f.random_seed, 0));
     c->random_seed = static_cast<uint64_t>(*v);
+  }
+  if (!f.isl_range_ratio.empty()) {
+    SB_TRY(v, to_double("--isl-range-ratio", f.isl_range_ratio, "a ratio between 0 and 1"));
+    c->isl_range_ratio = *v;
+  }
+  if (!f.osl_range_ratio.empty()) {
+    SB_TRY(v, to_double("--osl-range-ratio", f.osl_range_ratio, "a ratio between 0 and 1"));
+    c->osl_range_ratio = *v;
+  }
+  if (!f.range_ratio_style.empty()) {
+    if (f.range_ratio_style == "sglang") c->range_ratio_sglang = true;
+    else if (f.range_ratio_style != "vllm")
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--range-ratio-style '{}' is invalid; expected vllm or sglang", f.range_ratio_style));
   }
   c->input_file = f.input_file;
   c->custom_dataset_type = f.dataset_type;

@@ -16,16 +16,25 @@
 #endif
 
 namespace servebench::dataset {
-namespace {
 
-// AIPerf's sample_positive_normal_integer: max(1, round(mean)) without spread, otherwise
-// max(1, ceil(normal(mean, stddev))).
-int64_t draw_length(core::Rng& rng, double mean, double stddev) {
+int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double range_ratio, RangeRatioStyle style) {
+  if (range_ratio >= 0) {
+    int64_t lo, hi;
+    if (style == RangeRatioStyle::kVllm) {
+      lo = static_cast<int64_t>(mean * (1.0 - range_ratio));
+      hi = static_cast<int64_t>(mean * (1.0 + range_ratio));
+    } else {
+      lo = static_cast<int64_t>(mean * range_ratio);
+      hi = static_cast<int64_t>(mean);
+    }
+    lo = std::max<int64_t>(1, lo);
+    hi = std::max(lo, hi);
+    return lo + static_cast<int64_t>(rng.next_below(static_cast<uint64_t>(hi - lo + 1)));
+  }
+  // AIPerf's sample_positive_normal_integer.
   if (stddev <= 0) return std::max<int64_t>(1, static_cast<int64_t>(std::llround(mean)));
   return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(rng.normal(mean, stddev))));
 }
-
-}  // namespace
 
 std::string default_corpus_path() {
   if (const char* p = std::getenv("SERVEBENCH_CORPUS"); p && *p) return p;
@@ -56,8 +65,11 @@ Result<std::vector<SyntheticPrompt>> build_synthetic_prompts(std::string_view co
   out.reserve(static_cast<size_t>(o.num_entries));
   for (int64_t i = 0; i < o.num_entries; ++i) {
     SyntheticPrompt p;
-    p.target_input_tokens = draw_length(isl_rng, o.isl_mean_tokens, o.isl_stddev_tokens);
-    if (o.osl_mean_tokens > 0) p.max_output_tokens = draw_length(osl_rng, o.osl_mean_tokens, o.osl_stddev_tokens);
+    p.target_input_tokens =
+        draw_length_tokens(isl_rng, o.isl_mean_tokens, o.isl_stddev_tokens, o.isl_range_ratio, o.range_ratio_style);
+    if (o.osl_mean_tokens > 0)
+      p.max_output_tokens =
+          draw_length_tokens(osl_rng, o.osl_mean_tokens, o.osl_stddev_tokens, o.osl_range_ratio, o.range_ratio_style);
     auto built = builder->build(p.target_input_tokens, start_rng);
     p.text = std::move(built.text);
     p.input_tokens = built.tokens;

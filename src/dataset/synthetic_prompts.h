@@ -16,9 +16,20 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/rng.h"
 #include "tokenizer/tokenizer.h"
 
 namespace servebench::dataset {
+
+// Range-ratio lengths (an alternative to mean ± stddev), uniform integers:
+//   kVllm   (vLLM bench --random-range-ratio):   [int(L·(1−r)), int(L·(1+r))], 0 <= r < 1
+//   kSglang (SGLang bench --random-range-ratio): [max(int(L·r), 1), L],        0 <  r <= 1
+enum class RangeRatioStyle { kVllm, kSglang };
+
+// Draws one length in tokens (>= 1): AIPerf's rule without a range ratio (max(1, round(mean))
+// when stddev is 0, else max(1, ceil(normal(mean, stddev)))), the uniform range with one.
+int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double range_ratio,
+                           RangeRatioStyle style);
 
 struct SyntheticPromptOptions {
   int64_t num_entries = 100;
@@ -26,6 +37,9 @@ struct SyntheticPromptOptions {
   double isl_stddev_tokens = 0;
   double osl_mean_tokens = -1;  // <= 0: no max_tokens
   double osl_stddev_tokens = 0;
+  double isl_range_ratio = -1;  // < 0: none
+  double osl_range_ratio = -1;
+  RangeRatioStyle range_ratio_style = RangeRatioStyle::kVllm;
   uint64_t seed = 0;
 };
 

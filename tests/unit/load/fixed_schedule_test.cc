@@ -55,5 +55,26 @@ TEST(FixedSchedule, ConfigRules) {
   EXPECT_FALSE(config::validate(cfg));  // needs --input-file
 }
 
+TEST(RangeRatioConfig, RulesPerStyle) {
+  auto cfg = base_config();
+  cfg.isl_range_ratio = 0.5;
+  EXPECT_TRUE(config::validate(cfg));
+  cfg.isl_range_ratio = 1.0;  // vLLM's convention needs r < 1
+  EXPECT_FALSE(config::validate(cfg));
+  cfg.range_ratio_sglang = true;  // SGLang's allows r = 1 ...
+  EXPECT_TRUE(config::validate(cfg));
+  cfg.isl_range_ratio = 0.0;  // ... but not 0
+  EXPECT_FALSE(config::validate(cfg));
+  cfg = base_config();
+  cfg.isl_range_ratio = 0.2;
+  cfg.isl_stddev_tokens = 10;  // one spread or the other
+  EXPECT_FALSE(config::validate(cfg));
+  cfg = base_config();
+  cfg.osl_range_ratio = 0.2;  // needs --osl
+  EXPECT_FALSE(config::validate(cfg));
+  cfg.osl_mean_tokens = 100;
+  EXPECT_TRUE(config::validate(cfg));
+}
+
 }  // namespace
 }  // namespace servebench::load
