@@ -15,12 +15,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 const char* status_line(int status) {
   switch (status) {
     case 200:

@@ -33,6 +33,9 @@
 
 namespace servebench::mock {
 
+// Steady-clock ns: the clock the client stamps with, so ground-truth files compare directly.
+inline int64_t now_ns() { return core::SteadyClock::instance().now_ns(); }
+
 class Session;
 
 struct ServerState {

@@ -13,12 +13,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 void append_chunk(const std::string& payload, std::string* out) {
   char buf[24];
   out->append(buf, static_cast<size_t>(std::snprintf(buf, sizeof(buf), "%zx\r\n", payload.size())));
