@@ -18,4 +18,4 @@ set -x
 "$BIN/servebench" profile -m demo-model -u "$url" --endpoint-type chat --streaming \
   --concurrency 8 --request-count 200 --warmup-request-count 8 \
   --synthetic-input-tokens-mean 128 --output-tokens-mean 64 --extra-inputs ignore_eos:true \
-  --random-seed 42 --artifact-dir artifacts/demo
+  --tokenizer builtin --random-seed 42 --artifact-dir artifacts/demo
