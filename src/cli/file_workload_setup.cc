@@ -26,11 +26,6 @@ std::string merge_extra(const std::string& body, const std::string& extra_json) 
   return b.dump();
 }
 
-bool has_history(dataset::FileFormat f) {
-  return f == dataset::FileFormat::kMultiTurn || f == dataset::FileFormat::kMooncakeTrace ||
-         f == dataset::FileFormat::kBailianTrace;
-}
-
 }  // namespace
 
 Result<FileRequests> prepare_file_requests(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
@@ -66,7 +61,7 @@ Result<FileRequests> prepare_file_requests(const config::BenchmarkConfig& cfg, c
   std::vector<Entry> entries;
   bool dropped_sharegpt_turns = false;
   for (const auto& conv : workload->conversations) {
-    if (conv.turns.size() > 1 && has_history(file->format))
+    if (conv.turns.size() > 1 && workload->multi_turn_history)
       return tl::unexpected(usage(fmt::format(
           "--input-file '{}': session '{}' has {} turns; multi-turn sessions (history between turns) are not "
           "supported yet; give each row its own session or use single_turn",

@@ -73,9 +73,10 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
                                          const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
   FileWorkload out;
   out.has_timestamps = file.has_timestamps;
+  // Formats whose later turns are deltas that need the live replies threaded in. Raw payloads and
+  // inputs.json carry complete bodies; ShareGPT is sent as its first exchange.
   out.multi_turn_history = file.format == FileFormat::kMultiTurn || file.format == FileFormat::kMooncakeTrace ||
-                           file.format == FileFormat::kBailianTrace || file.format == FileFormat::kShareGpt ||
-                           file.format == FileFormat::kRawPayload || file.format == FileFormat::kInputsJson;
+                           file.format == FileFormat::kBailianTrace;
   const int64_t block_size = o.block_size > 0 ? o.block_size : (file.default_block_size > 0 ? file.default_block_size : 512);
   BlockCache blocks(builder, o.seed);
   core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");

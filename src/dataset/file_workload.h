@@ -56,7 +56,7 @@ struct FileWorkloadOptions {
 struct FileWorkload {
   std::vector<WorkloadConversation> conversations;
   bool has_timestamps = false;
-  bool multi_turn_history = false;  // turns of a session carry history (multi_turn, mooncake sessions)
+  bool multi_turn_history = false;  // a session's later turns are deltas needing live history
   int64_t filtered_out = 0;         // ShareGPT pairs dropped by the length filter
 };
 
