@@ -1,8 +1,8 @@
 #include "dataset/conversations.h"
 
-#include <unordered_set>
-
 #include <fmt/format.h>
+
+#include <unordered_set>
 
 #include "core/rng.h"
 
@@ -10,38 +10,47 @@ namespace servebench::dataset {
 namespace {
 
 Status validate(const ConversationOptions& o) {
-  auto bad = [](std::string message) { return make_error(ErrorCode::kInvalidArgument, std::move(message)); };
+  auto bad = [](std::string message) {
+    return make_error(ErrorCode::kInvalidArgument, std::move(message));
+  };
   if (o.num_conversations < 0)
-    return bad(fmt::format("--num-sessions {} is negative; give a count >= 0", o.num_conversations));
+    return bad(
+        fmt::format("--num-sessions {} is negative; give a count >= 0", o.num_conversations));
   if (!(o.turns_mean >= 1))
-    return bad(fmt::format("--session-turns-mean {} is below 1; give the mean number of turns (>= 1)", o.turns_mean));
+    return bad(fmt::format(
+        "--session-turns-mean {} is below 1; give the mean number of turns (>= 1)", o.turns_mean));
   if (!(o.turns_stddev >= 0))
-    return bad(fmt::format("--session-turns-stddev {} is negative; give a stddev >= 0", o.turns_stddev));
+    return bad(
+        fmt::format("--session-turns-stddev {} is negative; give a stddev >= 0", o.turns_stddev));
   if (!(o.delay_stddev_ms >= 0))
-    return bad(fmt::format("--session-turn-delay-stddev {} is negative; give a stddev >= 0 (ms)", o.delay_stddev_ms));
+    return bad(fmt::format("--session-turn-delay-stddev {} is negative; give a stddev >= 0 (ms)",
+                           o.delay_stddev_ms));
   if (!(o.delay_ratio >= 0))
-    return bad(fmt::format("--session-delay-ratio {} is negative; give a multiplier >= 0", o.delay_ratio));
+    return bad(
+        fmt::format("--session-delay-ratio {} is negative; give a multiplier >= 0", o.delay_ratio));
   if (!(o.isl_stddev >= 0) || !(o.osl_stddev >= 0))
     return bad("--isl-stddev / --osl-stddev must be >= 0");
   if (o.prefix_pool_size < 0 || o.prefix_length < 0)
     return bad("--prefix-prompt-pool-size and --prefix-prompt-length must be >= 0");
   if (o.prefix_length > 0 && o.prefix_pool_size == 0)
-    return bad(fmt::format("--prefix-prompt-length {} needs --prefix-prompt-pool-size >= 1 (how many distinct "
-                           "prefixes to draw from)",
-                           o.prefix_length));
+    return bad(fmt::format(
+        "--prefix-prompt-length {} needs --prefix-prompt-pool-size >= 1 (how many distinct "
+        "prefixes to draw from)",
+        o.prefix_length));
   if (o.shared_system_prompt_length < 0)
     return bad(fmt::format("--shared-system-prompt-length {} is negative; give tokens >= 0",
                            o.shared_system_prompt_length));
   if (o.user_context_length < 0)
-    return bad(fmt::format("--user-context-prompt-length {} is negative; give tokens >= 0", o.user_context_length));
+    return bad(fmt::format("--user-context-prompt-length {} is negative; give tokens >= 0",
+                           o.user_context_length));
   return core::ok_status();
 }
 
 }  // namespace
 
-Result<std::vector<SyntheticConversation>> build_synthetic_conversations(const ExactPromptBuilder& builder,
-                                                                         const tokenizer::Tokenizer& tok,
-                                                                         const ConversationOptions& o) {
+Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
+    const ExactPromptBuilder& builder, const tokenizer::Tokenizer& tok,
+    const ConversationOptions& o) {
   if (auto st = validate(o); !st) return tl::unexpected(st.error());
   auto stream = [&](std::string_view name) { return core::Rng::stream(o.seed, name); };
   core::Rng turns_rng = stream("conversation.turns");
@@ -58,7 +67,8 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(const E
   if (with_prefix) {
     core::Rng pool_rng = stream("conversation.prefix_pool");
     prefixes.reserve(static_cast<size_t>(o.prefix_pool_size));
-    for (int64_t i = 0; i < o.prefix_pool_size; ++i) prefixes.push_back(builder.build(o.prefix_length, pool_rng).text);
+    for (int64_t i = 0; i < o.prefix_pool_size; ++i)
+      prefixes.push_back(builder.build(o.prefix_length, pool_rng).text);
   }
 
   std::string system_prompt;
@@ -94,7 +104,8 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(const E
       conv.prefix_bytes = prefixes[static_cast<size_t>(conv.prefix_index)].size();
     }
 
-    const int64_t turns = draw_length_tokens(turns_rng, o.turns_mean, o.turns_stddev, -1, RangeRatioStyle::kVllm);
+    const int64_t turns =
+        draw_length_tokens(turns_rng, o.turns_mean, o.turns_stddev, -1, RangeRatioStyle::kVllm);
     conv.turns.reserve(static_cast<size_t>(turns));
     for (int64_t t = 0; t < turns; ++t) {
       SyntheticTurn turn;
@@ -103,14 +114,15 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(const E
         turn.target_input_tokens = d.isl;
         turn.max_output_tokens = d.osl;
       } else {
-        turn.target_input_tokens =
-            draw_length_tokens(isl_rng, o.isl_mean, o.isl_stddev, o.isl_range_ratio, o.range_ratio_style);
+        turn.target_input_tokens = draw_length_tokens(isl_rng, o.isl_mean, o.isl_stddev,
+                                                      o.isl_range_ratio, o.range_ratio_style);
         if (o.osl_mean > 0)
-          turn.max_output_tokens =
-              draw_length_tokens(osl_rng, o.osl_mean, o.osl_stddev, o.osl_range_ratio, o.range_ratio_style);
+          turn.max_output_tokens = draw_length_tokens(osl_rng, o.osl_mean, o.osl_stddev,
+                                                      o.osl_range_ratio, o.range_ratio_style);
       }
       if (t > 0 && o.delay_mean_ms > 0) {
-        const int64_t ms = draw_length_tokens(delay_rng, o.delay_mean_ms, o.delay_stddev_ms, -1, RangeRatioStyle::kVllm);
+        const int64_t ms = draw_length_tokens(delay_rng, o.delay_mean_ms, o.delay_stddev_ms, -1,
+                                              RangeRatioStyle::kVllm);
         turn.delay_ms = static_cast<double>(ms) * o.delay_ratio;
       }
       const bool prefixed = t == 0 && with_prefix;

@@ -41,8 +41,8 @@
 namespace servebench::dataset {
 
 struct SyntheticTurn {
-  std::string text;                 // the user message (first turn: "{prefix} {prompt}" with a pool)
-  int64_t input_tokens = 0;         // tok.count(text)
+  std::string text;          // the user message (first turn: "{prefix} {prompt}" with a pool)
+  int64_t input_tokens = 0;  // tok.count(text)
   int64_t target_input_tokens = 0;  // drawn ISL, without the prefix
   int64_t max_output_tokens = -1;   // -1: no max_tokens
   double delay_ms = -1;             // before this turn, after the previous reply; -1: none
@@ -75,7 +75,7 @@ struct ConversationOptions {
   RangeRatioStyle range_ratio_style = RangeRatioStyle::kVllm;
   const SequenceDistribution* seq_dist = nullptr;  // when set, replaces the ISL/OSL options
   int64_t prefix_pool_size = 0;
-  int64_t prefix_length = 0;  // tokens; a prefix pool needs both > 0
+  int64_t prefix_length = 0;                // tokens; a prefix pool needs both > 0
   int64_t shared_system_prompt_length = 0;  // tokens; 0: none
   int64_t user_context_length = 0;          // tokens; 0: none
   uint64_t seed = 0;
@@ -84,8 +84,8 @@ struct ConversationOptions {
 // REQUIRES: `builder` was created with `tok`.
 // Errors (kInvalidArgument, one line naming the flag): negative counts or stddevs, a turn mean
 // below 1, a negative delay ratio, a prefix length without a pool.
-Result<std::vector<SyntheticConversation>> build_synthetic_conversations(const ExactPromptBuilder& builder,
-                                                                         const tokenizer::Tokenizer& tok,
-                                                                         const ConversationOptions& options);
+Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
+    const ExactPromptBuilder& builder, const tokenizer::Tokenizer& tok,
+    const ConversationOptions& options);
 
 }  // namespace servebench::dataset

@@ -1,9 +1,9 @@
 #include "dataset/sampling.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace servebench::dataset {
 
@@ -16,17 +16,22 @@ Result<SamplingStrategy> parse_sampling_strategy(std::string_view text) {
   if (v == "random") return SamplingStrategy::kRandom;
   if (v == "sequential") return SamplingStrategy::kSequential;
   if (v == "shuffle") return SamplingStrategy::kShuffle;
-  return make_error(ErrorCode::kInvalidArgument,
-                    fmt::format("--dataset-sampling-strategy '{}' is not a strategy; use random (with replacement), "
-                                "sequential (in order, wrapping) or shuffle (each entry once per pass)",
-                                text));
+  return make_error(
+      ErrorCode::kInvalidArgument,
+      fmt::format(
+          "--dataset-sampling-strategy '{}' is not a strategy; use random (with replacement), "
+          "sequential (in order, wrapping) or shuffle (each entry once per pass)",
+          text));
 }
 
 std::string_view sampling_strategy_name(SamplingStrategy strategy) {
   switch (strategy) {
-    case SamplingStrategy::kRandom: return "random";
-    case SamplingStrategy::kSequential: return "sequential";
-    case SamplingStrategy::kShuffle: return "shuffle";
+    case SamplingStrategy::kRandom:
+      return "random";
+    case SamplingStrategy::kSequential:
+      return "sequential";
+    case SamplingStrategy::kShuffle:
+      return "shuffle";
   }
   return "unknown";
 }
@@ -64,7 +69,8 @@ uint32_t EntrySampler::next() {
   return 0;
 }
 
-std::vector<uint32_t> sample_entries(SamplingStrategy strategy, size_t entries, size_t count, uint64_t seed) {
+std::vector<uint32_t> sample_entries(SamplingStrategy strategy, size_t entries, size_t count,
+                                     uint64_t seed) {
   std::vector<uint32_t> out;
   if (entries == 0) return out;
   out.reserve(count);

@@ -50,6 +50,7 @@ class EntrySampler {
 };
 
 // The first `count` picks of EntrySampler(strategy, entries, seed); empty when entries == 0.
-std::vector<uint32_t> sample_entries(SamplingStrategy strategy, size_t entries, size_t count, uint64_t seed);
+std::vector<uint32_t> sample_entries(SamplingStrategy strategy, size_t entries, size_t count,
+                                     uint64_t seed);
 
 }  // namespace servebench::dataset

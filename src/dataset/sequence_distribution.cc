@@ -1,13 +1,13 @@
 #include "dataset/sequence_distribution.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <optional>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "dataset/synthetic_prompts.h"
 
@@ -16,8 +16,10 @@ namespace {
 
 constexpr std::string_view kFlag = "--sequence-distribution";
 constexpr std::string_view kExpected =
-    "expected 'ISL[|STDDEV],OSL[|STDDEV]:PERCENT;...' such as '256,128:40;512,256:60', the bracket form "
-    "'[(256,128):40,(512,256):60]' or JSON '{\"pairs\": [{\"isl\": 256, \"osl\": 128, \"prob\": 40}, ...]}'";
+    "expected 'ISL[|STDDEV],OSL[|STDDEV]:PERCENT;...' such as '256,128:40;512,256:60', the bracket "
+    "form "
+    "'[(256,128):40,(512,256):60]' or JSON '{\"pairs\": [{\"isl\": 256, \"osl\": 128, \"prob\": "
+    "40}, ...]}'";
 
 // The spec as shown in an error: one line, bounded.
 std::string shown(std::string_view spec) {
@@ -141,14 +143,16 @@ Result<std::vector<SequenceBin>> parse_bracket(std::string_view inner, const aut
     SequenceBin bin;
     if (!c.eat('(') || !parse_lengths(c, &bin) || !c.eat(')') || !parse_probability(c, &bin)) {
       const size_t close = inner.find(')', item_start);
-      const size_t len = close == std::string_view::npos ? std::string_view::npos : close + 1 - item_start;
-      return fail(fmt::format("cannot read item '{}' of the bracket form", shown(trim(inner.substr(item_start, len)))));
+      const size_t len =
+          close == std::string_view::npos ? std::string_view::npos : close + 1 - item_start;
+      return fail(fmt::format("cannot read item '{}' of the bracket form",
+                              shown(trim(inner.substr(item_start, len)))));
     }
     bins.push_back(bin);
     if (c.at_end()) break;
     if (!c.eat(',') && !c.eat(';'))
-      return fail(fmt::format("unexpected '{}' after item {} of the bracket form", shown(inner.substr(c.i, 20)),
-                              bins.size()));
+      return fail(fmt::format("unexpected '{}' after item {} of the bracket form",
+                              shown(inner.substr(c.i, 20)), bins.size()));
   }
   return bins;
 }
@@ -166,7 +170,8 @@ std::optional<double> json_number(const nlohmann::json& v) {
 }
 
 Result<std::vector<SequenceBin>> parse_json(std::string_view spec, const auto& fail) {
-  nlohmann::json doc = nlohmann::json::parse(spec.begin(), spec.end(), nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc =
+      nlohmann::json::parse(spec.begin(), spec.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return fail("is not valid JSON");
   if (!doc.is_object() || !doc.contains("pairs") || !doc["pairs"].is_array())
     return fail("the JSON form needs a \"pairs\" array");
@@ -194,7 +199,8 @@ Result<std::vector<SequenceBin>> parse_json(std::string_view spec, const auto& f
         continue;
       }
       auto n = json_number(*it);
-      if (!n || !std::isfinite(*n)) return fail(fmt::format("JSON pair {}: \"{}\" is not a number", index, f.key));
+      if (!n || !std::isfinite(*n))
+        return fail(fmt::format("JSON pair {}: \"{}\" is not a number", index, f.key));
       *f.out = f.integer ? std::trunc(*n) : *n;
     }
     bins.push_back(bin);
@@ -227,10 +233,12 @@ Result<SequenceDistribution> SequenceDistribution::parse(std::string_view spec_i
   const std::string_view spec = trim(spec_in);
   // Syntax errors show the accepted forms; value errors say what to change.
   auto fail = [&](const std::string& what) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("{} '{}': {}; {}", kFlag, shown(spec), what, kExpected));
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("{} '{}': {}; {}", kFlag, shown(spec), what, kExpected));
   };
   auto fail_value = [&](const std::string& what) {
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("{} '{}': {}", kFlag, shown(spec), what));
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("{} '{}': {}", kFlag, shown(spec), what));
   };
   if (spec.empty()) return fail("is empty");
 
@@ -260,15 +268,18 @@ Result<SequenceDistribution> SequenceDistribution::parse(std::string_view spec_i
   // numpy.isclose(total, 100, rtol=1e-6, atol=1e-6), as AIPerf checks.
   if (!(std::fabs(total - 100.0) <= 1e-6 + 1e-6 * 100.0)) {
     if (std::fabs(total - 1.0) <= 1e-6)
-      return fail_value(fmt::format("probabilities sum to {}, not 100; they are percentages: write 40, not 0.4", total));
-    return fail_value(fmt::format("probabilities sum to {}, not 100; make the percentages add up to 100", total));
+      return fail_value(fmt::format(
+          "probabilities sum to {}, not 100; they are percentages: write 40, not 0.4", total));
+    return fail_value(
+        fmt::format("probabilities sum to {}, not 100; make the percentages add up to 100", total));
   }
   return SequenceDistribution(std::move(bins));
 }
 
 SequenceDistribution::Draw SequenceDistribution::draw(core::Rng& rng) const {
   const double u = rng.next_double();
-  size_t idx = static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) - cumulative_.begin());
+  size_t idx = static_cast<size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) -
+                                   cumulative_.begin());
   idx = std::min(idx, bins_.size() - 1);
   const SequenceBin& b = bins_[idx];
   Draw d;

@@ -43,7 +43,8 @@ const TokFixture& setup(const std::string& spec) {
   return cache.emplace(spec, std::move(s)).first->second;
 }
 
-std::vector<SyntheticConversation> build(const ConversationOptions& o, const std::string& spec = "builtin") {
+std::vector<SyntheticConversation> build(const ConversationOptions& o,
+                                         const std::string& spec = "builtin") {
   const TokFixture& s = setup(spec);
   if (!s.builder) return {};
   auto r = build_synthetic_conversations(*s.builder, *s.tok, o);
@@ -90,7 +91,8 @@ void expect_exact_counts(const std::string& spec) {
       ++turns;
     }
     // The prefix alone is exactly prefix_length tokens.
-    EXPECT_EQ(static_cast<int64_t>(tok.count(std::string_view(c.turns[0].text).substr(0, c.prefix_bytes))),
+    EXPECT_EQ(static_cast<int64_t>(
+                  tok.count(std::string_view(c.turns[0].text).substr(0, c.prefix_bytes))),
               o.prefix_length);
   }
   EXPECT_GT(turns, 80u);
@@ -120,7 +122,8 @@ TEST(Conversations, PrefixPoolOnFirstTurnsOnly) {
     EXPECT_EQ(first[c.prefix_bytes], ' ');
     const std::string prefix = first.substr(0, c.prefix_bytes);
     auto [it, inserted] = prefix_of.emplace(c.prefix_index, prefix);
-    EXPECT_EQ(it->second, prefix) << "pool entry " << c.prefix_index << " is the same text everywhere";
+    EXPECT_EQ(it->second, prefix) << "pool entry " << c.prefix_index
+                                  << " is the same text everywhere";
   }
   ASSERT_EQ(prefix_of.size(), 3u) << "60 draws from a pool of 3 use all three";
   std::set<std::string> distinct;
@@ -128,7 +131,8 @@ TEST(Conversations, PrefixPoolOnFirstTurnsOnly) {
   EXPECT_EQ(distinct.size(), 3u);
   for (const auto& c : convs)
     for (size_t t = 1; t < c.turns.size(); ++t)
-      for (const auto& p : distinct) EXPECT_NE(c.turns[t].text.rfind(p, 0), 0u) << "later turns carry no prefix";
+      for (const auto& p : distinct)
+        EXPECT_NE(c.turns[t].text.rfind(p, 0), 0u) << "later turns carry no prefix";
 
   ConversationOptions none = full_options();
   none.prefix_pool_size = 0;
@@ -288,7 +292,8 @@ TEST(Conversations, DeterministicAndStreamsIndependent) {
   ASSERT_EQ(c.size(), a.size());
   for (size_t i = 0; i < a.size(); ++i) {
     ASSERT_EQ(c[i].turns.size(), a[i].turns.size());
-    for (size_t t = 0; t < a[i].turns.size(); ++t) EXPECT_EQ(c[i].turns[t].text, a[i].turns[t].text);
+    for (size_t t = 0; t < a[i].turns.size(); ++t)
+      EXPECT_EQ(c[i].turns[t].text, a[i].turns[t].text);
   }
 }
 
@@ -300,13 +305,18 @@ TEST(Conversations, BadOptionsNameTheFlag) {
     const char* flag;
   };
   const Case cases[] = {
-      {[](ConversationOptions& o) { o.prefix_length = 10; o.prefix_pool_size = 0; }, "--prefix-prompt-pool-size"},
+      {[](ConversationOptions& o) {
+         o.prefix_length = 10;
+         o.prefix_pool_size = 0;
+       },
+       "--prefix-prompt-pool-size"},
       {[](ConversationOptions& o) { o.turns_mean = 0; }, "--session-turns-mean"},
       {[](ConversationOptions& o) { o.turns_stddev = -1; }, "--session-turns-stddev"},
       {[](ConversationOptions& o) { o.delay_ratio = -1; }, "--session-delay-ratio"},
       {[](ConversationOptions& o) { o.num_conversations = -1; }, "--num-sessions"},
       {[](ConversationOptions& o) { o.user_context_length = -5; }, "--user-context-prompt-length"},
-      {[](ConversationOptions& o) { o.shared_system_prompt_length = -5; }, "--shared-system-prompt-length"},
+      {[](ConversationOptions& o) { o.shared_system_prompt_length = -5; },
+       "--shared-system-prompt-length"},
   };
   for (const Case& k : cases) {
     ConversationOptions o;

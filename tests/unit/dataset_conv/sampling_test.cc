@@ -13,7 +13,8 @@ TEST(Sampling, ParseStrategies) {
   EXPECT_EQ(*parse_sampling_strategy("random"), SamplingStrategy::kRandom);
   EXPECT_EQ(*parse_sampling_strategy("sequential"), SamplingStrategy::kSequential);
   EXPECT_EQ(*parse_sampling_strategy(" Shuffle "), SamplingStrategy::kShuffle);
-  for (auto s : {SamplingStrategy::kRandom, SamplingStrategy::kSequential, SamplingStrategy::kShuffle})
+  for (auto s :
+       {SamplingStrategy::kRandom, SamplingStrategy::kSequential, SamplingStrategy::kShuffle})
     EXPECT_EQ(*parse_sampling_strategy(sampling_strategy_name(s)), s);
   for (const char* bad : {"", "rand", "round_robin", "shuffle-cycle"}) {
     auto r = parse_sampling_strategy(bad);
@@ -25,8 +26,10 @@ TEST(Sampling, ParseStrategies) {
 }
 
 TEST(Sampling, SequentialWraps) {
-  EXPECT_EQ(sample_entries(SamplingStrategy::kSequential, 3, 8, 1), (std::vector<uint32_t>{0, 1, 2, 0, 1, 2, 0, 1}));
-  EXPECT_EQ(sample_entries(SamplingStrategy::kSequential, 1, 3, 1), (std::vector<uint32_t>{0, 0, 0}));
+  EXPECT_EQ(sample_entries(SamplingStrategy::kSequential, 3, 8, 1),
+            (std::vector<uint32_t>{0, 1, 2, 0, 1, 2, 0, 1}));
+  EXPECT_EQ(sample_entries(SamplingStrategy::kSequential, 1, 3, 1),
+            (std::vector<uint32_t>{0, 0, 0}));
 }
 
 TEST(Sampling, ShuffleUsesEveryEntryOncePerEpoch) {
@@ -73,7 +76,8 @@ TEST(Sampling, DeterministicForTheSeed) {
     EXPECT_NE(sample_entries(s, 50, 500, 123), sample_entries(s, 50, 500, 124));
   }
   EntrySampler inc(SamplingStrategy::kShuffle, 50, 123);
-  for (uint32_t want : sample_entries(SamplingStrategy::kShuffle, 50, 500, 123)) ASSERT_EQ(inc.next(), want);
+  for (uint32_t want : sample_entries(SamplingStrategy::kShuffle, 50, 500, 123))
+    ASSERT_EQ(inc.next(), want);
 }
 
 TEST(Sampling, EmptyDataset) {

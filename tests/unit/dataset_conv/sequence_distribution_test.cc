@@ -15,7 +15,8 @@ SequenceDistribution parse_ok(std::string_view spec) {
   return *d;
 }
 
-void expect_bin(const SequenceBin& b, double isl, double isl_sd, double osl, double osl_sd, double pct) {
+void expect_bin(const SequenceBin& b, double isl, double isl_sd, double osl, double osl_sd,
+                double pct) {
   EXPECT_DOUBLE_EQ(b.isl_mean, isl);
   EXPECT_DOUBLE_EQ(b.isl_stddev, isl_sd);
   EXPECT_DOUBLE_EQ(b.osl_mean, osl);
@@ -54,7 +55,8 @@ TEST(SequenceDistribution, BracketForm) {
 }
 
 TEST(SequenceDistribution, JsonForm) {
-  auto d = parse_ok(R"({"pairs": [{"isl": 256, "osl": 128, "prob": 60}, {"isl": 512, "osl": 256, "prob": 40}]})");
+  auto d = parse_ok(
+      R"({"pairs": [{"isl": 256, "osl": 128, "prob": 60}, {"isl": 512, "osl": 256, "prob": 40}]})");
   EXPECT_EQ(d.to_string(), "256,128:60;512,256:40");
   auto s = parse_ok(R"({"pairs": [
       {"isl": 256, "isl_stddev": 10, "osl": 128, "osl_stddev": 5, "prob": 60},
@@ -112,7 +114,8 @@ TEST(SequenceDistribution, ErrorsNameTheFlagOnOneLine) {
     auto d = SequenceDistribution::parse(spec);
     ASSERT_FALSE(d) << "accepted: " << spec;
     EXPECT_EQ(d.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_NE(d.error().message.find("--sequence-distribution"), std::string::npos) << d.error().message;
+    EXPECT_NE(d.error().message.find("--sequence-distribution"), std::string::npos)
+        << d.error().message;
     EXPECT_EQ(d.error().message.find('\n'), std::string::npos) << d.error().message;
   }
   auto frac = SequenceDistribution::parse("256,128:0.4;512,256:0.6");
@@ -157,7 +160,8 @@ TEST(SequenceDistribution, StddevDrawsArePositiveNormalIntegers) {
 
 TEST(SequenceDistribution, SameSeedSameDraws) {
   auto d = parse_ok("64|10,32|8:70;256|40,128|20:30");
-  core::Rng a = core::Rng::stream(3, "x"), b = core::Rng::stream(3, "x"), c = core::Rng::stream(4, "x");
+  core::Rng a = core::Rng::stream(3, "x"), b = core::Rng::stream(3, "x"),
+            c = core::Rng::stream(4, "x");
   bool differs = false;
   for (int i = 0; i < 200; ++i) {
     auto x = d.draw(a), y = d.draw(b), z = d.draw(c);
