@@ -18,7 +18,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/rng.h"
-#include "cli/file_workload_setup.h"
+#include "cli/workload_setup.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
 #include "export/artifacts.h"
@@ -148,36 +148,25 @@ int run_profile(int argc, char** argv) {
                                                                   std::random_device{}();
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
-  dataset::SyntheticPromptOptions po;
-  po.num_entries = cfg.num_dataset_entries;
-  po.isl_mean_tokens = cfg.isl_mean_tokens;
-  po.isl_stddev_tokens = cfg.isl_stddev_tokens;
-  po.osl_mean_tokens = cfg.osl_mean_tokens;
-  po.osl_stddev_tokens = cfg.osl_stddev_tokens;
-  po.isl_range_ratio = cfg.isl_range_ratio.value_or(-1);
-  po.osl_range_ratio = cfg.osl_range_ratio.value_or(-1);
-  po.range_ratio_style = cfg.range_ratio_sglang ? dataset::RangeRatioStyle::kSglang : dataset::RangeRatioStyle::kVllm;
-  po.seed = seed;
-  std::vector<dataset::SyntheticPrompt> synthetic;
-  std::optional<FileRequests> from_file;
-  if (!cfg.input_file.empty()) {
-    auto fr = prepare_file_requests(cfg, *tok, **endpoint, *corpus, seed);
-    if (!fr) return usage_error(fr.error().message);
-    for (const auto& w : fr->warnings) {
-      SB_LOG_WARN("{}", w);
-      warnings.push_back(w);
-    }
-    // A file runs every request once unless a count or a duration says otherwise.
-    if (!cfg.request_count && !cfg.benchmark_duration_ns) cfg.request_count = static_cast<int64_t>(fr->entries);
-    from_file = std::move(*fr);
-  } else {
-    auto prompts = dataset::build_synthetic_prompts(*corpus, *tok, po);
-    if (!prompts) return usage_error(prompts.error().message);
-    synthetic = std::move(*prompts);
+  auto prepared = cfg.input_file.empty() ? prepare_synthetic_workload(cfg, *tok, **endpoint, *corpus, seed)
+                                         : prepare_file_workload(cfg, *tok, **endpoint, *corpus, seed);
+  if (!prepared) return usage_error(prepared.error().message);
+  PreparedWorkload& work = *prepared;
+  for (const auto& w : work.warnings) {
+    SB_LOG_WARN("{}", w);
+    warnings.push_back(w);
   }
-  const size_t entries = from_file ? from_file->entries : synthetic.size();
+  if (!cfg.input_file.empty() && !cfg.request_count && !cfg.benchmark_duration_ns && !cfg.num_sessions) {
+    // A file runs every conversation once, all turns, unless a count or a duration says otherwise.
+    if (work.sessions) cfg.num_sessions = static_cast<int64_t>(work.entries);
+    else cfg.request_count = static_cast<int64_t>(work.entries);
+  }
+  if (work.sessions && cfg.user_centric_rate && work.sessions->average_turns() < 2)
+    return usage_error("--user-centric-rate needs sessions of 2 or more turns on average; add --session-turns-mean 2 "
+                       "or use a multi-turn input file");
 
-  SB_LOG_DEBUG("start-up: {} request bodies built at {:.1f} ms", entries, since_ms());
+  SB_LOG_DEBUG("start-up: {} {} built at {:.1f} ms", work.entries, work.sessions ? "conversation(s)" : "request bodies",
+               since_ms());
 
   load::WorkerSettings settings;
   const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
@@ -187,33 +176,10 @@ int run_profile(int argc, char** argv) {
   if (!cfg.api_key.empty()) settings.headers.push_back("Authorization: Bearer " + cfg.api_key);
   for (const auto& h : cfg.headers) settings.headers.push_back(h);
   settings.models = cfg.models;
-  if (from_file) {
-    settings.requests = std::move(from_file->requests);
-  }
-  for (size_t i = 0; i < synthetic.size(); ++i) {
-    const auto& p = synthetic[i];
-    for (const std::string& model : settings.models) {
-      endpoints::TurnPayload turn;
-      turn.messages.push_back({"user", p.text});
-      turn.max_output_tokens = p.max_output_tokens;
-      turn.model = model;
-      load::RequestTemplate t;
-      t.body = (*endpoint)->render_body(turn);
-      t.input_tokens = p.input_tokens;
-      t.max_output_tokens = p.max_output_tokens;
-      t.conversation_id = fmt::format("synthetic-{}", i);
-      settings.requests.push_back(std::move(t));
-    }
-  }
-  settings.order.resize(entries);
-  for (uint32_t i = 0; i < settings.order.size(); ++i) settings.order[i] = i;
-  if (!from_file) {
-    // AIPerf's synthetic sampling is a shuffle; one seeded permutation reused round robin. Files
-    // are replayed in order (a fixed schedule in timestamp order).
-    core::Rng order_rng = core::Rng::stream(seed, "dataset.order");
-    for (size_t i = settings.order.size(); i > 1; --i)
-      std::swap(settings.order[i - 1], settings.order[order_rng.next_below(i)]);
-  }
+  settings.requests = std::move(work.requests);
+  settings.warmup_requests = std::move(work.warmup_requests);
+  settings.order = std::move(work.order);
+  settings.sessions = work.sessions;
   settings.endpoint_type = cfg.endpoint_type;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
@@ -223,13 +189,14 @@ int run_profile(int argc, char** argv) {
   settings.cancellation_rate_pct = cfg.cancellation_rate_pct;
   settings.cancellation_delay_ns = cfg.cancellation_delay_ns.value_or(0);
   settings.seed = seed;
-  settings.run_tag = core::splitmix64(&po.seed) ^ static_cast<uint64_t>(clock.wall_ns());
+  uint64_t tag_state = seed;
+  settings.run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
 
-  const load::Plan plan = load::build_plan(cfg, seed, from_file ? from_file->fixed_offsets_ns : nullptr);
+  const load::Plan plan = load::build_plan(cfg, seed, work.fixed_offsets_ns, work.sessions != nullptr);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int workers = load::default_worker_count(cfg, cores);
-  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} prompt(s); ready to start at {:.1f} ms",
-              workers, tok->name(), seed, settings.order.size(), since_ms());
+  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start at {:.1f} ms", workers,
+              tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)", since_ms());
 
   // Run.
   record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);
@@ -264,8 +231,10 @@ int run_profile(int argc, char** argv) {
   ctx.interrupted = outcome->interrupted;
   ctx.warnings = warnings;
   // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
-  ctx.inputs.reserve(settings.requests.size());
+  ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
   for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
+  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
+    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
   exporter::ExportOptions eo;
   eo.artifact_dir = cfg.artifact_dir + "/" +
                     exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming, cfg.load_label());

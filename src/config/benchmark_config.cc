@@ -41,15 +41,26 @@ const char* connection_reuse_name(ConnectionReuse c) {
   return "?";
 }
 
+const char* cache_bust_name(CacheBust c) {
+  switch (c) {
+    case CacheBust::kNone: return "none";
+    case CacheBust::kSystemPrefix: return "system_prefix";
+    case CacheBust::kSystemSuffix: return "system_suffix";
+    case CacheBust::kFirstTurnPrefix: return "first_turn_prefix";
+    case CacheBust::kFirstTurnSuffix: return "first_turn_suffix";
+  }
+  return "?";
+}
+
 std::optional<int64_t> BenchmarkConfig::effective_concurrency() const {
   if (concurrency) return concurrency;
-  if (!request_rate) return 1;  // AIPerf: concurrency 1 when neither rate nor concurrency is set
+  if (!request_rate && !user_centric_rate) return 1;  // AIPerf: concurrency 1 when neither rate nor concurrency is set
   return std::nullopt;          // open loop, unlimited
 }
 
 std::optional<int64_t> BenchmarkConfig::effective_request_count() const {
   if (request_count) return request_count;
-  if (benchmark_duration_ns) return std::nullopt;
+  if (benchmark_duration_ns || num_sessions) return std::nullopt;  // the duration or the sessions stop the run
   const int64_t c = effective_concurrency().value_or(1);
   return std::max<int64_t>(10, 2 * c);
 }
@@ -59,6 +70,7 @@ int64_t BenchmarkConfig::effective_grace_ns() const {
 }
 
 std::string BenchmarkConfig::load_label() const {
+  if (user_centric_rate) return "user_centric_rate" + fmt_number(*user_centric_rate);
   if (request_rate) return "request_rate" + fmt_number(*request_rate);
   return "concurrency" + std::to_string(effective_concurrency().value_or(1));
 }
@@ -128,6 +140,30 @@ Status validate(const BenchmarkConfig& c) {
   if (c.osl_stddev_tokens < 0) return bad("--osl-stddev must be >= 0");
   if (c.osl_stddev_tokens > 0 && c.osl_mean_tokens <= 0) return bad("--osl-stddev needs --osl");
   if (c.request_timeout_ns <= 0) return bad("--request-timeout-seconds must be > 0");
+  // Sessions and shared prompts (AIPerf's rules, aiperf-inventory.md §1.4).
+  if (c.request_count && c.num_sessions)
+    return bad("--request-count and --num-sessions both set how long the run is; keep one");
+  if (c.session_turns_mean < 1) return bad("--session-turns-mean must be at least 1");
+  if (c.session_delay_ratio < 0) return bad("--session-delay-ratio must be >= 0");
+  if ((c.prefix_prompt_pool_size > 0) != (c.prefix_prompt_length > 0))
+    return bad("--prefix-prompt-pool-size and --prefix-prompt-length go together; set both (or neither)");
+  if (c.cache_bust != CacheBust::kNone && c.endpoint_type != "chat")
+    return bad("--cache-bust needs --endpoint-type chat (the marker goes into a chat message)");
+  if (c.fixed_schedule.value_or(false) && c.sampling_strategy != SamplingStrategyName::kDefault)
+    return bad("--dataset-sampling-strategy does not apply to --fixed-schedule (rows are sent in timestamp order)");
+  if (!c.sequence_distribution.empty() && (c.isl_range_ratio || c.osl_range_ratio))
+    return bad("--sequence-distribution sets the lengths; drop --isl-range-ratio/--osl-range-ratio");
+  if (c.user_centric_rate || c.num_users) {
+    if (!c.user_centric_rate) return bad("--num-users needs --user-centric-rate");
+    if (!c.num_users) return bad("--user-centric-rate needs --num-users (how many users share the rate)");
+    if (c.request_rate) return bad("--user-centric-rate and --request-rate are two load modes; keep one");
+    if (c.request_rate_ramp_ns) return bad("--request-rate-ramp-duration does not apply to --user-centric-rate");
+    if (c.fixed_schedule.value_or(false)) return bad("--user-centric-rate does not apply to --fixed-schedule");
+    if (c.input_file.empty() && c.session_turns_mean < 2)
+      return bad("--user-centric-rate needs multi-turn sessions; add --session-turns-mean 2 or more");
+    if (c.warmup_request_count || c.warmup_duration_ns)
+      return bad("--user-centric-rate with a warm-up phase is not supported yet; drop the warm-up flags");
+  }
   if (c.streaming && c.endpoint_type != "chat" && c.endpoint_type != "completions") {
     // Other endpoint types decide for themselves whether they stream (checked by the registry).
   }
@@ -177,6 +213,28 @@ std::string to_json(const BenchmarkConfig& c) {
   input["isl_block_size"] = c.isl_block_size > 0 ? json(c.isl_block_size) : json(nullptr);
   input["fixed_schedule"] = c.fixed_schedule ? json(*c.fixed_schedule) : json(nullptr);
   input["fixed_schedule_auto_offset"] = c.fixed_schedule_auto_offset;
+  input["sequence_distribution"] = c.sequence_distribution.empty() ? json(nullptr) : json(c.sequence_distribution);
+  input["dataset_sampling_strategy"] = c.sampling_strategy == SamplingStrategyName::kRandom       ? json("random")
+                                       : c.sampling_strategy == SamplingStrategyName::kSequential ? json("sequential")
+                                       : c.sampling_strategy == SamplingStrategyName::kShuffle    ? json("shuffle")
+                                                                                                  : json(nullptr);
+  json conv;
+  conv["num"] = c.num_sessions ? json(*c.num_sessions) : json(nullptr);
+  conv["turn"] = {{"mean", c.session_turns_mean}, {"stddev", c.session_turns_stddev}};
+  conv["turn"]["delay"] = {{"mean", c.session_turn_delay_mean_ms}, {"stddev", c.session_turn_delay_stddev_ms},
+                           {"ratio", c.session_delay_ratio}};
+  input["conversation"] = conv;
+  input["prompt"]["prefix_prompt"] = {{"pool_size", c.prefix_prompt_pool_size}, {"length", c.prefix_prompt_length}};
+  input["prompt"]["shared_system_prompt_length"] =
+      c.shared_system_prompt_length > 0 ? json(c.shared_system_prompt_length) : json(nullptr);
+  input["prompt"]["user_context_prompt_length"] =
+      c.user_context_prompt_length > 0 ? json(c.user_context_prompt_length) : json(nullptr);
+  input["cache_bust"] = cache_bust_name(c.cache_bust);
+  ep["session_header"] = c.session_header;
+  ep["reset_kv_cache"] = c.reset_kv_cache ? json({{"path", c.reset_kv_cache_path},
+                                                  {"timeout_seconds", ns_to_s(c.reset_kv_cache_timeout_ns)}})
+                                          : json(false);
+  j["endpoint"] = ep;
   j["input"] = input;
   j["tokenizer"] = {{"name", c.tokenizer}, {"revision", c.tokenizer_revision}};
   json lg;
@@ -197,6 +255,8 @@ std::string to_json(const BenchmarkConfig& c) {
   lg["request_cancellation_rate"] = c.cancellation_rate_pct;
   lg["request_cancellation_delay"] = c.cancellation_delay_ns ? json(ns_to_s(*c.cancellation_delay_ns)) : json(0.0);
   lg["workers_max"] = opt_i(c.workers_max);
+  lg["user_centric_rate"] = c.user_centric_rate ? json(*c.user_centric_rate) : json(nullptr);
+  lg["num_users"] = opt_i(c.num_users);
   j["loadgen"] = lg;
   json out;
   out["artifact_directory"] = c.artifact_dir;

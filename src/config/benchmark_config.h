@@ -22,6 +22,13 @@ const char* connection_reuse_name(ConnectionReuse c);
 
 enum class ExportLevelName { kSummary, kRecords, kRaw };
 
+// --cache-bust: where the per-conversation marker "[rid:xxxxxxxxxxxx]" goes (AIPerf's positions).
+enum class CacheBust { kNone, kSystemPrefix, kSystemSuffix, kFirstTurnPrefix, kFirstTurnSuffix };
+const char* cache_bust_name(CacheBust c);
+
+// --dataset-sampling-strategy (unset: shuffle for synthetic prompts, sequential for files).
+enum class SamplingStrategyName { kDefault, kRandom, kSequential, kShuffle };
+
 inline constexpr int64_t kInfiniteNs = INT64_MAX;
 
 struct BenchmarkConfig {
@@ -56,6 +63,27 @@ struct BenchmarkConfig {
   std::optional<double> osl_range_ratio;      // --osl-range-ratio
   bool range_ratio_sglang = false;            // --range-ratio-style sglang (default vllm)
   std::optional<uint64_t> random_seed;        // --random-seed
+  std::string sequence_distribution;          // --sequence-distribution/--seq-dist ("" = none)
+  SamplingStrategyName sampling_strategy = SamplingStrategyName::kDefault;  // --dataset-sampling-strategy
+
+  // Sessions (multi-turn) and shared prompts.
+  std::optional<int64_t> num_sessions;        // --num-sessions/--num-conversations/--conversation-num
+  double session_turns_mean = 1;              // --session-turns-mean/--conversation-turn-mean
+  double session_turns_stddev = 0;            // --session-turns-stddev/--conversation-turn-stddev
+  double session_turn_delay_mean_ms = 0;      // --session-turn-delay-mean (ms)
+  double session_turn_delay_stddev_ms = 0;    // --session-turn-delay-stddev (ms)
+  double session_delay_ratio = 1.0;           // --session-delay-ratio (multiplier)
+  int64_t prefix_prompt_pool_size = 0;        // --prefix-prompt-pool-size/--num-prefix-prompts
+  int64_t prefix_prompt_length = 0;           // --prefix-prompt-length (tokens)
+  int64_t shared_system_prompt_length = 0;    // --shared-system-prompt-length (tokens, 0 = none)
+  int64_t user_context_prompt_length = 0;     // --user-context-prompt-length (tokens, 0 = none)
+  std::string session_header = "X-Correlation-ID";  // --session-header
+  CacheBust cache_bust = CacheBust::kNone;    // --cache-bust
+
+  // KV-cache reset before profiling (--reset-kv-cache; implied by its path/timeout flags).
+  bool reset_kv_cache = false;
+  std::string reset_kv_cache_path = "/reset_prefix_cache";
+  int64_t reset_kv_cache_timeout_ns = 30LL * 1'000'000'000;
 
   // Input files.
   std::string input_file;                     // --input-file ("" = synthetic prompts)
@@ -83,6 +111,8 @@ struct BenchmarkConfig {
   double cancellation_rate_pct = 0;           // --request-cancellation-rate (0..100)
   std::optional<int64_t> cancellation_delay_ns;
   std::optional<int64_t> workers_max;         // --workers-max/--max-workers
+  std::optional<double> user_centric_rate;    // --user-centric-rate (requests/s over all users)
+  std::optional<int64_t> num_users;           // --num-users
 
   // Output.
   std::string artifact_dir = "artifacts";     // --artifact-dir/--output-artifact-dir
@@ -105,7 +135,9 @@ struct BenchmarkConfig {
   std::optional<int64_t> effective_concurrency() const;
   // Grace period after the duration (AIPerf default 30 s).
   int64_t effective_grace_ns() const;
-  // Label for the artifact folder: "concurrency8" or "request_rate10".
+  // True when requests belong to sessions of several turns (history between them).
+  bool multi_turn_synthetic() const { return session_turns_mean > 1 || session_turns_stddev > 0; }
+  // Label for the artifact folder: "concurrency8", "request_rate10" or "user_centric_rate2".
   std::string load_label() const;
 };
 

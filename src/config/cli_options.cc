@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -29,6 +30,10 @@ struct RawFlags {
   std::string concurrency, request_rate, arrival_pattern, smoothness, request_count;
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
   std::string prefill_concurrency, cancel_rate, cancel_delay, workers_max;
+  std::string seq_dist, sampling, num_sessions, turns_mean, turns_stddev, delay_mean, delay_stddev, delay_ratio;
+  std::string prefix_pool, prefix_len, system_len, user_context_len, session_header, cache_bust;
+  bool reset_kv = false;
+  std::string reset_kv_path, reset_kv_timeout, user_centric_rate, num_users;
   std::string artifact_dir = "artifacts", prefix, export_level = "records", goodput, slice, fail_on;
   int verbose = 0;
   bool quiet = false;
@@ -66,6 +71,29 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--osl-range-ratio", f.osl_range_ratio, "Uniform output lengths around --osl (see --range-ratio-style)");
   app.add_option("--range-ratio-style", f.range_ratio_style,
                  "vllm: [L(1-r), L(1+r)] (default); sglang: [L*r, L]");
+  app.add_option("--sequence-distribution,--seq-dist", f.seq_dist, "Joint ISL,OSL mix 'ISL,OSL:pct;...'");
+  app.add_option("--dataset-sampling-strategy", f.sampling, "random, sequential or shuffle");
+  app.add_option("--num-sessions,--num-conversations,--conversation-num", f.num_sessions,
+                 "Sessions to run (instead of --request-count)");
+  app.add_option("--session-turns-mean,--conversation-turn-mean", f.turns_mean, "Mean turns per session (default 1)");
+  app.add_option("--session-turns-stddev,--conversation-turn-stddev", f.turns_stddev, "Turns per session stddev");
+  app.add_option("--session-turn-delay-mean,--conversation-turn-delay-mean", f.delay_mean,
+                 "Mean delay before turns 2..n (ms)");
+  app.add_option("--session-turn-delay-stddev,--conversation-turn-delay-stddev", f.delay_stddev,
+                 "Turn delay stddev (ms)");
+  app.add_option("--session-delay-ratio,--conversation-turn-delay-ratio", f.delay_ratio,
+                 "Multiplier on every turn delay (default 1)");
+  app.add_option("--prefix-prompt-pool-size,--prompt-prefix-pool-size,--num-prefix-prompts", f.prefix_pool,
+                 "Shared prefixes drawn for first turns");
+  app.add_option("--prefix-prompt-length,--prompt-prefix-length", f.prefix_len, "Tokens per shared prefix");
+  app.add_option("--shared-system-prompt-length", f.system_len, "One system prompt (tokens) for every session");
+  app.add_option("--user-context-prompt-length", f.user_context_len, "Per-session user context message (tokens)");
+  app.add_option("--session-header", f.session_header, "Header carrying the session id (default X-Correlation-ID)");
+  app.add_option("--cache-bust", f.cache_bust,
+                 "Per-session marker: none, system_prefix, system_suffix, first_turn_prefix, first_turn_suffix");
+  app.add_flag("--reset-kv-cache", f.reset_kv, "POST the server's prefix-cache reset path before profiling");
+  app.add_option("--reset-kv-cache-path", f.reset_kv_path, "Reset path (default /reset_prefix_cache)");
+  app.add_option("--reset-kv-cache-timeout-seconds", f.reset_kv_timeout, "Reset request timeout (default 30)");
   app.add_option("--input-file", f.input_file, "Dataset or trace file (JSONL, CSV, JSON) or folder");
   app.add_option("--custom-dataset-type", f.dataset_type,
                  "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, "
@@ -93,6 +121,8 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--request-cancellation-rate", f.cancel_rate, "Percent of requests to cancel (0-100)");
   app.add_option("--request-cancellation-delay", f.cancel_delay, "Seconds after sending before cancelling");
   app.add_option("--workers-max,--max-workers", f.workers_max, "Worker threads (default cores-1)");
+  app.add_option("--user-centric-rate", f.user_centric_rate, "Requests/s over --num-users users, each at a fixed gap");
+  app.add_option("--num-users", f.num_users, "Simulated users for --user-centric-rate");
   // Output.
   app.add_option("--artifact-dir,--output-artifact-dir", f.artifact_dir, "Artifact folder (default artifacts)");
   app.add_option("--profile-export-prefix,--profile-export-file", f.prefix, "Rename every export to <prefix>.*");
@@ -226,6 +256,69 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("--range-ratio-style '{}' is invalid; expected vllm or sglang", f.range_ratio_style));
   }
+  c->sequence_distribution = f.seq_dist;
+  if (!f.sampling.empty()) {
+    if (f.sampling == "random") c->sampling_strategy = SamplingStrategyName::kRandom;
+    else if (f.sampling == "sequential") c->sampling_strategy = SamplingStrategyName::kSequential;
+    else if (f.sampling == "shuffle") c->sampling_strategy = SamplingStrategyName::kShuffle;
+    else
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--dataset-sampling-strategy '{}' is invalid; expected random, sequential or shuffle",
+                                    f.sampling));
+  }
+  if (!f.num_sessions.empty()) {
+    SB_TRY(v, to_count("--num-sessions", f.num_sessions, 1));
+    c->num_sessions = *v;
+  }
+  for (const auto& [flag, raw, out] :
+       {std::tuple{"--session-turns-mean", &f.turns_mean, &c->session_turns_mean},
+        std::tuple{"--session-turns-stddev", &f.turns_stddev, &c->session_turns_stddev},
+        std::tuple{"--session-turn-delay-mean", &f.delay_mean, &c->session_turn_delay_mean_ms},
+        std::tuple{"--session-turn-delay-stddev", &f.delay_stddev, &c->session_turn_delay_stddev_ms},
+        std::tuple{"--session-delay-ratio", &f.delay_ratio, &c->session_delay_ratio}}) {
+    if (raw->empty()) continue;
+    SB_TRY(v, to_double(flag, *raw, "a number >= 0"));
+    if (!(*v >= 0)) return make_error(ErrorCode::kInvalidArgument, fmt::format("{} '{}' must be >= 0", flag, *raw));
+    *out = *v;
+  }
+  for (const auto& [flag, raw, out] :
+       {std::tuple{"--prefix-prompt-pool-size", &f.prefix_pool, &c->prefix_prompt_pool_size},
+        std::tuple{"--prefix-prompt-length", &f.prefix_len, &c->prefix_prompt_length},
+        std::tuple{"--shared-system-prompt-length", &f.system_len, &c->shared_system_prompt_length},
+        std::tuple{"--user-context-prompt-length", &f.user_context_len, &c->user_context_prompt_length}}) {
+    if (raw->empty()) continue;
+    SB_TRY(v, to_count(flag, *raw, 0));
+    *out = *v;
+  }
+  if (!f.session_header.empty()) {
+    if (f.session_header.find_first_of(": \t\r\n") != std::string::npos)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--session-header '{}' is not a header name; give just the name, e.g. X-Session-ID",
+                                    f.session_header));
+    c->session_header = f.session_header;
+  }
+  if (!f.cache_bust.empty()) {
+    if (f.cache_bust == "none") c->cache_bust = CacheBust::kNone;
+    else if (f.cache_bust == "system_prefix") c->cache_bust = CacheBust::kSystemPrefix;
+    else if (f.cache_bust == "system_suffix") c->cache_bust = CacheBust::kSystemSuffix;
+    else if (f.cache_bust == "first_turn_prefix") c->cache_bust = CacheBust::kFirstTurnPrefix;
+    else if (f.cache_bust == "first_turn_suffix") c->cache_bust = CacheBust::kFirstTurnSuffix;
+    else
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--cache-bust '{}' is invalid; expected none, system_prefix, system_suffix, "
+                                    "first_turn_prefix or first_turn_suffix",
+                                    f.cache_bust));
+  }
+  c->reset_kv_cache = f.reset_kv || !f.reset_kv_path.empty() || !f.reset_kv_timeout.empty();
+  if (!f.reset_kv_path.empty()) {
+    c->reset_kv_cache_path = f.reset_kv_path;
+    if (c->reset_kv_cache_path.front() != '/') c->reset_kv_cache_path.insert(c->reset_kv_cache_path.begin(), '/');
+  }
+  if (!f.reset_kv_timeout.empty()) {
+    SB_TRY(v, to_seconds("--reset-kv-cache-timeout-seconds", f.reset_kv_timeout, false));
+    if (*v <= 0) return make_error(ErrorCode::kInvalidArgument, "--reset-kv-cache-timeout-seconds must be > 0");
+    c->reset_kv_cache_timeout_ns = *v;
+  }
   c->input_file = f.input_file;
   c->custom_dataset_type = f.dataset_type;
   if (!f.block_size.empty()) {
@@ -312,6 +405,17 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
   if (!f.workers_max.empty()) {
     SB_TRY(v, to_count("--workers-max", f.workers_max, 1));
     c->workers_max = *v;
+  }
+  if (!f.user_centric_rate.empty()) {
+    SB_TRY(v, to_double("--user-centric-rate", f.user_centric_rate, "requests per second > 0"));
+    if (!(*v > 0))
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--user-centric-rate '{}' must be > 0", f.user_centric_rate));
+    c->user_centric_rate = *v;
+  }
+  if (!f.num_users.empty()) {
+    SB_TRY(v, to_count("--num-users", f.num_users, 1));
+    c->num_users = *v;
   }
   c->artifact_dir = f.artifact_dir;
   c->profile_export_prefix = f.prefix;

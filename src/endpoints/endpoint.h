@@ -64,6 +64,10 @@ class EventParser {
                                  record::RequestRecord* rec) = 0;
 };
 
+// Merges a JSON object's keys into a JSON object body (later wins: AIPerf applies a turn's
+// `extra` after --extra-inputs). Returns `body` unchanged when either is not an object.
+std::string merge_body_extras(std::string_view body, std::string_view extra_json);
+
 Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type, const EndpointOptions& options);
 std::unique_ptr<EventParser> make_event_parser(std::string_view type);
 std::vector<std::string> endpoint_types();

@@ -166,6 +166,15 @@ Status render_extras(const std::string& json_text, std::set<std::string>* keys, 
 
 std::vector<std::string> endpoint_types() { return {"chat", "completions"}; }
 
+std::string merge_body_extras(std::string_view body, std::string_view extra_json) {
+  if (extra_json.empty()) return std::string(body);
+  auto b = nlohmann::json::parse(body, nullptr, false);
+  auto e = nlohmann::json::parse(extra_json, nullptr, false);
+  if (b.is_discarded() || !b.is_object() || e.is_discarded() || !e.is_object()) return std::string(body);
+  for (auto it = e.begin(); it != e.end(); ++it) b[it.key()] = it.value();
+  return b.dump();
+}
+
 Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type,
                                                 const EndpointOptions& options) {
   Kind kind;

@@ -187,6 +187,8 @@ void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
   if (r.payload_index >= 0 && static_cast<size_t>(r.payload_index) < payloads.size() &&
       !payloads[static_cast<size_t>(r.payload_index)].empty()) {
     out->append(payloads[static_cast<size_t>(r.payload_index)]);
+  } else if (!r.request_body.empty()) {
+    out->append(r.request_body);  // rendered at send time (multi-turn sessions)
   } else {
     out->append("null");
   }

@@ -86,14 +86,15 @@ int64_t ArrivalGenerator::next() {
   if (spec_.fixed_offsets_ns) {
     const auto& fixed = *spec_.fixed_offsets_ns;
     if (produced_ >= static_cast<int64_t>(fixed.size())) return kNever;
-    if (produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
+    if (!spec_.sessions && produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
+    if (spec_.sessions && produced_ >= spec_.session_count.value_or(INT64_MAX)) return kNever;
     const int64_t at = fixed[static_cast<size_t>(produced_)];
     if (at >= spec_.duration_ns.value_or(kNever)) return kNever;
     ++produced_;
     return at;
   }
   if (!spec_.request_rate) return kNever;
-  if (produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
+  if (!spec_.sessions && produced_ >= spec_.request_count.value_or(INT64_MAX)) return kNever;
   const int64_t at = static_cast<int64_t>(std::llround(t_ns_));
   if (at >= spec_.duration_ns.value_or(kNever)) return kNever;
   ++produced_;
@@ -112,16 +113,30 @@ std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit) {
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) { return build_plan(config, seed, nullptr); }
 
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
-                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns) {
+                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns, bool sessions) {
   Plan plan;
   plan.seed = seed;
   for (auto spec : phases_from_config(config)) {
+    spec.sessions = sessions;
+    if (sessions && spec.phase == record::Phase::kProfiling) {
+      spec.session_count = config.num_sessions;
+      if (config.user_centric_rate) {
+        spec.user_centric = true;
+        spec.request_rate.reset();
+        spec.concurrency.reset();
+      }
+    }
     if (fixed_offsets_ns && spec.phase == record::Phase::kProfiling) {
       spec.fixed_offsets_ns = fixed_offsets_ns;
       spec.request_rate.reset();
       spec.concurrency = config.concurrency;  // a ceiling only when given (no closed-loop default)
       const auto n = static_cast<int64_t>(fixed_offsets_ns->size());
-      spec.request_count = spec.request_count ? std::min(*spec.request_count, n) : n;
+      if (sessions) {
+        // One offset per session: every session of the file plays once unless a count says less.
+        spec.session_count = spec.session_count ? std::min(*spec.session_count, n) : n;
+      } else {
+        spec.request_count = spec.request_count ? std::min(*spec.request_count, n) : n;
+      }
     }
     plan.phases.push_back(build_phase_plan(spec, seed));
   }

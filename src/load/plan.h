@@ -45,6 +45,13 @@ struct PhaseSpec {
   // Fixed schedule (trace replay): the intended offsets of every request, ascending; request i
   // of the phase is dataset entry i. Open loop when set; `request_rate` must be unset.
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;
+  // Sessions (sessions.h): a credit starts a session or carries a session's next turn, and every
+  // send claims its request index from the phase's shared counter (WorkerSchedule::claim_request),
+  // so request_count counts turns and never limits the arrivals; fixed_offsets_ns then holds
+  // one first-turn offset per session. session_count bounds how many sessions start.
+  bool sessions = false;
+  std::optional<int64_t> session_count;
+  bool user_centric = false;  // first turns come from UserCentricGenerator, not from credits
 };
 
 struct RampStep {
@@ -98,7 +105,7 @@ std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit = 
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed);
 // Same, replaying `fixed_offsets_ns` (ascending, one per dataset entry) in the profiling phase.
 Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
-                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns);
+                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns, bool sessions = false);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);

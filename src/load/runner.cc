@@ -44,6 +44,7 @@ Result<RunOutcome> Runner::run() {
     int64_t start_ns = 0;
     uint64_t index_base = 0;
     std::atomic<int64_t> issued{0};
+    std::atomic<int64_t> sessions{0};
   };
   std::vector<PhaseState> phases(plan_.phases.size());
   std::vector<std::vector<WorkerPhaseStats>> stats(plan_.phases.size(), std::vector<WorkerPhaseStats>(n));
@@ -86,7 +87,8 @@ Result<RunOutcome> Runner::run() {
       for (size_t p = 0; p < plan_.phases.size(); ++p) {
         if (!abort.load()) {
           // The barrier that ended the previous round fixed this phase's start instant.
-          stats[p][i] = w.run_phase(plan_.phases[p], phases[p].start_ns, phases[p].index_base, &phases[p].issued);
+          stats[p][i] = w.run_phase(plan_.phases[p], phases[p].start_ns, phases[p].index_base, &phases[p].issued,
+                                       &phases[p].sessions);
         }
         sync.arrive_and_wait();
       }

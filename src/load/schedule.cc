@@ -66,6 +66,12 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
     return true;
   }
   if (free_slots_.empty()) return false;
+  if (plan_.spec.sessions) {  // a slot starts a session; its sends claim their own indices
+    out->index = 0;
+    out->intended_ns = free_slots_.front();
+    free_slots_.pop_front();
+    return true;
+  }
   const int64_t count = plan_.spec.request_count.value_or(INT64_MAX);
   const int64_t index = issued_->fetch_add(1, std::memory_order_relaxed);
   if (index >= count) {
@@ -75,6 +81,17 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
   out->index = static_cast<uint64_t>(index);
   out->intended_ns = free_slots_.front();
   free_slots_.pop_front();
+  return true;
+}
+
+bool WorkerSchedule::claim_request(uint64_t* index) {
+  const int64_t count = plan_.spec.request_count.value_or(INT64_MAX);
+  const int64_t i = issued_->fetch_add(1, std::memory_order_relaxed);
+  if (i >= count) {
+    exhausted_ = true;
+    return false;
+  }
+  *index = static_cast<uint64_t>(i);
   return true;
 }
 

@@ -39,8 +39,12 @@ class WorkerSchedule {
   // Returns true and fills *out when a request may be sent now, given this worker's current
   // in-flight and awaiting-first-token counts.
   bool next_credit(int64_t now_ns, int64_t in_flight, int64_t prefill_in_flight, Credit* out);
-  // A request of this worker finished at now_ns (closed loop: its slot is free again).
+  // A request of this worker finished at now_ns (closed loop: its slot is free again). With
+  // sessions: call when a session ends (a session holds its slot across its turns).
   void on_request_done(int64_t now_ns);
+  // Sessions: claims the next request index of the phase (shared counter); false, and the
+  // schedule is exhausted, once request_count requests were claimed.
+  bool claim_request(uint64_t* index);
   // Earliest time at which next_credit may start returning a credit without any completion
   // (next arrival or ramp step); kNever when only a completion can help.
   int64_t next_wake_ns() const;

@@ -65,8 +65,10 @@ struct Worker::Request final : transport::ResponseHandler {
   bool awaiting_first_token = false;
   bool completed = false;
   int64_t last_recv_ns = 0;
+  LiveSession* session = nullptr;  // multi-turn: the session this turn belongs to
 
   void reset() {
+    session = nullptr;
     rec = record::RequestRecord();
     sse.reset();
     body.clear();
@@ -201,13 +203,31 @@ Status Worker::init() {
 }
 
 WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint64_t index_base,
-                                   std::atomic<int64_t>* issued) {
+                                   std::atomic<int64_t>* issued, std::atomic<int64_t>* sessions_started) {
   schedule_.emplace(plan, id_, workers_, start_ns, issued);
   phase_ = plan.spec.phase;
   index_base_ = index_base;
   stats_ = WorkerPhaseStats();
   phase_done_ = false;
-  if (interrupt_requests_.load(std::memory_order_relaxed) > 0) schedule_->stop();
+  plan_ = &plan;
+  phase_start_ns_ = start_ns;
+  sessions_ = plan.spec.sessions ? settings_.sessions.get() : nullptr;
+  sessions_started_ = sessions_started;
+  stopping_ = false;
+  sessions_exhausted_ = false;
+  live_sessions_ = 0;
+  ready_.clear();
+  users_.reset();
+  users_done_ = true;
+  if (sessions_ && plan.spec.user_centric) {
+    const SessionWorkload* sw = sessions_;
+    users_ = std::make_unique<UserCentricGenerator>(
+        sw->user_centric_rate, sw->num_users, sw->average_turns(),
+        [sw](uint64_t k) { return static_cast<int32_t>(sw->conversation_of(k).turns.size()); });
+    users_done_ = false;
+    advance_user();
+  }
+  if (interrupt_requests_.load(std::memory_order_relaxed) > 0) stop_issuing();
   bool deadline_armed = false;
   if (schedule_->cancel_deadline_ns() != kNever) {
     deadline_armed = true;
@@ -237,6 +257,9 @@ WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint
   if (wake_at_ns_ != kNever) loop_->cancel_timer(wake_timer_);
   wake_at_ns_ = kNever;
   flush_records();
+  ready_.clear();
+  session_pool_.clear();
+  users_.reset();
   schedule_.reset();
   return stats_;
 }
@@ -258,10 +281,17 @@ void Worker::pump() {
     need_pump_ = false;
     Credit credit;
     int64_t now = clock_.now_ns();
-    while (sent < kMaxSendsPerPump && schedule_->next_credit(now, in_flight_, prefill_in_flight_, &credit)) {
-      issue(credit, now);
-      ++sent;
-      now = clock_.now_ns();
+    if (sessions_) {
+      while (sent < kMaxSendsPerPump && session_step(now)) {
+        ++sent;
+        now = clock_.now_ns();
+      }
+    } else {
+      while (sent < kMaxSendsPerPump && schedule_->next_credit(now, in_flight_, prefill_in_flight_, &credit)) {
+        issue(credit, now);
+        ++sent;
+        now = clock_.now_ns();
+      }
     }
     if (sent >= kMaxSendsPerPump) {
       yielded = true;
@@ -275,7 +305,7 @@ void Worker::pump() {
 }
 
 void Worker::arm_wake() {
-  const int64_t next = schedule_->next_wake_ns();
+  const int64_t next = sessions_ ? std::min(schedule_->next_wake_ns(), session_wake_ns()) : schedule_->next_wake_ns();
   if (next == wake_at_ns_) return;
   if (wake_at_ns_ != kNever) loop_->cancel_timer(wake_timer_);
   wake_at_ns_ = next;
@@ -292,10 +322,15 @@ void Worker::arm_wake() {
 }
 
 void Worker::check_done() {
-  if (schedule_ && schedule_->exhausted() && in_flight_ == 0) phase_done_ = true;
+  if (!schedule_ || in_flight_ != 0) return;
+  if (sessions_) {
+    if (live_sessions_ == 0 && no_new_sessions()) phase_done_ = true;
+    return;
+  }
+  if (schedule_->exhausted()) phase_done_ = true;
 }
 
-void Worker::issue(const Credit& credit, int64_t now_ns) {
+Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_t now_ns) {
   Request* req;
   if (pool_.empty()) {
     req = new Request();
@@ -306,40 +341,25 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   req->reset();
   req->worker = this;
   auto& rec = req->rec;
-  const uint64_t index = index_base_ + credit.index;
   rec.request_index = index;
   rec.phase = phase_;
   rec.worker_id = id_;
-  const size_t model = index % settings_.models.size();
-  rec.model = settings_.models[model];
+  rec.model = settings_.models[index % settings_.models.size()];
   rec.streaming = settings_.streaming;
-  rec.intended_ns = credit.intended_ns;
+  rec.intended_ns = intended_ns;
   rec.credit_issued_ns = now_ns;
   rec.url_index = static_cast<int32_t>(index % settings_.urls.size());
-  rec.session_num = static_cast<int32_t>(index);
-  const size_t entry = settings_.order[index % settings_.order.size()];
-  const size_t template_index = entry * settings_.models.size() + model;
-  const auto& tmpl = settings_.requests[template_index];
-  rec.payload_index = static_cast<int64_t>(template_index);
-  rec.conversation_id = tmpl.conversation_id;
-  rec.input_tokens = tmpl.input_tokens;
-  rec.requested_output_tokens = tmpl.max_output_tokens;
   rec.x_request_id = fmt::format("{:016x}-{:012x}", settings_.run_tag, index);
-  rec.x_correlation_id = rec.x_request_id;
-  rec.request_bytes = static_cast<int64_t>(tmpl.body.size());
+  return req;
+}
 
-  transport::HttpRequest http;
+void Worker::launch(Request* req, transport::HttpRequest& http) {
+  auto& rec = req->rec;
   http.url = settings_.urls[static_cast<size_t>(rec.url_index)];
-  http.body = tmpl.body;
-  http.headers.reserve(settings_.headers.size() + 2);
-  http.headers = settings_.headers;
-  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back("X-Correlation-ID: " + rec.x_correlation_id);
   http.timeout_ns = settings_.request_timeout_ns;
   http.fresh_connection = settings_.reuse == config::ConnectionReuse::kNever;
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = index + 1;
-
-  if (should_cancel(settings_.seed, phase_, credit.index, settings_.cancellation_rate_pct))
+  rec.request_bytes = static_cast<int64_t>(http.body.size());
+  if (should_cancel(settings_.seed, phase_, rec.request_index - index_base_, settings_.cancellation_rate_pct))
     req->cancel_after_ns = settings_.cancellation_delay_ns;
   req->awaiting_first_token = settings_.streaming;
   if (req->awaiting_first_token) ++prefill_in_flight_;
@@ -363,6 +383,34 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   }
 }
 
+void Worker::issue(const Credit& credit, int64_t now_ns) {
+  const uint64_t index = index_base_ + credit.index;
+  Request* req = new_request(index, credit.intended_ns, now_ns);
+  auto& rec = req->rec;
+  rec.session_num = static_cast<int32_t>(index);
+  const size_t model = index % settings_.models.size();
+  const size_t entry = settings_.order[index % settings_.order.size()];
+  const size_t template_index = entry * settings_.models.size() + model;
+  const bool warmup_bodies = phase_ == record::Phase::kWarmup && !settings_.warmup_requests.empty();
+  const auto& tmpl = (warmup_bodies ? settings_.warmup_requests : settings_.requests)[template_index];
+  rec.payload_index = warmup_bodies ? -1 : static_cast<int64_t>(template_index);
+  rec.conversation_id = tmpl.conversation_id;
+  rec.input_tokens = tmpl.input_tokens;
+  rec.requested_output_tokens = tmpl.max_output_tokens;
+  rec.x_correlation_id = rec.x_request_id;
+
+  transport::HttpRequest http;
+  http.body = tmpl.body;
+  if (tmpl.cache_bust_digits_at >= 0)  // every request is its own session: its own marker
+    write_cache_bust_digits(settings_.seed, index, http.body.data() + tmpl.cache_bust_digits_at);
+  http.headers.reserve(settings_.headers.size() + 2);
+  http.headers = settings_.headers;
+  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
+  http.headers.push_back("X-Correlation-ID: " + rec.x_correlation_id);
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = index + 1;
+  launch(req, http);
+}
+
 void Worker::finish(Request* req) {
   if (req->cancel_timer_armed) {
     loop_->cancel_timer(req->cancel_timer);
@@ -382,11 +430,16 @@ void Worker::finish(Request* req) {
   active_[req->active_pos] = last;
   last->active_pos = req->active_pos;
   active_.pop_back();
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
-    client_->release_group(req->rec.request_index + 1);  // single-turn: the session ends here
+  const int64_t now = clock_.now_ns();
+  if (req->session) {
+    on_turn_done(req, now);  // history, next turn or session end (frees its slot)
+  } else {
+    if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+      client_->release_group(req->rec.request_index + 1);  // single-turn: the session ends here
+    if (schedule_) schedule_->on_request_done(now);
+  }
   batch_.push_back(std::move(req->rec));
   pool_.emplace_back(req);
-  if (schedule_) schedule_->on_request_done(clock_.now_ns());
   need_pump_ = true;
 }
 
@@ -398,7 +451,7 @@ void Worker::cancel_one(Request* req, int reason) {
 }
 
 void Worker::cancel_all(int reason) {
-  if (schedule_) schedule_->stop();
+  if (schedule_) stop_issuing();
   const std::vector<Request*> victims = active_;  // finish() edits active_
   for (Request* r : victims) cancel_one(r, reason);
   pump();
@@ -418,7 +471,7 @@ void Worker::interrupt() {
 void Worker::on_interrupt() {
   ++interrupts_seen_;
   if (!schedule_) return;
-  schedule_->stop();
+  stop_issuing();
   if (interrupts_seen_ >= 2) {
     cancel_all(kInterruptCancel);
     return;
@@ -430,6 +483,227 @@ void Worker::on_interrupt() {
     cancel_all(kInterruptCancel);
   });
   pump();
+}
+
+// ---- Multi-turn sessions (sessions.h) ----
+
+struct Worker::LiveSession {
+  uint64_t number = 0;   // session number within the phase
+  const SessionTemplate* conv = nullptr;
+  int32_t next_turn = 0;
+  int32_t max_turns = 0;
+  std::vector<endpoints::Message> history;  // user turns as sent, each followed by the live reply
+  endpoints::Message pending_user;          // the turn in flight, as sent
+  std::string correlation_id;
+  std::string marker;                       // cache-bust marker ("" = none)
+  int64_t last_intended_ns = 0;
+  bool holds_slot = false;                  // closed loop: returns its slot when it ends
+  size_t pool_pos = 0;
+};
+
+bool Worker::no_new_sessions() const {
+  if (stopping_ || sessions_exhausted_) return true;
+  if (users_) return users_done_;
+  // Fixed schedule: every first turn sent (continuations still follow). Rate and closed loop
+  // only end by count, duration or --num-sessions (stopping_ / sessions_exhausted_).
+  return plan_->spec.fixed_offsets_ns != nullptr && schedule_->exhausted();
+}
+
+int64_t Worker::session_wake_ns() const {
+  if (stopping_) return kNever;
+  int64_t wake = kNever;
+  // With a request rate, continuations wait for an arrival (the schedule's wake covers those).
+  const bool rate_mode = plan_->spec.request_rate.has_value();
+  if (!ready_.empty() && !rate_mode) wake = ready_.front().ready_ns;
+  if (users_ && !users_done_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
+  return std::min(wake, schedule_->issue_deadline_ns());
+}
+
+void Worker::advance_user() {
+  // Every worker runs the whole user schedule and keeps the users k ≡ id (mod W).
+  do {
+    next_user_ = users_->next();
+  } while (next_user_.session % static_cast<uint64_t>(workers_) != static_cast<uint64_t>(id_));
+  if (plan_->spec.session_count && next_user_.session >= static_cast<uint64_t>(*plan_->spec.session_count))
+    users_done_ = true;
+}
+
+void Worker::stop_issuing() {
+  schedule_->stop();
+  if (!sessions_ || stopping_) return;
+  stopping_ = true;
+  // Sessions waiting for their next turn end now; those in flight end when their turn does.
+  std::vector<ReadyTurn> waiting;
+  waiting.swap(ready_);
+  const int64_t now = clock_.now_ns();
+  for (const auto& r : waiting) end_session(r.session, now);
+}
+
+// One send decision; false when nothing may be sent now.
+bool Worker::session_step(int64_t now_ns) {
+  if (stopping_) return false;
+  if (now_ns >= schedule_->issue_deadline_ns()) {
+    stop_issuing();
+    return false;
+  }
+  if (prefill_in_flight_ >= schedule_->prefill_share()) return false;
+  const bool rate_mode = plan_->spec.request_rate.has_value();
+  auto pop_ready = [this] {
+    std::pop_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
+    ReadyTurn r = ready_.back();
+    ready_.pop_back();
+    return r;
+  };
+  // Continuations whose time has come (without a rate they need no credit).
+  if (!rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
+    const ReadyTurn r = pop_ready();
+    return send_turn(r.session, r.intended_ns, now_ns);
+  }
+  // User-centric first turns.
+  if (users_) {
+    if (users_done_ || phase_start_ns_ + next_user_.offset_ns > now_ns) return false;
+    const UserStart u = next_user_;
+    advance_user();
+    return start_session(u.session, u.max_turns, phase_start_ns_ + u.offset_ns, now_ns, false);
+  }
+  // Credits: rate arrivals (a ready continuation first), closed-loop slots, fixed first turns.
+  Credit credit;
+  if (!schedule_->next_credit(now_ns, live_sessions_, prefill_in_flight_, &credit)) return false;
+  if (rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
+    const ReadyTurn r = pop_ready();
+    return send_turn(r.session, credit.intended_ns, now_ns);
+  }
+  uint64_t number = credit.index;
+  if (plan_->spec.fixed_offsets_ns == nullptr) {
+    const int64_t n = sessions_started_ ? sessions_started_->fetch_add(1, std::memory_order_relaxed) : 0;
+    if (n >= plan_->spec.session_count.value_or(INT64_MAX)) {
+      sessions_exhausted_ = true;  // this credit goes unused (AIPerf skips the arrival too)
+      return true;
+    }
+    number = static_cast<uint64_t>(n);
+  }
+  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop());
+}
+
+bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
+                           bool holds_slot) {
+  std::unique_ptr<LiveSession> s = std::make_unique<LiveSession>();
+  s->number = number;
+  s->holds_slot = holds_slot;
+  s->conv = &sessions_->conversation_of(number);
+  const auto turns = static_cast<int32_t>(s->conv->turns.size());
+  s->max_turns = max_turns > 0 ? std::min(max_turns, turns) : turns;
+  s->correlation_id = fmt::format("{:016x}-{}{:010x}", settings_.run_tag,
+                                  phase_ == record::Phase::kWarmup ? 'w' : 's', number);
+  if (sessions_->cache_bust != config::CacheBust::kNone)
+    s->marker = cache_bust_marker(settings_.seed, (static_cast<uint64_t>(phase_) << 48) ^ number);
+  LiveSession* raw = s.get();
+  raw->pool_pos = session_pool_.size();
+  session_pool_.push_back(std::move(s));
+  ++live_sessions_;
+  if (raw->max_turns <= 0) {
+    end_session(raw, now_ns);
+    return true;
+  }
+  return send_turn(raw, intended_ns, now_ns);
+}
+
+bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
+  uint64_t index = 0;
+  if (!schedule_->claim_request(&index)) {  // --request-count reached: the run stops here
+    end_session(s, now_ns);
+    stop_issuing();
+    return false;
+  }
+  const SessionTurn& turn = s->conv->turns[static_cast<size_t>(s->next_turn)];
+  Request* req = new_request(index_base_ + index, intended_ns, now_ns);
+  req->session = s;
+  auto& rec = req->rec;
+  rec.session_num = static_cast<int32_t>(s->number);
+  rec.turn_index = s->next_turn;
+  rec.conversation_id = s->conv->conversation_id;
+  rec.x_correlation_id = s->correlation_id;
+  rec.requested_output_tokens = turn.max_output_tokens;
+  s->last_intended_ns = intended_ns;
+
+  transport::HttpRequest http;
+  if (!turn.body.empty()) {
+    http.body = turn.body;  // verbatim (raw payload, message-array rows): carries its own context
+    rec.input_tokens = turn.input_tokens;
+    s->pending_user = endpoints::Message{};
+  } else {
+    s->pending_user = endpoints::Message{turn.role.empty() ? "user" : turn.role, turn.text};
+    if (s->next_turn == 0) mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
+    endpoints::TurnPayload p;
+    p.model = rec.model;
+    p.max_output_tokens = turn.max_output_tokens;
+    p.messages.reserve(s->conv->preamble.size() + s->history.size() + 2);
+    p.messages = s->conv->preamble;
+    p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
+    p.messages.push_back(s->pending_user);
+    mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
+    http.body = sessions_->endpoint->render_body(p);
+    if (!turn.extra_json.empty()) http.body = endpoints::merge_body_extras(http.body, turn.extra_json);
+    // ISL as AIPerf counts it: every message's text joined by " " (counted off the hot path).
+    size_t bytes = 0;
+    for (const auto& m : p.messages) bytes += m.content.size() + 1;
+    rec.input_text.reserve(bytes);
+    for (size_t i = 0; i < p.messages.size(); ++i) {
+      if (i) rec.input_text.push_back(' ');
+      rec.input_text.append(p.messages[i].content);
+    }
+  }
+  if (sessions_->keep_bodies) rec.request_body = http.body;
+  http.headers.reserve(settings_.headers.size() + 2);
+  http.headers = settings_.headers;
+  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
+  http.headers.push_back(sessions_->session_header + ": " + s->correlation_id);
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+    http.connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1;
+  launch(req, http);
+  return true;
+}
+
+void Worker::on_turn_done(Request* req, int64_t now_ns) {
+  LiveSession* s = req->session;
+  req->session = nullptr;
+  const auto& rec = req->rec;
+  if (!s->pending_user.role.empty()) {
+    // Live history: the turn as sent, then the reply the server gave (empty on failure, so the
+    // roles keep alternating).
+    s->history.push_back(std::move(s->pending_user));
+    s->history.push_back(endpoints::Message{"assistant", rec.output_text});
+  }
+  ++s->next_turn;
+  if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
+    end_session(s, now_ns);
+    return;
+  }
+  const SessionTurn& next = s->conv->turns[static_cast<size_t>(s->next_turn)];
+  int64_t ready = now_ns;
+  if (users_) {
+    ready = std::max(now_ns, s->last_intended_ns + users_->gap_ns());
+  } else if (plan_->spec.fixed_offsets_ns && next.offset_ns >= 0) {
+    ready = std::max(now_ns, phase_start_ns_ + next.offset_ns);
+  } else if (next.delay_ns > 0) {
+    ready = now_ns + next.delay_ns;
+  }
+  ready_.push_back({ready, ready, s});
+  std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
+}
+
+void Worker::end_session(LiveSession* s, int64_t now_ns) {
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+    client_->release_group((phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1);
+  if (s->holds_slot) schedule_->on_request_done(now_ns);
+  --live_sessions_;
+  // Swap-remove from the pool (frees the session).
+  const size_t pos = s->pool_pos;
+  if (pos + 1 != session_pool_.size()) {
+    session_pool_[pos] = std::move(session_pool_.back());
+    session_pool_[pos]->pool_pos = pos;
+  }
+  session_pool_.pop_back();
 }
 
 }  // namespace servebench::load

@@ -23,11 +23,13 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "load/schedule.h"
+#include "load/sessions.h"
 #include "record/request_record.h"
 
 namespace servebench::transport {
 class EventLoop;
 class HttpClient;
+struct HttpRequest;
 }  // namespace servebench::transport
 namespace servebench::endpoints {
 class EventParser;
@@ -41,6 +43,9 @@ struct RequestTemplate {
   int64_t input_tokens = -1;
   int64_t max_output_tokens = -1;
   std::string conversation_id;
+  // Where the 12 digits of a "[rid:000000000000]" cache-bust placeholder start in `body`
+  // (-1: none); the worker writes each request's own marker there (a copy of the body is sent).
+  int64_t cache_bust_digits_at = -1;
 };
 
 // Everything a worker needs to build requests; shared read-only by all workers.
@@ -50,7 +55,12 @@ struct WorkerSettings {
   // Pre-rendered bodies, entry-major: requests[entry * models.size() + m]. Request i uses entry
   // order[i % order.size()] and model i % models.size() (AIPerf's round_robin model selection).
   std::vector<RequestTemplate> requests;
-  std::vector<uint32_t> order;            // seeded shuffle of entry indices
+  // Warm-up bodies (AIPerf's warm-up marker), same layout; empty: warm-up sends `requests`.
+  std::vector<RequestTemplate> warmup_requests;
+  std::vector<uint32_t> order;            // entry of request i: order[i % order.size()]
+  // Multi-turn sessions (sessions.h); when set, `requests`/`order` are unused and every body is
+  // rendered at send time with the session's live history.
+  std::shared_ptr<const SessionWorkload> sessions;
   std::vector<std::string> models;        // -m/--model (one or more)
   std::string endpoint_type = "chat";
   bool streaming = false;
@@ -97,8 +107,9 @@ class Worker {
   Status init();
   // Runs one phase to completion (all requests finished or cancelled). `issued` is the phase's
   // shared closed-loop counter; `index_base` offsets request indices of this phase.
+  // `sessions_started` counts the phase's sessions across workers (multi-turn only).
   WorkerPhaseStats run_phase(const PhasePlan& plan, int64_t start_ns, uint64_t index_base,
-                             std::atomic<int64_t>* issued);
+                             std::atomic<int64_t>* issued, std::atomic<int64_t>* sessions_started = nullptr);
   // Thread-safe. First call: stop issuing, let in-flight requests drain for interrupt_drain_ns,
   // then cancel them. Second call: cancel at once.
   void interrupt();
@@ -106,9 +117,28 @@ class Worker {
  private:
   struct Request;
   friend struct Request;
+  struct LiveSession;
+  struct ReadyTurn {
+    int64_t ready_ns;
+    int64_t intended_ns;
+    LiveSession* session;
+    bool operator>(const ReadyTurn& o) const { return ready_ns > o.ready_ns; }
+  };
 
   void pump();
   void issue(const Credit& credit, int64_t now_ns);
+  Request* new_request(uint64_t index, int64_t intended_ns, int64_t now_ns);
+  void launch(Request* req, transport::HttpRequest& http);
+  // Sessions.
+  bool session_step(int64_t now_ns);
+  bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns, bool holds_slot);
+  bool send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns);
+  void on_turn_done(Request* req, int64_t now_ns);
+  void end_session(LiveSession* s, int64_t now_ns);
+  void stop_issuing();
+  bool no_new_sessions() const;
+  int64_t session_wake_ns() const;
+  void advance_user();
   void finish(Request* req);
   void cancel_all(int reason);
   void cancel_one(Request* req, int reason);
@@ -148,6 +178,20 @@ class Worker {
   std::vector<Request*> active_;
   std::vector<std::unique_ptr<Request>> pool_;
   std::vector<record::RequestRecord> batch_;
+
+  // Session state (multi-turn; see sessions.h).
+  const SessionWorkload* sessions_ = nullptr;
+  const PhasePlan* plan_ = nullptr;
+  int64_t phase_start_ns_ = 0;
+  std::atomic<int64_t>* sessions_started_ = nullptr;
+  bool stopping_ = false;            // deadline, request count, Ctrl-C: no more turns
+  bool sessions_exhausted_ = false;  // --num-sessions reached
+  int64_t live_sessions_ = 0;
+  std::vector<ReadyTurn> ready_;     // min-heap on ready_ns (std::greater)
+  std::vector<std::unique_ptr<LiveSession>> session_pool_;
+  std::unique_ptr<UserCentricGenerator> users_;
+  UserStart next_user_;
+  bool users_done_ = true;
 };
 
 }  // namespace servebench::load

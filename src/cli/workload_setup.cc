@@ -1,0 +1,382 @@
+#include "cli/workload_setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "dataset/conversations.h"
+#include "dataset/exact_prompts.h"
+#include "dataset/file_workload.h"
+#include "dataset/loaders/dataset_file.h"
+#include "dataset/sampling.h"
+#include "dataset/sequence_distribution.h"
+
+namespace servebench::cli {
+namespace {
+
+Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
+
+int64_t ms_to_ns(double ms) { return ms < 0 ? -1 : static_cast<int64_t>(std::llround(ms * 1e6)); }
+
+std::string join_contents(const std::vector<endpoints::Message>& msgs) {
+  std::string out;
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    if (i) out.push_back(' ');
+    out.append(msgs[i].content);
+  }
+  return out;
+}
+
+// A body from a verbatim message array (mooncake `messages` rows: each row carries the whole
+// conversation so far): the endpoint renders everything else, the array is spliced in as given.
+Result<std::string> body_from_messages(const endpoints::Endpoint& endpoint, const std::string& file,
+                                       const std::string& messages_json, const std::string& tools_json,
+                                       const std::string& model, int64_t max_tokens) {
+  if (endpoint.name() != "chat")
+    return tl::unexpected(usage(fmt::format(
+        "--input-file '{}': rows with 'messages' need --endpoint-type chat", file)));
+  endpoints::TurnPayload p;
+  p.model = model;
+  p.max_output_tokens = max_tokens;
+  std::string body = endpoint.render_body(p);
+  const std::string empty = "\"messages\":[]";
+  const size_t at = body.find(empty);
+  if (at == std::string::npos)  // --extra-inputs replaced the messages: they win, as for other rows
+    return body;
+  body.replace(at, empty.size(), "\"messages\":" + messages_json);
+  if (!tools_json.empty()) body = endpoints::merge_body_extras(body, "{\"tools\":" + tools_json + "}");
+  return body;
+}
+
+// The texts of a message array joined by " " (AIPerf's ISL rule): string contents and the
+// text parts of content arrays.
+std::string messages_text(const std::string& messages_json) {
+  auto j = nlohmann::json::parse(messages_json, nullptr, false);
+  std::vector<endpoints::Message> msgs;
+  if (!j.is_array()) return {};
+  for (const auto& m : j) {
+    if (!m.is_object() || !m.contains("content")) continue;
+    const auto& c = m["content"];
+    if (c.is_string()) {
+      msgs.push_back({"", c.get<std::string>()});
+    } else if (c.is_array()) {
+      for (const auto& part : c)
+        if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string())
+          msgs.push_back({"", part["text"].get<std::string>()});
+    }
+  }
+  return join_contents(msgs);
+}
+
+dataset::SamplingStrategy strategy_for(const config::BenchmarkConfig& cfg, dataset::SamplingStrategy fallback) {
+  switch (cfg.sampling_strategy) {
+    case config::SamplingStrategyName::kRandom: return dataset::SamplingStrategy::kRandom;
+    case config::SamplingStrategyName::kSequential: return dataset::SamplingStrategy::kSequential;
+    case config::SamplingStrategyName::kShuffle: return dataset::SamplingStrategy::kShuffle;
+    case config::SamplingStrategyName::kDefault: break;
+  }
+  return fallback;
+}
+
+// How many picks the order needs: the sessions or requests the run will start (a duration-bound
+// run wraps around a long list).
+size_t picks_for(const config::BenchmarkConfig& cfg, size_t entries) {
+  int64_t n = 0;
+  if (cfg.num_sessions) n = *cfg.num_sessions;
+  else if (auto c = cfg.effective_request_count()) n = *c;
+  else n = static_cast<int64_t>(entries) * 16;
+  n = std::max<int64_t>(n, static_cast<int64_t>(entries));
+  return static_cast<size_t>(std::min<int64_t>(n, 4'000'000));
+}
+
+struct Assembly {
+  std::vector<load::SessionTemplate> convs;
+  bool sessions = false;
+  bool fixed = false;  // convs (sessions) or their flattened turns (single turn) in timestamp order
+  dataset::SamplingStrategy default_strategy = dataset::SamplingStrategy::kShuffle;
+};
+
+// One single-turn body per model, with its ISL.
+void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                   const endpoints::Endpoint& endpoint, const load::SessionTemplate& conv,
+                   const load::SessionTurn& turn, bool warmup, PreparedWorkload* out) {
+  const std::string placeholder(load::kCacheBustPlaceholder);
+  for (const std::string& model : cfg.models) {
+    load::RequestTemplate t;
+    t.conversation_id = conv.conversation_id;
+    t.max_output_tokens = turn.max_output_tokens;
+    if (!turn.body.empty()) {
+      t.body = turn.body;  // verbatim, as AIPerf sends raw payloads
+      t.input_tokens = turn.input_tokens;
+    } else {
+      endpoints::TurnPayload p;
+      p.model = model;
+      p.max_output_tokens = turn.max_output_tokens;
+      p.messages = conv.preamble;
+      endpoints::Message user{turn.role.empty() ? "user" : turn.role, turn.text};
+      load::mark_first_turn(cfg.cache_bust, placeholder, &user.content);
+      p.messages.push_back(std::move(user));
+      load::mark_request(cfg.cache_bust, placeholder, warmup, &p.messages);
+      t.body = endpoint.render_body(p);
+      if (!turn.extra_json.empty()) t.body = endpoints::merge_body_extras(t.body, turn.extra_json);
+      if (cfg.cache_bust != config::CacheBust::kNone) {
+        const size_t at = t.body.find(placeholder);
+        if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);
+      }
+      // The turn's own count is exact by construction; anything added around it is counted.
+      const bool plain = p.messages.size() == 1 && cfg.cache_bust == config::CacheBust::kNone && !warmup;
+      t.input_tokens = plain && turn.input_tokens >= 0 ? turn.input_tokens
+                                                       : static_cast<int64_t>(tok.count(join_contents(p.messages)));
+    }
+    (warmup ? out->warmup_requests : out->requests).push_back(std::move(t));
+  }
+}
+
+Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                                  const endpoints::Endpoint& endpoint, uint64_t seed, PreparedWorkload out) {
+  const bool has_warmup = cfg.warmup_request_count || cfg.warmup_duration_ns;
+  const bool warmup_marker = has_warmup && cfg.cache_bust == config::CacheBust::kNone;
+  const auto strategy = strategy_for(cfg, a.default_strategy);
+  for (const auto& c : a.convs) out.total_turns += c.turns.size();
+  if (a.sessions) {
+    auto sw = std::make_shared<load::SessionWorkload>();
+    out.entries = a.convs.size();
+    // inputs.json: each turn as its delta (preamble + the turn's message); live replies are
+    // added at send time (profile_export_raw.jsonl has every body as sent).
+    for (const auto& c : a.convs) {
+      out.input_session_ids.push_back(c.conversation_id);
+      auto& payloads = out.input_payloads.emplace_back();
+      for (const auto& t : c.turns) {
+        if (!t.body.empty()) {
+          payloads.push_back(t.body);
+          continue;
+        }
+        endpoints::TurnPayload p;
+        p.model = cfg.models.front();
+        p.max_output_tokens = t.max_output_tokens;
+        p.messages = c.preamble;
+        p.messages.push_back({t.role.empty() ? "user" : t.role, t.text});
+        std::string body = endpoint.render_body(p);
+        if (!t.extra_json.empty()) body = endpoints::merge_body_extras(body, t.extra_json);
+        payloads.push_back(std::move(body));
+      }
+    }
+    sw->conversations = std::move(a.convs);
+    if (a.fixed) {
+      sw->order.resize(sw->conversations.size());
+      std::iota(sw->order.begin(), sw->order.end(), 0u);
+    } else {
+      sw->order = dataset::sample_entries(strategy, sw->conversations.size(), picks_for(cfg, out.entries), seed);
+    }
+    sw->endpoint = &endpoint;
+    sw->cache_bust = cfg.cache_bust;
+    sw->session_header = cfg.session_header;
+    sw->keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
+    sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
+    sw->num_users = cfg.num_users.value_or(0);
+    out.sessions = std::move(sw);
+    return out;
+  }
+  // Single turn: every turn of every conversation is an entry of its own.
+  for (const auto& c : a.convs) {
+    for (const auto& t : c.turns) {
+      render_single(cfg, tok, endpoint, c, t, false, &out);
+      if (warmup_marker) render_single(cfg, tok, endpoint, c, t, true, &out);
+      ++out.entries;
+    }
+  }
+  if (a.fixed) {
+    out.order.resize(out.entries);
+    std::iota(out.order.begin(), out.order.end(), 0u);
+  } else {
+    out.order = dataset::sample_entries(strategy, out.entries, picks_for(cfg, out.entries), seed);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                                                    const endpoints::Endpoint& endpoint, std::string_view corpus,
+                                                    uint64_t seed) {
+  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  if (!builder) return tl::unexpected(builder.error());
+  std::optional<dataset::SequenceDistribution> seq;
+  if (!cfg.sequence_distribution.empty()) {
+    auto s = dataset::SequenceDistribution::parse(cfg.sequence_distribution);
+    if (!s) return tl::unexpected(s.error());
+    seq = std::move(*s);
+  }
+  dataset::ConversationOptions o;
+  o.num_conversations = cfg.num_sessions.value_or(cfg.num_dataset_entries);
+  o.turns_mean = cfg.session_turns_mean;
+  o.turns_stddev = cfg.session_turns_stddev;
+  o.delay_mean_ms = cfg.session_turn_delay_mean_ms;
+  o.delay_stddev_ms = cfg.session_turn_delay_stddev_ms;
+  o.delay_ratio = cfg.session_delay_ratio;
+  o.isl_mean = cfg.isl_mean_tokens;
+  o.isl_stddev = cfg.isl_stddev_tokens;
+  o.osl_mean = cfg.osl_mean_tokens;
+  o.osl_stddev = cfg.osl_stddev_tokens;
+  o.isl_range_ratio = cfg.isl_range_ratio.value_or(-1);
+  o.osl_range_ratio = cfg.osl_range_ratio.value_or(-1);
+  o.range_ratio_style = cfg.range_ratio_sglang ? dataset::RangeRatioStyle::kSglang : dataset::RangeRatioStyle::kVllm;
+  o.seq_dist = seq ? &*seq : nullptr;
+  o.prefix_pool_size = cfg.prefix_prompt_pool_size;
+  o.prefix_length = cfg.prefix_prompt_length;
+  o.shared_system_prompt_length = cfg.shared_system_prompt_length;
+  o.user_context_length = cfg.user_context_prompt_length;
+  o.seed = seed;
+  auto convs = dataset::build_synthetic_conversations(*builder, tok, o);
+  if (!convs) return tl::unexpected(convs.error());
+  Assembly a;
+  a.default_strategy = dataset::SamplingStrategy::kShuffle;
+  for (auto& c : *convs) {
+    load::SessionTemplate s;
+    s.conversation_id = std::move(c.session_id);
+    if (!c.system_prompt.empty()) s.preamble.push_back({"system", std::move(c.system_prompt)});
+    if (!c.user_context.empty()) s.preamble.push_back({"user", std::move(c.user_context)});
+    for (auto& t : c.turns) {
+      load::SessionTurn st;
+      st.text = std::move(t.text);
+      st.input_tokens = t.input_tokens;
+      st.max_output_tokens = t.max_output_tokens;
+      st.delay_ns = ms_to_ns(t.delay_ms);
+      s.turns.push_back(std::move(st));
+    }
+    a.sessions |= s.turns.size() > 1;
+    a.convs.push_back(std::move(s));
+  }
+  a.sessions |= cfg.user_centric_rate.has_value();
+  return assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+}
+
+Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                                               const endpoints::Endpoint& endpoint, std::string_view corpus,
+                                               uint64_t seed) {
+  std::optional<dataset::FileFormat> format;
+  if (!cfg.custom_dataset_type.empty()) {
+    auto f = dataset::parse_file_format(cfg.custom_dataset_type);
+    if (!f) return tl::unexpected(f.error());
+    format = *f;
+  }
+  auto file = dataset::load_dataset_file(cfg.input_file, format);
+  if (!file) return tl::unexpected(file.error());
+  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  if (!builder) return tl::unexpected(builder.error());
+  dataset::FileWorkloadOptions wo;
+  wo.seed = seed;
+  wo.block_size = cfg.isl_block_size;
+  wo.osl_given = cfg.osl_mean_tokens > 0;
+  auto workload = dataset::build_file_workload(*file, tok, *builder, wo);
+  if (!workload) return tl::unexpected(workload.error());
+
+  PreparedWorkload out;
+  out.format = dataset::file_format_name(file->format);
+  if (workload->filtered_out > 0)
+    out.warnings.push_back(fmt::format("{} ShareGPT conversation(s) dropped by the length filter", workload->filtered_out));
+  const bool sharegpt = file->format == dataset::FileFormat::kShareGpt;
+  const int64_t default_osl = cfg.osl_mean_tokens > 0 ? static_cast<int64_t>(std::llround(cfg.osl_mean_tokens)) : -1;
+
+  Assembly a;
+  a.default_strategy = dataset::SamplingStrategy::kSequential;
+  bool dropped_sharegpt_turns = false;
+  std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
+  for (const auto& conv : workload->conversations) {
+    load::SessionTemplate s;
+    s.conversation_id = conv.session_id;
+    if (!conv.system_prompt.empty()) s.preamble.push_back({"system", conv.system_prompt});
+    auto& ts = timestamps.emplace_back();
+    for (const auto& t : conv.turns) {
+      load::SessionTurn st;
+      st.role = t.role.empty() ? "user" : t.role;
+      st.text = t.text;
+      st.extra_json = t.extra_json;
+      st.max_output_tokens = t.max_output_tokens > 0 ? t.max_output_tokens : default_osl;
+      st.input_tokens = t.input_tokens;
+      st.delay_ns = ms_to_ns(t.delay_ms);
+      if (!t.payload_json.empty()) {
+        st.body = t.payload_json;
+        st.input_tokens = -1;
+      } else if (!t.messages_json.empty()) {
+        auto body = body_from_messages(endpoint, cfg.input_file, t.messages_json, t.tools_json, cfg.models.front(),
+                                       st.max_output_tokens);
+        if (!body) return tl::unexpected(body.error());
+        st.body = std::move(*body);
+        if (!t.extra_json.empty()) st.body = endpoints::merge_body_extras(st.body, t.extra_json);
+        st.input_tokens = static_cast<int64_t>(tok.count(messages_text(t.messages_json)));
+        if (cfg.models.size() > 1)
+          out.warnings.push_back("rows with 'messages' are sent with the first --model only");
+      }
+      s.turns.push_back(std::move(st));
+      ts.push_back(t.timestamp_ms);
+      if (sharegpt) break;  // vLLM's convention: the first exchange
+    }
+    dropped_sharegpt_turns |= sharegpt && conv.turns.size() > 1;
+    a.sessions |= workload->multi_turn_history && s.turns.size() > 1;
+    a.convs.push_back(std::move(s));
+  }
+  if (dropped_sharegpt_turns)
+    out.warnings.push_back("ShareGPT: only each conversation's first exchange is sent (as vLLM bench does)");
+  a.sessions |= cfg.user_centric_rate.has_value();
+
+  // Fixed schedule: on when asked, or automatically when the file has timestamps.
+  const bool fixed = cfg.fixed_schedule.value_or(workload->has_timestamps);
+  if (!fixed) {
+    if (workload->has_timestamps) out.warnings.push_back("timestamps in the input file are ignored (--no-fixed-schedule)");
+    return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+  }
+  a.fixed = true;
+  // Units scheduled by timestamp: sessions by their first turn, or every single-turn row.
+  struct Unit {
+    size_t conv;
+    size_t turn;
+    double ts;
+  };
+  std::vector<Unit> units;
+  for (size_t c = 0; c < a.convs.size(); ++c) {
+    const size_t n = a.sessions ? 1 : a.convs[c].turns.size();
+    for (size_t t = 0; t < n; ++t) {
+      if (timestamps[c][t] < 0)
+        return tl::unexpected(usage(fmt::format(
+            "--fixed-schedule: '{}' has {} without a timestamp (session '{}'); add timestamps or drop --fixed-schedule",
+            cfg.input_file, a.sessions ? "a session whose first turn is" : "a request", a.convs[c].conversation_id)));
+      units.push_back({c, t, timestamps[c][t]});
+    }
+  }
+  std::stable_sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) { return x.ts < y.ts; });
+  const double lo = cfg.fixed_schedule_start_offset_ms ? static_cast<double>(*cfg.fixed_schedule_start_offset_ms) : -1;
+  const double hi = cfg.fixed_schedule_end_offset_ms ? static_cast<double>(*cfg.fixed_schedule_end_offset_ms) : -1;
+  std::erase_if(units, [&](const Unit& u) { return (lo >= 0 && u.ts < lo) || (hi >= 0 && u.ts > hi); });
+  if (units.empty()) return tl::unexpected(usage("--fixed-schedule-start-offset/-end-offset leave no request to send"));
+  // Schedule zero: the first timestamp with --fixed-schedule-auto-offset, else the start offset
+  // when given, else timestamp 0.
+  const double zero = cfg.fixed_schedule_auto_offset ? units.front().ts : std::max(lo, 0.0);
+  auto offsets = std::make_shared<std::vector<int64_t>>();
+  offsets->reserve(units.size());
+  std::vector<load::SessionTemplate> ordered;
+  ordered.reserve(units.size());
+  for (const auto& u : units) {
+    offsets->push_back(static_cast<int64_t>(std::llround((u.ts - zero) * 1e6)));
+    if (a.sessions) {
+      load::SessionTemplate s = std::move(a.convs[u.conv]);
+      for (size_t t = 0; t < s.turns.size(); ++t)
+        s.turns[t].offset_ns = timestamps[u.conv][t] >= 0 ? ms_to_ns(timestamps[u.conv][t] - zero) : -1;
+      ordered.push_back(std::move(s));
+    } else {
+      load::SessionTemplate s;
+      s.conversation_id = a.convs[u.conv].conversation_id;
+      s.preamble = a.convs[u.conv].preamble;
+      s.turns.push_back(a.convs[u.conv].turns[u.turn]);
+      ordered.push_back(std::move(s));
+    }
+  }
+  a.convs = std::move(ordered);
+  out.fixed_offsets_ns = std::move(offsets);
+  return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+}
+
+}  // namespace servebench::cli

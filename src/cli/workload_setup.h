@@ -1,0 +1,50 @@
+// What `servebench profile` sends, prepared before t0 from the synthetic-prompt flags or an
+// --input-file: conversations (a preamble of shared system prompt / user context, then turns),
+// and from them either
+//   - single-turn request templates, bodies rendered once per model (the fast path: every
+//     request is its own session), with warm-up variants and cache-bust placeholders, or
+//   - a SessionWorkload when conversations have several turns that carry history (multi_turn
+//     files, mooncake/bailian sessions, --session-turns-mean > 1): bodies are rendered at send
+//     time with the live history (load/sessions.h).
+// Also: the entry order (--dataset-sampling-strategy: shuffle for synthetic prompts, sequential
+// for files), the fixed-schedule offsets (first turns) and inputs.json's sessions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/benchmark_config.h"
+#include "core/result.h"
+#include "endpoints/endpoint.h"
+#include "load/sessions.h"
+#include "load/worker.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::cli {
+
+struct PreparedWorkload {
+  std::vector<load::RequestTemplate> requests;         // single-turn: entry * models + m
+  std::vector<load::RequestTemplate> warmup_requests;  // same layout, warm-up marker (or empty)
+  std::vector<uint32_t> order;                         // entry (or conversation) per request/session
+  std::shared_ptr<load::SessionWorkload> sessions;     // multi-turn (then `requests` is empty)
+  std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: not a fixed schedule
+  size_t entries = 0;        // single-turn entries, or conversations
+  size_t total_turns = 0;    // turns over all conversations
+  std::vector<std::string> input_session_ids;          // inputs.json: one per conversation/entry
+  std::vector<std::vector<std::string>> input_payloads;
+  std::vector<std::string> warnings;
+  std::string format;        // input file format name ("" = synthetic)
+};
+
+// Synthetic prompts (no --input-file).
+Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                                                    const endpoints::Endpoint& endpoint, std::string_view corpus,
+                                                    uint64_t seed);
+// --input-file.
+Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
+                                               const endpoints::Endpoint& endpoint, std::string_view corpus,
+                                               uint64_t seed);
+
+}  // namespace servebench::cli

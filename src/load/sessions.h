@@ -1,0 +1,121 @@
+// Sessions: multi-turn conversations for the load engine. A session is one play of a dataset
+// conversation; its turns are sent one after another by the worker that started it (sessions
+// are pinned to a worker, which holds the live history), each turn's body rendered at send time
+// from the conversation's preamble (shared system prompt, user context), the history so far
+// (every earlier user turn followed by the reply the server actually gave) and the turn's own
+// message. Without sessions the engine sends pre-rendered single-turn bodies (worker.h).
+//
+// When turn n+1 may go (AIPerf §4.5, per load mode):
+//   concurrency / request rate: after turn n completed plus the turn's delay (ms from the data or
+//     --session-turn-delay-*, times --session-delay-ratio); with a request rate the turn then
+//     waits for the next arrival (continuations go before new sessions);
+//   fixed schedule: at the turn's own timestamp (but never before turn n completed), else after
+//     its delay, else at once;
+//   user-centric rate: at max(completion, previous send + num_users / rate).
+// A session holds one --concurrency slot from its first turn until its last turn completes.
+//
+// UserCentricGenerator: AIPerf's --user-centric-rate first-turn schedule. Users share the rate:
+// each sends a turn every gap = num_users / rate seconds; at t0 the users are spread over the
+// session lifetime (turns − 1 gaps) as if the run had been going on ("virtual history": the
+// oldest has one turn left, the youngest all of them), first sends staggered 1 / rate apart,
+// and each user is replaced by a new one when its turns are used up (spawn = start + turns·gap).
+//
+// Thread safety: SessionWorkload is immutable and shared by the workers; a generator is owned
+// by one worker.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "config/benchmark_config.h"
+#include "endpoints/endpoint.h"
+
+namespace servebench::load {
+
+struct SessionTurn {
+  std::string text;              // the turn's message (a delta: history is added live)
+  std::string role = "user";
+  std::string body;              // verbatim body (raw payload, message-array rows): sent as is
+  std::string extra_json;        // per-turn JSON object merged into the body ("" = none)
+  int64_t input_tokens = -1;     // ISL when known before t0 (verbatim bodies); else counted live
+  int64_t max_output_tokens = -1;
+  int64_t delay_ns = -1;         // wait after the previous turn completed (-1: none)
+  int64_t offset_ns = -1;        // fixed schedule: intended offset from the phase start (-1: none)
+};
+
+struct SessionTemplate {
+  std::string conversation_id;
+  std::vector<endpoints::Message> preamble;  // system prompt, user context: in every turn
+  std::vector<SessionTurn> turns;
+};
+
+struct SessionWorkload {
+  std::vector<SessionTemplate> conversations;
+  // Session k of a phase plays conversations[order[k % order.size()]]. With a fixed schedule,
+  // conversations are sorted by first timestamp and order is the identity.
+  std::vector<uint32_t> order;
+  const endpoints::Endpoint* endpoint = nullptr;  // renders bodies at send time (thread-safe)
+  config::CacheBust cache_bust = config::CacheBust::kNone;
+  std::string session_header = "X-Correlation-ID";
+  bool keep_bodies = false;       // raw export: each record keeps the body it sent
+  double user_centric_rate = 0;   // > 0: first turns from UserCentricGenerator
+  int64_t num_users = 0;
+
+  const SessionTemplate& conversation_of(uint64_t session) const {
+    return conversations[order[session % order.size()]];
+  }
+  double average_turns() const;
+};
+
+// The per-session cache-bust marker "[rid:dddddddddddd]": AIPerf's format; the 12 characters are
+// decimal digits (a subset of hex) so that the marker's token count never varies between
+// sessions and ISL stays exact.
+std::string cache_bust_marker(uint64_t seed, uint64_t key);
+inline constexpr size_t kCacheBustMarkerDigits = 12;
+inline constexpr std::string_view kCacheBustPlaceholder = "[rid:000000000000]";
+// Writes the 12 digits of `key`'s marker over `digits` (points at the first digit).
+void write_cache_bust_digits(uint64_t seed, uint64_t key, char* digits);
+
+// The first-turn cache-bust positions: marks the session's first user message (once; later
+// turns carry it in their history as sent).
+void mark_first_turn(config::CacheBust where, const std::string& marker, std::string* content);
+// The per-request markers, applied to a copy of the messages of every request: the system
+// cache-bust positions (a system message holding just the marker is added when there is none)
+// and the warm-up marker (AIPerf: warm-up requests start their system message, else their first
+// message, with "warmup" so they cannot prime the prefix cache profiling then hits; not with
+// --cache-bust, which already makes every session distinct).
+void mark_request(config::CacheBust where, const std::string& marker, bool warmup,
+                  std::vector<endpoints::Message>* messages);
+
+struct UserStart {
+  int64_t offset_ns = 0;  // first send, from the phase start
+  uint64_t session = 0;   // session number (in order of first sends)
+  int32_t max_turns = 0;  // turns this user sends (fewer for users with virtual history)
+};
+
+class UserCentricGenerator {
+ public:
+  // `turns_of(session)`: the turn count of the conversation session k plays.
+  UserCentricGenerator(double rate_per_s, int64_t num_users, double average_turns,
+                       std::function<int32_t(uint64_t)> turns_of);
+  UserStart next();
+  int64_t gap_ns() const { return gap_ns_; }
+
+ private:
+  struct Pending {
+    int64_t at_ns;
+    uint64_t seq;       // creation order: ties go to the older user
+    int32_t max_turns;  // 0: a fresh user (all of its conversation's turns)
+    bool operator>(const Pending& o) const { return at_ns != o.at_ns ? at_ns > o.at_ns : seq > o.seq; }
+  };
+  std::function<int32_t(uint64_t)> turns_of_;
+  int64_t gap_ns_ = 0;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> heap_;
+  uint64_t seq_ = 0;
+  uint64_t emitted_ = 0;
+};
+
+}  // namespace servebench::load
