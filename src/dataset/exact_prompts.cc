@@ -1,10 +1,22 @@
 #include "dataset/exact_prompts.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cctype>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
+
+#include "core/log.h"
 
 namespace servebench::dataset {
 namespace {
@@ -12,29 +24,266 @@ namespace {
 constexpr size_t kMaxPieceBytes = 64;     // very long "words" (rules, URLs) are skipped
 constexpr uint16_t kMaxPieceTokens = 16;  // so one piece never dominates a short prompt
 constexpr size_t kMaxScan = 4096;         // pieces scanned for one that fits the remainder
+// A piece's space-prefixed cost is measured after an anchor word rather than as " word" alone:
+// tokenizers that prepend "▁" (SentencePiece layouts) would count a leading space twice.
+constexpr std::string_view kAnchor = "a";
 
-}  // namespace
+// ---- the piece-count cache -------------------------------------------------------------------
+//
+// The cache stores, for every word occurrence of the corpus (a whitespace-separated run of at
+// most kMaxPieceBytes bytes, in order), its bare and space-prefixed token counts clipped to 255.
+// Which words are usable pieces is derived from those counts by the same code on both paths;
+// the filler is chosen on the cold path and its choice stored. So a hit builds exactly what a
+// cold count builds.
+//
+// File layout (little-endian):
+//   0  "SBCOUNTS"  8-byte magic
+//   8  u32 format version (kCountCacheVersion)    12 u32 zero
+//   16 u64 key hi   24 u64 key lo   32 u64 corpus bytes   40 u64 word count n
+//   48 u64 index of the filler's word occurrence (choosing it takes a map over all words)
+//   56 n × (u8 bare, u8 cont)
+//   56 + 2n  u64 checksum of every byte before it
+// Bump kCountCacheVersion whenever the layout, the word rule or the anchor changes.
+constexpr uint32_t kCountCacheVersion = 1;
+constexpr char kMagic[8] = {'S', 'B', 'C', 'O', 'U', 'N', 'T', 'S'};
+constexpr size_t kHeaderBytes = 56;
+constexpr size_t kTrailerBytes = 8;
+static_assert(kMaxPieceTokens < 255, "counts are stored clipped to one byte");
 
-Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, const tokenizer::Tokenizer& tok) {
-  ExactPromptBuilder b{std::string(corpus), tok};
-  std::unordered_map<std::string_view, std::pair<uint16_t, uint16_t>> counted;
-  // A piece's space-prefixed cost is measured after an anchor word rather than as " word"
-  // alone: tokenizers that prepend "▁" (SentencePiece layouts) would count a leading space twice.
-  constexpr std::string_view kAnchor = "a";
+// 128-bit hash (two 64-bit lanes over 8-byte words, multiply + xorshift per step, murmur-style
+// finalizer). Names cache entries and detects damaged files; it is not cryptographic.
+class Hasher {
+ public:
+  Hasher& update(std::string_view s) {
+    bytes_ += s.size();
+    const char* p = s.data();
+    size_t n = s.size();
+    while (n > 0) {
+      const size_t take = std::min(n, 8 - fill_);
+      std::memcpy(buf_ + fill_, p, take);
+      fill_ += take;
+      p += take;
+      n -= take;
+      if (fill_ == 8) {
+        uint64_t w;
+        std::memcpy(&w, buf_, 8);
+        step(w);
+        fill_ = 0;
+      }
+    }
+    return *this;
+  }
+  Hasher& update_u64(uint64_t v) { return update(std::string_view(reinterpret_cast<const char*>(&v), 8)); }
+  // Length-prefixed, so consecutive fields cannot run into each other.
+  Hasher& field(std::string_view s) { return update_u64(s.size()).update(s); }
+  std::pair<uint64_t, uint64_t> finish() const {
+    Hasher h = *this;
+    uint64_t w = 0;
+    std::memcpy(&w, h.buf_, h.fill_);
+    h.step(w ^ (static_cast<uint64_t>(h.fill_) << 56));
+    const uint64_t hi = fmix(h.a_ ^ h.bytes_);
+    return {hi, fmix(h.b_ ^ hi)};
+  }
+
+ private:
+  static uint64_t fmix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+  }
+  void step(uint64_t w) {
+    a_ = (a_ ^ w) * 0x9E3779B97F4A7C15ULL;
+    a_ ^= a_ >> 29;
+    b_ = (b_ + (w ^ 0xD6E8FEB86659FD93ULL)) * 0xC2B2AE3D27D4EB4FULL;
+    b_ ^= b_ >> 31;
+  }
+  uint64_t a_ = 0x243F6A8885A308D3ULL, b_ = 0x13198A2E03707344ULL, bytes_ = 0;
+  char buf_[8] = {};
+  size_t fill_ = 0;
+};
+
+struct CacheKey {
+  uint64_t hi = 0, lo = 0;
+  std::string file_name() const { return fmt::format("{:016x}{:016x}.counts", hi, lo); }
+};
+
+// The running binary's identity: counts depend on the tokenizer *code* as well as its files, so
+// a rebuilt or upgraded servebench starts a fresh cache entry. "" when /proc is unavailable.
+const std::string& build_identity() {
+  static const std::string id = [] {
+    struct stat st;
+    if (::stat("/proc/self/exe", &st) != 0) return std::string();
+    return fmt::format("exe {}:{}:{}:{}.{:09d}", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+                       st.st_mtim.tv_nsec);
+  }();
+  return id;
+}
+
+std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Tokenizer& tok) {
+  const std::string fp = tok.fingerprint();
+  if (fp.empty() || build_identity().empty()) return std::nullopt;
+  Hasher h;
+  h.field("servebench corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
+  h.field(kAnchor).field(build_identity()).field(fp).field(corpus);
+  auto [hi, lo] = h.finish();
+  return CacheKey{hi, lo};
+}
+
+void put_u32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
+void put_u64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), 8); }
+uint32_t get_u32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint64_t get_u64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// Reads and validates a cache file; the error says why it was not used (for the debug log).
+Result<ExactPromptBuilder::CountTable> read_count_cache(const std::string& path, const CacheKey& key, size_t corpus_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return make_error(ErrorCode::kNotFound, "no cache file");
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return make_error(ErrorCode::kIo, "not a regular file");
+  }
+  // At most one word per two corpus bytes (a byte and a space), plus one.
+  const auto size = static_cast<size_t>(st.st_size);
+  if (size < kHeaderBytes + kTrailerBytes || size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2) {
+    ::close(fd);
+    return make_error(ErrorCode::kParse, fmt::format("implausible size {} bytes", size));
+  }
+  std::string data(size, '\0');
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, data.data() + got, size - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  if (got != size) return make_error(ErrorCode::kIo, "short read");
+  const char* p = data.data();
+  if (std::memcmp(p, kMagic, 8) != 0) return make_error(ErrorCode::kParse, "bad magic");
+  if (get_u32(p + 8) != kCountCacheVersion) return make_error(ErrorCode::kParse, "other format version");
+  if (get_u64(p + 16) != key.hi || get_u64(p + 24) != key.lo) return make_error(ErrorCode::kParse, "key mismatch");
+  if (get_u64(p + 32) != corpus_bytes) return make_error(ErrorCode::kParse, "corpus size mismatch");
+  const uint64_t words = get_u64(p + 40);
+  if (words > corpus_bytes || kHeaderBytes + 2 * words + kTrailerBytes != size)
+    return make_error(ErrorCode::kParse, "word count does not match the file size");
+  const size_t body = size - kTrailerBytes;
+  if (Hasher().update(std::string_view(p, body)).finish().first != get_u64(p + body))
+    return make_error(ErrorCode::kParse, "checksum mismatch");
+  return ExactPromptBuilder::CountTable{data.substr(kHeaderBytes, 2 * words), get_u64(p + 48)};
+}
+
+// Writes the cache file under a temporary name, then renames it into place (readers never see
+// a partial file; concurrent writers of the same key write identical bytes).
+Status write_count_cache(const std::string& dir, const std::string& path, const CacheKey& key,
+                         size_t corpus_bytes, const ExactPromptBuilder::CountTable& table) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return make_error(ErrorCode::kIo, "cannot create " + dir + ": " + ec.message());
+  std::string data(kMagic, 8);
+  put_u32(&data, kCountCacheVersion);
+  put_u32(&data, 0);
+  put_u64(&data, key.hi);
+  put_u64(&data, key.lo);
+  put_u64(&data, corpus_bytes);
+  put_u64(&data, table.counts.size() / 2);
+  put_u64(&data, table.filler_word);
+  data += table.counts;
+  put_u64(&data, Hasher().update(data).finish().first);
+  static std::atomic<uint64_t> serial{0};
+  const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), serial.fetch_add(1));
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(ErrorCode::kIo, fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
+  size_t put = 0;
+  while (put < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + put, data.size() - put);
+    if (n <= 0) break;
+    put += static_cast<size_t>(n);
+  }
+  const bool closed = ::close(fd) == 0;
+  if (put != data.size() || !closed || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return make_error(ErrorCode::kIo, fmt::format("cannot write {}: {}", path, why));
+  }
+  return core::ok_status();
+}
+
+// Keeps the cache folder bounded: every servebench build and tokenizer adds an entry, so after a
+// write the oldest entries beyond kMaxCacheEntries (by mtime; hits refresh it) are removed, and
+// temporaries left behind by crashed writers once they are an hour old.
+constexpr size_t kMaxCacheEntries = 32;
+
+void prune_count_cache(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    const std::string name = p.filename().string();
+    std::error_code tec;
+    const auto mtime = fs::last_write_time(p, tec);
+    if (tec) continue;
+    if (name.find(".counts.tmp.") != std::string::npos) {
+      if (now - mtime > std::chrono::hours(1)) fs::remove(p, tec);
+    } else if (p.extension() == ".counts") {
+      entries.emplace_back(mtime, p);
+    }
+  }
+  if (entries.size() <= kMaxCacheEntries) return;
+  std::sort(entries.begin(), entries.end());
+  for (size_t i = 0; i + kMaxCacheEntries < entries.size(); ++i) {
+    std::error_code rec;
+    fs::remove(entries[i].second, rec);
+    SB_LOG_DEBUG("piece counts: pruned old cache entry {}", entries[i].second.string());
+  }
+}
+
+// ---- counting --------------------------------------------------------------------------------
+
+// The C locale's isspace, inlined and independent of any setlocale() (cache entries must split
+// words the same way in every process).
+inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// Calls f(offset, bytes) for every word occurrence: a whitespace-separated run of at most
+// kMaxPieceBytes bytes.
+template <class F>
+void for_each_word(std::string_view text, F&& f) {
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && is_space(text[i])) ++i;
+    const size_t start = i;
+    while (i < text.size() && !is_space(text[i])) ++i;
+    if (i == start || i - start > kMaxPieceBytes) continue;
+    f(start, i - start);
+  }
+}
+
+uint8_t clip(size_t n) { return static_cast<uint8_t>(std::min<size_t>(n, 255)); }
+
+// Counts every distinct word once, bare and after the anchor; returns the per-occurrence
+// (bare, cont) pairs in the cache's layout.
+std::string count_words(std::string_view text, const tokenizer::Tokenizer& tok) {
+  std::unordered_map<std::string_view, std::pair<uint8_t, uint8_t>> counted;
   const size_t anchor_tokens = tok.count(kAnchor);
   // "a " stays at the front of the scratch; each word is appended after it (shrinking back with
   // resize also sidesteps a GCC 12 -Wrestrict false positive on assign()).
   std::string scratch(kAnchor);
   scratch.push_back(' ');
   const size_t prefix_bytes = scratch.size();
-  std::string_view text = b.corpus_;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    const size_t start = i;
-    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i == start || i - start > kMaxPieceBytes) continue;
-    std::string_view w = text.substr(start, i - start);
+  std::string out;
+  for_each_word(text, [&](size_t start, size_t bytes) {
+    std::string_view w = text.substr(start, bytes);
     auto it = counted.find(w);
     if (it == counted.end()) {
       scratch.resize(prefix_bytes);
@@ -42,26 +291,127 @@ Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, c
       const size_t bare = tok.count(w);
       const size_t with_anchor = tok.count(scratch);
       const size_t cont = with_anchor > anchor_tokens ? with_anchor - anchor_tokens : 0;
-      it = counted.emplace(w, std::make_pair(static_cast<uint16_t>(std::min<size_t>(bare, 0xFFFF)),
-                                             static_cast<uint16_t>(std::min<size_t>(cont, 0xFFFF)))).first;
+      it = counted.emplace(w, std::make_pair(clip(bare), clip(cont))).first;
     }
-    auto [bare, cont] = it->second;
-    if (bare == 0 || cont == 0 || bare > kMaxPieceTokens || cont > kMaxPieceTokens) continue;
-    b.pieces_.push_back(Piece{static_cast<uint32_t>(start), static_cast<uint32_t>(i - start), bare, cont});
-  }
-  if (b.pieces_.empty()) return make_error(ErrorCode::kInvalidArgument, "the prompt corpus has no usable words");
-  // Filler: the most frequent piece that is a single token in both forms.
-  std::unordered_map<std::string_view, size_t> freq;
-  for (const auto& p : b.pieces_)
-    if (p.bare_tokens == 1 && p.cont_tokens == 1) ++freq[b.text_of(p)];
-  if (freq.empty())
-    return make_error(ErrorCode::kUnsupported,
-                      fmt::format("tokenizer '{}' splits every corpus word into several tokens; "
-                                  "exact-length prompts need at least one single-token word", tok.name()));
-  auto best = std::max_element(freq.begin(), freq.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second < b.second : a.first > b.first;
+    out.push_back(static_cast<char>(it->second.first));
+    out.push_back(static_cast<char>(it->second.second));
   });
-  b.filler_ = std::string(best->first);
+  return out;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string ExactPromptBuilder::default_count_cache_dir() {
+  if (const char* d = std::getenv("SERVEBENCH_CACHE_DIR")) return *d ? std::string(d) + "/corpus-counts" : "";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && x[0] == '/') return std::string(x) + "/servebench/corpus-counts";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/servebench/corpus-counts";
+  return "";
+}
+
+std::string ExactPromptBuilder::count_cache_file_name(std::string_view corpus, const tokenizer::Tokenizer& tok) {
+  auto key = cache_key(corpus, tok);
+  return key ? key->file_name() : std::string();
+}
+
+Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, const tokenizer::Tokenizer& tok,
+                                                      const ExactPromptOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string dir, path;
+  std::optional<CacheKey> key;
+  if (options.use_count_cache) {
+    dir = options.count_cache_dir.empty() ? default_count_cache_dir() : options.count_cache_dir;
+    if (!dir.empty()) key = cache_key(corpus, tok);
+    if (key) path = dir + "/" + key->file_name();
+  }
+  CountTable table;
+  bool from_cache = false;
+  if (key) {
+    if (auto cached = read_count_cache(path, *key, corpus.size())) {
+      table = std::move(*cached);
+      from_cache = true;
+      ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // recently used: pruned last
+    } else {
+      SB_LOG_DEBUG("piece counts: cache {} not used ({})", path, cached.error().message);
+    }
+  } else if (options.use_count_cache) {
+    SB_LOG_DEBUG("piece counts: not cached (tokenizer '{}' has no fingerprint, or no cache folder)", tok.name());
+  }
+  Result<ExactPromptBuilder> b = make_error(ErrorCode::kInternal, "piece counts missing");
+  if (from_cache) b = from_counts(corpus, tok, &table);
+  // A cache entry that does not fit this corpus, or whose counts the calibration check refutes,
+  // is not trusted: count afresh (and overwrite it unless the fresh counts are the same).
+  std::string distrusted;
+  if (from_cache && (!b || b->verify_all_)) {
+    SB_LOG_DEBUG("piece counts: cache {} disagrees with the corpus or the tokenizer; recounting", path);
+    from_cache = false;
+    distrusted = std::move(table.counts);
+  }
+  if (!from_cache) {
+    table = CountTable{count_words(corpus, tok), CountTable::kChooseFiller};
+    b = from_counts(corpus, tok, &table);
+    if (b && key && table.counts != distrusted) {
+      if (auto w = write_count_cache(dir, path, *key, corpus.size(), table); !w)
+        SB_LOG_DEBUG("piece counts: cache not written ({})", w.error().message);
+      else
+        prune_count_cache(dir);
+    }
+  }
+  if (!b) return b;
+  b->count_source_ = from_cache ? CountSource::kCache : CountSource::kCounted;
+  SB_LOG_DEBUG("piece counts: {} words {} with '{}' in {:.1f} ms", table.counts.size() / 2,
+               from_cache ? "read from cache" : "counted", tok.name(), ms_since(t0));
+  return b;
+}
+
+Result<ExactPromptBuilder> ExactPromptBuilder::from_counts(std::string_view corpus, const tokenizer::Tokenizer& tok,
+                                                           CountTable* table) {
+  ExactPromptBuilder b{std::string(corpus), tok};
+  const std::string_view counts = table->counts;
+  const bool choose = table->filler_word == CountTable::kChooseFiller;
+  // Filler: the most frequent piece that is a single token in both forms (ties: the smallest
+  // text); value = (frequency, index of its first occurrence).
+  std::unordered_map<std::string_view, std::pair<size_t, uint64_t>> freq;
+  std::string_view given_filler;
+  uint64_t k = 0;
+  bool fits = true;
+  for_each_word(b.corpus_, [&](size_t start, size_t bytes) {
+    if (2 * k + 1 >= counts.size()) {
+      fits = false;
+      return;
+    }
+    const auto bare = static_cast<uint8_t>(counts[2 * k]), cont = static_cast<uint8_t>(counts[2 * k + 1]);
+    const uint64_t word = k++;
+    if (bare == 0 || cont == 0 || bare > kMaxPieceTokens || cont > kMaxPieceTokens) return;
+    b.pieces_.push_back(Piece{static_cast<uint32_t>(start), static_cast<uint32_t>(bytes), bare, cont});
+    if (bare != 1 || cont != 1) return;
+    const std::string_view text = std::string_view(b.corpus_).substr(start, bytes);
+    if (choose) {
+      ++freq.try_emplace(text, 0, word).first->second.first;
+    } else if (word == table->filler_word) {
+      given_filler = text;
+    }
+  });
+  if (!fits || 2 * k != counts.size())
+    return make_error(ErrorCode::kInternal, "piece counts do not match the corpus's words");
+  if (b.pieces_.empty()) return make_error(ErrorCode::kInvalidArgument, "the prompt corpus has no usable words");
+  if (choose) {
+    if (freq.empty())
+      return make_error(ErrorCode::kUnsupported,
+                        fmt::format("tokenizer '{}' splits every corpus word into several tokens; "
+                                    "exact-length prompts need at least one single-token word", tok.name()));
+    auto best = std::max_element(freq.begin(), freq.end(), [](const auto& x, const auto& y) {
+      return x.second.first != y.second.first ? x.second.first < y.second.first : x.first > y.first;
+    });
+    given_filler = best->first;
+    table->filler_word = best->second.second;
+  } else if (given_filler.empty()) {
+    return make_error(ErrorCode::kInternal, "the cached filler word is not a single-token piece");
+  }
+  b.filler_ = std::string(given_filler);
   b.calibrate(16, 256, 0x5EED);
   return b;
 }

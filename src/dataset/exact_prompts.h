@@ -12,8 +12,15 @@
 // assumption on a sample of prompts with a full encode; if any is off, it switches to verifying
 // every prompt and repairs only the prompt's tail (never re-encodes in an open loop).
 //
+// Counting every distinct piece with a real tokenizer costs 100-350 ms, so the per-word counts
+// are cached on disk (see ExactPromptOptions), keyed by the corpus bytes, the tokenizer's
+// fingerprint(), this binary and the cache format. A cache hit yields the same builder as a cold
+// count; the calibration check runs either way. Any cache problem (unreadable, truncated,
+// corrupt, unwritable folder) falls back to counting, with a debug log line and no error.
+//
 // Thread safety: const after construction; build() may be called from several threads with
-// their own Rng.
+// their own Rng. create() may run in several processes at once: cache files are written to a
+// temporary name and renamed into place.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +34,37 @@
 
 namespace servebench::dataset {
 
+struct ExactPromptOptions {
+  // Folder of the piece-count cache; "" means default_count_cache_dir().
+  std::string count_cache_dir;
+  bool use_count_cache = true;
+};
+
 class ExactPromptBuilder {
  public:
-  // Counts the corpus pieces with `tok` (which must outlive the builder).
-  static Result<ExactPromptBuilder> create(std::string_view corpus, const tokenizer::Tokenizer& tok);
+  // Counts the corpus pieces with `tok` (which must outlive the builder), or reads the counts
+  // from the cache when `tok` has a fingerprint.
+  static Result<ExactPromptBuilder> create(std::string_view corpus, const tokenizer::Tokenizer& tok,
+                                           const ExactPromptOptions& options = {});
+
+  // $SERVEBENCH_CACHE_DIR/corpus-counts, else $XDG_CACHE_HOME/servebench/corpus-counts, else
+  // $HOME/.cache/servebench/corpus-counts. "" (no caching) when SERVEBENCH_CACHE_DIR is set but
+  // empty, or when there is no home folder.
+  static std::string default_count_cache_dir();
+  // The cache entry's file name for (corpus, tok): 32 hex digits + ".counts"; "" when `tok` has
+  // no fingerprint (then nothing is cached).
+  static std::string count_cache_file_name(std::string_view corpus, const tokenizer::Tokenizer& tok);
+
+  enum class CountSource { kCounted, kCache };
+  // What the cache holds: per word occurrence of the corpus, its bare and space-prefixed token
+  // counts (two bytes, clipped to 255), and which occurrence is the filler word.
+  struct CountTable {
+    static constexpr uint64_t kChooseFiller = ~uint64_t{0};
+    std::string counts;
+    uint64_t filler_word = kChooseFiller;
+  };
+  // Where create() got the piece counts from.
+  CountSource count_source() const { return count_source_; }
 
   struct Prompt {
     std::string text;
@@ -58,6 +92,10 @@ class ExactPromptBuilder {
     uint16_t cont_tokens;
   };
   ExactPromptBuilder(std::string corpus, const tokenizer::Tokenizer& tok) : corpus_(std::move(corpus)), tok_(&tok) {}
+  // Builds from the counts (choosing the filler when table->filler_word is kChooseFiller and
+  // recording the choice there), then calibrates.
+  static Result<ExactPromptBuilder> from_counts(std::string_view corpus, const tokenizer::Tokenizer& tok,
+                                                CountTable* table);
   std::string_view text_of(const Piece& p) const { return std::string_view(corpus_).substr(p.offset, p.bytes); }
   // Builds by construction only; returns the claimed count.
   int64_t assemble(int64_t target, size_t start, bool continuation, std::string* out) const;
@@ -68,6 +106,7 @@ class ExactPromptBuilder {
   std::vector<Piece> pieces_;
   std::string filler_;          // a piece that is one token in both forms ("the")
   bool verify_all_ = false;
+  CountSource count_source_ = CountSource::kCounted;
 };
 
 }  // namespace servebench::dataset

@@ -34,6 +34,11 @@ class Tokenizer {
   virtual std::string name() const = 0;
   // Vocabulary size including added tokens.
   virtual size_t vocab_size() const = 0;
+  // Identity of what this tokenizer encodes with, for caches of token counts: a content hash of
+  // the file it was loaded from (or of the embedded builtin blob), computed on the first call.
+  // Equal non-empty fingerprints mean the same vocabulary and rules; "" means unknown (a test
+  // double, a file that changed while loading or cannot be re-read): callers must not cache.
+  virtual std::string fingerprint() const { return {}; }
 };
 
 struct LoadOptions {
