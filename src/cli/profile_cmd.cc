@@ -180,6 +180,7 @@ int run_profile(int argc, char** argv) {
   settings.warmup_requests = std::move(work.warmup_requests);
   settings.order = std::move(work.order);
   settings.sessions = work.sessions;
+  settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.endpoint_type = cfg.endpoint_type;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;

@@ -21,13 +21,12 @@ Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move
 
 int64_t ms_to_ns(double ms) { return ms < 0 ? -1 : static_cast<int64_t>(std::llround(ms * 1e6)); }
 
-std::string join_contents(const std::vector<endpoints::Message>& msgs) {
-  std::string out;
-  for (size_t i = 0; i < msgs.size(); ++i) {
-    if (i) out.push_back(' ');
-    out.append(msgs[i].content);
-  }
-  return out;
+// ISL of a prompt: each message's text counted on its own (as a chat template presents them to
+// the server's tokenizer) and summed.
+int64_t count_messages(const tokenizer::Tokenizer& tok, const std::vector<endpoints::Message>& msgs) {
+  int64_t n = 0;
+  for (const auto& m : msgs) n += static_cast<int64_t>(tok.count(m.content));
+  return n;
 }
 
 // A body from a verbatim message array (mooncake `messages` rows: each row carries the whole
@@ -51,9 +50,8 @@ Result<std::string> body_from_messages(const endpoints::Endpoint& endpoint, cons
   return body;
 }
 
-// The texts of a message array joined by " " (AIPerf's ISL rule): string contents and the
-// text parts of content arrays.
-std::string messages_text(const std::string& messages_json) {
+// The texts of a message array: string contents and the text parts of content arrays.
+std::vector<endpoints::Message> messages_texts(const std::string& messages_json) {
   auto j = nlohmann::json::parse(messages_json, nullptr, false);
   std::vector<endpoints::Message> msgs;
   if (!j.is_array()) return {};
@@ -68,7 +66,7 @@ std::string messages_text(const std::string& messages_json) {
           msgs.push_back({"", part["text"].get<std::string>()});
     }
   }
-  return join_contents(msgs);
+  return msgs;
 }
 
 dataset::SamplingStrategy strategy_for(const config::BenchmarkConfig& cfg, dataset::SamplingStrategy fallback) {
@@ -125,11 +123,21 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
       if (cfg.cache_bust != config::CacheBust::kNone) {
         const size_t at = t.body.find(placeholder);
         if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);
+        // The marker's digits change its token count: counted per request at send time.
+        t.input_tokens = -1;
+        for (size_t k = 0; k < p.messages.size(); ++k) {
+          const size_t in = p.messages[k].content.find(placeholder);
+          if (in != std::string::npos && t.cache_bust_text < 0) {
+            t.cache_bust_text = static_cast<int32_t>(k);
+            t.cache_bust_text_at = static_cast<int64_t>(in + 5);
+          }
+          t.input_texts.push_back(p.messages[k].content);
+        }
+      } else if (p.messages.size() == 1 && !warmup && turn.input_tokens >= 0) {
+        t.input_tokens = turn.input_tokens;  // exact by construction
+      } else {
+        t.input_tokens = count_messages(tok, p.messages);
       }
-      // The turn's own count is exact by construction; anything added around it is counted.
-      const bool plain = p.messages.size() == 1 && cfg.cache_bust == config::CacheBust::kNone && !warmup;
-      t.input_tokens = plain && turn.input_tokens >= 0 ? turn.input_tokens
-                                                       : static_cast<int64_t>(tok.count(join_contents(p.messages)));
     }
     (warmup ? out->warmup_requests : out->requests).push_back(std::move(t));
   }
@@ -307,7 +315,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
         if (!body) return tl::unexpected(body.error());
         st.body = std::move(*body);
         if (!t.extra_json.empty()) st.body = endpoints::merge_body_extras(st.body, t.extra_json);
-        st.input_tokens = static_cast<int64_t>(tok.count(messages_text(t.messages_json)));
+        st.input_tokens = count_messages(tok, messages_texts(t.messages_json));
         if (cfg.models.size() > 1)
           out.warnings.push_back("rows with 'messages' are sent with the first --model only");
       }

@@ -70,9 +70,9 @@ struct SessionWorkload {
   double average_turns() const;
 };
 
-// The per-session cache-bust marker "[rid:dddddddddddd]": AIPerf's format; the 12 characters are
-// decimal digits (a subset of hex) so that the marker's token count never varies between
-// sessions and ISL stays exact.
+// The per-session cache-bust marker "[rid:dddddddddddd]": AIPerf's format (12 decimal digits, a
+// subset of its hex). A marker's token count depends on its digits and on the text after it, so
+// marked prompts are counted per request at send time (RequestRecord::input_texts).
 std::string cache_bust_marker(uint64_t seed, uint64_t key);
 inline constexpr size_t kCacheBustMarkerDigits = 12;
 inline constexpr std::string_view kCacheBustPlaceholder = "[rid:000000000000]";

@@ -394,6 +394,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   const bool warmup_bodies = phase_ == record::Phase::kWarmup && !settings_.warmup_requests.empty();
   const auto& tmpl = (warmup_bodies ? settings_.warmup_requests : settings_.requests)[template_index];
   rec.payload_index = warmup_bodies ? -1 : static_cast<int64_t>(template_index);
+  if (warmup_bodies && settings_.keep_bodies) rec.request_body = tmpl.body;
   rec.conversation_id = tmpl.conversation_id;
   rec.input_tokens = tmpl.input_tokens;
   rec.requested_output_tokens = tmpl.max_output_tokens;
@@ -401,8 +402,17 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
 
   transport::HttpRequest http;
   http.body = tmpl.body;
-  if (tmpl.cache_bust_digits_at >= 0)  // every request is its own session: its own marker
+  if (tmpl.cache_bust_digits_at >= 0) {  // every request is its own session: its own marker
     write_cache_bust_digits(settings_.seed, index, http.body.data() + tmpl.cache_bust_digits_at);
+    rec.input_texts = tmpl.input_texts;
+    if (tmpl.cache_bust_text >= 0)
+      write_cache_bust_digits(settings_.seed, index,
+                              rec.input_texts[static_cast<size_t>(tmpl.cache_bust_text)].data() + tmpl.cache_bust_text_at);
+    if (settings_.keep_bodies) {
+      rec.request_body = http.body;
+      rec.payload_index = -1;
+    }
+  }
   http.headers.reserve(settings_.headers.size() + 2);
   http.headers = settings_.headers;
   http.headers.push_back("X-Request-ID: " + rec.x_request_id);
@@ -644,14 +654,9 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
     http.body = sessions_->endpoint->render_body(p);
     if (!turn.extra_json.empty()) http.body = endpoints::merge_body_extras(http.body, turn.extra_json);
-    // ISL as AIPerf counts it: every message's text joined by " " (counted off the hot path).
-    size_t bytes = 0;
-    for (const auto& m : p.messages) bytes += m.content.size() + 1;
-    rec.input_text.reserve(bytes);
-    for (size_t i = 0; i < p.messages.size(); ++i) {
-      if (i) rec.input_text.push_back(' ');
-      rec.input_text.append(p.messages[i].content);
-    }
+    // ISL: every message's text, counted off the hot path by record processing.
+    rec.input_texts.reserve(p.messages.size());
+    for (auto& m : p.messages) rec.input_texts.push_back(std::move(m.content));
   }
   if (sessions_->keep_bodies) rec.request_body = http.body;
   http.headers.reserve(settings_.headers.size() + 2);

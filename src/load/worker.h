@@ -45,7 +45,12 @@ struct RequestTemplate {
   std::string conversation_id;
   // Where the 12 digits of a "[rid:000000000000]" cache-bust placeholder start in `body`
   // (-1: none); the worker writes each request's own marker there (a copy of the body is sent).
+  // Its token count depends on the digits, so such requests are counted at send time from
+  // `input_texts` (message texts, the marker in text `cache_bust_text` at `cache_bust_text_at`).
   int64_t cache_bust_digits_at = -1;
+  std::vector<std::string> input_texts;
+  int32_t cache_bust_text = -1;
+  int64_t cache_bust_text_at = -1;
 };
 
 // Everything a worker needs to build requests; shared read-only by all workers.
@@ -58,6 +63,7 @@ struct WorkerSettings {
   // Warm-up bodies (AIPerf's warm-up marker), same layout; empty: warm-up sends `requests`.
   std::vector<RequestTemplate> warmup_requests;
   std::vector<uint32_t> order;            // entry of request i: order[i % order.size()]
+  bool keep_bodies = false;               // raw export: keep bodies patched at send time
   // Multi-turn sessions (sessions.h); when set, `requests`/`order` are unused and every body is
   // rendered at send time with the session's live history.
   std::shared_ptr<const SessionWorkload> sessions;

@@ -21,9 +21,11 @@ void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_
     }
     ch.tokens = static_cast<int32_t>(tok.count(std::string_view(src).substr(ch.text_offset, ch.text_bytes)));
   }
-  if (rec->input_tokens < 0 && !rec->input_text.empty()) {
-    rec->input_tokens = static_cast<int64_t>(tok.count(rec->input_text));
-    std::string().swap(rec->input_text);  // the prompt text is not kept past counting
+  if (rec->input_tokens < 0 && !rec->input_texts.empty()) {
+    int64_t n = 0;
+    for (const auto& t : rec->input_texts) n += static_cast<int64_t>(tok.count(t));
+    rec->input_tokens = n;
+    std::vector<std::string>().swap(rec->input_texts);  // the prompt text is not kept past counting
   }
   rec->output_tokens = static_cast<int64_t>(tok.count(rec->output_text));
   rec->reasoning_tokens = static_cast<int64_t>(tok.count(rec->reasoning_text));

@@ -112,10 +112,11 @@ struct RequestRecord {
   int64_t input_tokens = -1;      // client-side ISL (tokenizer), -1 if not yet counted
   int64_t requested_output_tokens = -1;  // max_tokens asked for, -1 if none
   int64_t payload_index = -1;     // which pre-rendered body was sent (RunContext::inputs index)
-  // Multi-turn sessions (bodies rendered at send time): the prompt's message contents joined by
-  // " " (AIPerf's ISL rule), counted and then cleared by record processing when input_tokens is
-  // -1; and, for raw exports only, the body as sent (payload_index is then -1).
-  std::string input_text;
+  // Prompts whose ISL is only known at send time (multi-turn history, cache-bust markers): the
+  // text of each message, counted (each on its own, as the server's chat template sees them) and
+  // then cleared by record processing when input_tokens is -1. And, for raw exports only, the
+  // body as sent when it is not a pre-rendered one (payload_index is then -1).
+  std::vector<std::string> input_texts;
   std::string request_body;
 
   // Filled by record processing (client tokenizer unless --use-server-token-count).
