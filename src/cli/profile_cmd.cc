@@ -27,6 +27,7 @@
 #include "metrics/slo.h"
 #include "record/record_processor.h"
 #include "tokenizer/tokenizer.h"
+#include "transport/kv_cache_reset.h"
 
 namespace servebench::cli {
 namespace {
@@ -112,6 +113,8 @@ int run_profile(int argc, char** argv) {
   // Export options are checked before anything runs, so a typo never costs a whole benchmark.
   if (auto g = metrics::parse_goodput(cfg.goodput); !g) return usage_error(g.error().message);
   if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return usage_error(f.error().message);
+  if (cfg.reset_kv_cache)
+    if (auto p = transport::validate_control_path(cfg.reset_kv_cache_path); !p) return usage_error(p.error().message);
 
   std::vector<std::string> warnings;
   // Tokenizer.
@@ -198,6 +201,24 @@ int run_profile(int argc, char** argv) {
   const int workers = load::default_worker_count(cfg, cores);
   SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start at {:.1f} ms", workers,
               tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)", since_ms());
+
+  // --reset-kv-cache: flush the server's prefix cache once before any load (warm-up included).
+  if (cfg.reset_kv_cache) {
+    transport::KvCacheResetOptions ro;
+    ro.path = cfg.reset_kv_cache_path;
+    ro.timeout_ns = cfg.reset_kv_cache_timeout_ns;
+    ro.verify_tls = !cfg.insecure_tls;
+    for (const auto& h : settings.headers)
+      if (h.rfind("Content-Type:", 0) != 0 && h.rfind("Accept:", 0) != 0) ro.headers.push_back(h);
+    auto reset = transport::reset_kv_cache_all(cfg.urls, ro);
+    if (!reset) {
+      std::fprintf(stderr, "servebench profile: --reset-kv-cache failed, no load was sent: %s\n",
+                   reset.error().message.c_str());
+      return 3;
+    }
+    for (const auto& r : *reset)
+      SB_LOG_INFO("KV cache reset: POST {} -> HTTP {} in {:.1f} ms", r.url, r.http_status, r.elapsed_ns / 1e6);
+  }
 
   // Run.
   record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);

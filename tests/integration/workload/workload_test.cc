@@ -349,6 +349,23 @@ TEST(Workload, CacheBustWarmupMarkerAndSharedPrompts) {
     EXPECT_EQ(q.at("message_prompt_tokens").at(0).get<int64_t>(), ours.at(q.at("x_request_id").get<std::string>()));
 }
 
+// --reset-kv-cache POSTs the reset path before any load; a failing reset sends no load at all.
+TEST(Workload, ResetKvCacheBeforeLoad) {
+  const std::string dir = make_temp_dir("kvreset");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl"}));
+  auto ok = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url(), "--isl", "10",
+                              "--osl", "2", "--request-count", "3", "--reset-kv-cache"});
+  ASSERT_EQ(ok.exit_code, 0) << ok.stderr_text;
+  EXPECT_EQ(read_jsonl(dir + "/rec.jsonl").size(), 3u);
+  auto bad = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url(), "--isl", "10",
+                               "--osl", "2", "--request-count", "3", "--reset-kv-cache-path", "/flush_cache"});
+  mock.stop();
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_NE(bad.stderr_text.find("flush_cache answered HTTP 404"), std::string::npos) << bad.stderr_text;
+  EXPECT_EQ(read_jsonl(dir + "/rec.jsonl").size(), 3u);  // nothing more was sent
+}
+
 TEST(Workload, BadFilesAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("badfile");
   {
