@@ -51,6 +51,7 @@ Status validate(const ConversationOptions& o) {
 Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
     const ExactPromptBuilder& builder, const tokenizer::Tokenizer& tok,
     const ConversationOptions& o) {
+  (void)tok;  // counts come from the builder (see below); kept for callers that verify
   if (auto st = validate(o); !st) return tl::unexpected(st.error());
   auto stream = [&](std::string_view name) { return core::Rng::stream(o.seed, name); };
   core::Rng turns_rng = stream("conversation.turns");
@@ -63,20 +64,27 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
   core::Rng context_rng = stream("conversation.user_context");
 
   const bool with_prefix = o.prefix_pool_size > 0 && o.prefix_length > 0;
+  // Counts come from the builder (exact by construction, verified on a sample or, when the
+  // tokenizer is not additive, on every prompt): no full re-encode per prompt here.
   std::vector<std::string> prefixes;
+  std::vector<int64_t> prefix_tokens;
   if (with_prefix) {
     core::Rng pool_rng = stream("conversation.prefix_pool");
     prefixes.reserve(static_cast<size_t>(o.prefix_pool_size));
-    for (int64_t i = 0; i < o.prefix_pool_size; ++i)
-      prefixes.push_back(builder.build(o.prefix_length, pool_rng).text);
+    for (int64_t i = 0; i < o.prefix_pool_size; ++i) {
+      auto p = builder.build(o.prefix_length, pool_rng);
+      prefixes.push_back(std::move(p.text));
+      prefix_tokens.push_back(p.tokens);
+    }
   }
 
   std::string system_prompt;
   int64_t system_tokens = 0;
   if (o.shared_system_prompt_length > 0) {
     core::Rng system_rng = stream("conversation.system_prompt");
-    system_prompt = builder.build(o.shared_system_prompt_length, system_rng).text;
-    system_tokens = static_cast<int64_t>(tok.count(system_prompt));
+    auto p = builder.build(o.shared_system_prompt_length, system_rng);
+    system_prompt = std::move(p.text);
+    system_tokens = p.tokens;
   }
 
   // User contexts must differ between sessions (that is their point: per-session cache misses);
@@ -94,10 +102,11 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
     }
     if (o.user_context_length > 0) {
       for (int attempt = 0; attempt < 8; ++attempt) {
-        conv.user_context = builder.build(o.user_context_length, context_rng).text;
+        auto p = builder.build(o.user_context_length, context_rng);
+        conv.user_context = std::move(p.text);
+        conv.user_context_tokens = p.tokens;
         if (contexts_seen.insert(conv.user_context).second) break;
       }
-      conv.user_context_tokens = static_cast<int64_t>(tok.count(conv.user_context));
     }
     if (with_prefix) {
       conv.prefix_index = static_cast<int64_t>(prefix_choice_rng.next_below(prefixes.size()));
@@ -131,10 +140,11 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
         const std::string& prefix = prefixes[static_cast<size_t>(conv.prefix_index)];
         turn.text.reserve(prefix.size() + 1 + prompt.text.size());
         turn.text.append(prefix).append(" ").append(prompt.text);
+        turn.input_tokens = prefix_tokens[static_cast<size_t>(conv.prefix_index)] + prompt.tokens;
       } else {
         turn.text = std::move(prompt.text);
+        turn.input_tokens = prompt.tokens;
       }
-      turn.input_tokens = static_cast<int64_t>(tok.count(turn.text));
       conv.turns.push_back(std::move(turn));
     }
     out.push_back(std::move(conv));

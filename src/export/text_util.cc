@@ -39,14 +39,13 @@ void append_json_number(std::string* out, double v) {
 
 namespace {
 
+// ASCII case folding (keys are ASCII; no locale lookups: bodies of megabytes pass through here).
+inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
 bool iequals_at(std::string_view text, size_t pos, std::string_view word) {
   if (pos + word.size() > text.size()) return false;
-  for (size_t i = 0; i < word.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[pos + i])) !=
-        std::tolower(static_cast<unsigned char>(word[i]))) {
-      return false;
-    }
-  }
+  for (size_t i = 0; i < word.size(); ++i)
+    if (ascii_lower(text[pos + i]) != ascii_lower(word[i])) return false;
   return true;
 }
 
@@ -69,7 +68,9 @@ std::string scrub_secrets(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
     bool matched = false;
+    const char first = ascii_lower(text[i]);
     for (std::string_view key : kKeys) {
+      if (key.front() != first) continue;  // cheap first-letter test before the full compare
       if (!iequals_at(text, i, key)) continue;
       // Word boundary before the key (so "my_api_key_name" inside prose still redacts, but
       // "apikeys" in the middle of an identifier is rare enough to accept).
