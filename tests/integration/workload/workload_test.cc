@@ -366,6 +366,28 @@ TEST(Workload, ResetKvCacheBeforeLoad) {
   EXPECT_EQ(read_jsonl(dir + "/rec.jsonl").size(), 3u);  // nothing more was sent
 }
 
+// --random-seed fixes what is sent: two runs give byte-identical inputs.json (sessions, shared
+// prompts, a sequence distribution and the shuffle included); another seed gives other prompts.
+TEST(Workload, SameSeedSameInputsJson) {
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({}));
+  auto run = [&](const std::string& tag, const std::string& seed) {
+    const std::string dir = make_temp_dir(tag);
+    auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url(), "--session-turns-mean",
+                               "2", "--session-turns-stddev", "1", "--num-sessions", "6", "--seq-dist",
+                               "20,4:50;30,4:50", "--shared-system-prompt-length", "8",
+                               "--user-context-prompt-length", "6", "--prefix-prompt-pool-size", "2",
+                               "--prefix-prompt-length", "4", "--random-seed", seed});
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    return read_file(r.artifact_dir + "/inputs.json");
+  };
+  const std::string a = run("seed-a", "11"), b = run("seed-b", "11"), c = run("seed-c", "12");
+  mock.stop();
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+}
+
 TEST(Workload, BadFilesAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("badfile");
   {
