@@ -145,7 +145,7 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
 
 Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                   const endpoints::Endpoint& endpoint, uint64_t seed, PreparedWorkload out) {
-  const bool has_warmup = cfg.warmup_request_count || cfg.warmup_duration_ns;
+  const bool has_warmup = cfg.has_warmup();
   const bool warmup_marker = has_warmup && cfg.cache_bust == config::CacheBust::kNone;
   const auto strategy = strategy_for(cfg, a.default_strategy);
   for (const auto& c : a.convs) out.total_turns += c.turns.size();

@@ -122,7 +122,7 @@ Status validate(const BenchmarkConfig& c) {
     return bad("--fixed-schedule-start-offset is after --fixed-schedule-end-offset");
   if (c.fixed_schedule.value_or(false)) {
     if (c.request_rate) return bad("--fixed-schedule sends at the file's timestamps; drop --request-rate");
-    if (c.warmup_request_count || c.warmup_duration_ns)
+    if (c.has_warmup())
       return bad("--fixed-schedule with a warm-up phase is not supported yet; drop the warm-up flags");
   }
   for (const auto& [flag, ratio, stddev] : {std::tuple{"--isl-range-ratio", c.isl_range_ratio, c.isl_stddev_tokens},
@@ -141,6 +141,8 @@ Status validate(const BenchmarkConfig& c) {
   if (c.osl_stddev_tokens > 0 && c.osl_mean_tokens <= 0) return bad("--osl-stddev needs --osl");
   if (c.request_timeout_ns <= 0) return bad("--request-timeout-seconds must be > 0");
   // Sessions and shared prompts (AIPerf's rules, aiperf-inventory.md §1.4).
+  if (c.warmup_request_count && c.num_warmup_sessions)
+    return bad("--warmup-request-count and --num-warmup-sessions both size the warm-up; keep one");
   if (c.request_count && c.num_sessions)
     return bad("--request-count and --num-sessions both set how long the run is; keep one");
   if (c.session_turns_mean < 1) return bad("--session-turns-mean must be at least 1");
@@ -161,7 +163,7 @@ Status validate(const BenchmarkConfig& c) {
     if (c.fixed_schedule.value_or(false)) return bad("--user-centric-rate does not apply to --fixed-schedule");
     if (c.input_file.empty() && c.session_turns_mean < 2)
       return bad("--user-centric-rate needs multi-turn sessions; add --session-turns-mean 2 or more");
-    if (c.warmup_request_count || c.warmup_duration_ns)
+    if (c.has_warmup())
       return bad("--user-centric-rate with a warm-up phase is not supported yet; drop the warm-up flags");
   }
   if (c.streaming && c.endpoint_type != "chat" && c.endpoint_type != "completions") {
@@ -248,6 +250,7 @@ std::string to_json(const BenchmarkConfig& c) {
   lg["benchmark_duration"] = opt_s(c.benchmark_duration_ns);
   lg["benchmark_grace_period"] = c.benchmark_duration_ns ? json(ns_to_s(c.effective_grace_ns())) : json(nullptr);
   lg["warmup_request_count"] = opt_i(c.warmup_request_count);
+  lg["num_warmup_sessions"] = opt_i(c.num_warmup_sessions);
   lg["warmup_duration"] = opt_s(c.warmup_duration_ns);
   lg["concurrency_ramp_duration"] = opt_s(c.concurrency_ramp_ns);
   lg["request_rate_ramp_duration"] = opt_s(c.request_rate_ramp_ns);

@@ -104,6 +104,7 @@ struct BenchmarkConfig {
   std::optional<int64_t> benchmark_duration_ns;
   std::optional<int64_t> grace_period_ns;     // --benchmark-grace-period (kInfiniteNs = inf)
   std::optional<int64_t> warmup_request_count;
+  std::optional<int64_t> num_warmup_sessions;  // --num-warmup-sessions
   std::optional<int64_t> warmup_duration_ns;
   std::optional<int64_t> concurrency_ramp_ns;
   std::optional<int64_t> request_rate_ramp_ns;
@@ -137,6 +138,7 @@ struct BenchmarkConfig {
   int64_t effective_grace_ns() const;
   // True when requests belong to sessions of several turns (history between them).
   bool multi_turn_synthetic() const { return session_turns_mean > 1 || session_turns_stddev > 0; }
+  bool has_warmup() const { return warmup_request_count || warmup_duration_ns || num_warmup_sessions; }
   // Label for the artifact folder: "concurrency8", "request_rate10" or "user_centric_rate2".
   std::string load_label() const;
 };

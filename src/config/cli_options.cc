@@ -28,6 +28,7 @@ struct RawFlags {
   std::string isl_range_ratio, osl_range_ratio, range_ratio_style;
   bool fixed_schedule = false, no_fixed_schedule = false, fs_auto_offset = false;
   std::string concurrency, request_rate, arrival_pattern, smoothness, request_count;
+  std::string warmup_sessions;
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
   std::string prefill_concurrency, cancel_rate, cancel_delay, workers_max;
   std::string seq_dist, sampling, num_sessions, turns_mean, turns_stddev, delay_mean, delay_stddev, delay_ratio;
@@ -114,6 +115,7 @@ void define_flags(CLI::App& app, RawFlags& f) {
   app.add_option("--benchmark-duration", f.duration, "Stop issuing after this many seconds");
   app.add_option("--benchmark-grace-period", f.grace, "Wait for in-flight requests after the duration (default 30, inf)");
   app.add_option("--warmup-request-count,--num-warmup-requests", f.warmup_count, "Warm-up requests");
+  app.add_option("--num-warmup-sessions", f.warmup_sessions, "Warm-up sessions (multi-turn)");
   app.add_option("--warmup-duration", f.warmup_duration, "Warm-up seconds");
   app.add_option("--concurrency-ramp-duration", f.concurrency_ramp, "Ramp concurrency from 1 over this many seconds");
   app.add_option("--request-rate-ramp-duration", f.rate_ramp, "Ramp the request rate over this many seconds");
@@ -373,6 +375,10 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
   if (!f.grace.empty()) {
     SB_TRY(v, to_seconds("--benchmark-grace-period", f.grace, true));
     c->grace_period_ns = *v;
+  }
+  if (!f.warmup_sessions.empty()) {
+    SB_TRY(v, to_count("--num-warmup-sessions", f.warmup_sessions, 1));
+    c->num_warmup_sessions = *v;
   }
   if (!f.warmup_count.empty()) {
     SB_TRY(v, to_count("--warmup-request-count", f.warmup_count, 1));

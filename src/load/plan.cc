@@ -34,7 +34,7 @@ std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& c) {
   base.concurrency_ramp_ns = c.concurrency_ramp_ns.value_or(0);
   base.rate_ramp_ns = c.request_rate_ramp_ns.value_or(0);
   std::vector<PhaseSpec> out;
-  if (c.warmup_request_count || c.warmup_duration_ns) {
+  if (c.has_warmup()) {
     PhaseSpec w = base;
     w.phase = record::Phase::kWarmup;
     w.request_count = c.warmup_request_count;
@@ -118,6 +118,11 @@ Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
   plan.seed = seed;
   for (auto spec : phases_from_config(config)) {
     spec.sessions = sessions;
+    if (spec.phase == record::Phase::kWarmup && config.num_warmup_sessions) {
+      // Sessions of one turn are requests.
+      if (sessions) spec.session_count = config.num_warmup_sessions;
+      else spec.request_count = config.num_warmup_sessions;
+    }
     if (sessions && spec.phase == record::Phase::kProfiling) {
       spec.session_count = config.num_sessions;
       if (config.user_centric_rate) {
