@@ -53,11 +53,16 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
     return false;
   }
   apply_ramp(now_ns);
-  if (prefill_in_flight >= prefill_share_) return false;
+  ceiling_blocked_ = false;
   if (plan_.open_loop()) {
     const int64_t due = start_ns_ + next_arrival_ns_;
     if (due > now_ns) return false;
-    if (in_flight >= concurrency_share_at(now_ns)) return false;  // ceiling: wait, lag is charged
+    // A due arrival held by a limit waits (the lag is charged); a completion or first token, not
+    // a timer, makes the next try worthwhile.
+    if (prefill_in_flight >= prefill_share_ || in_flight >= concurrency_share_at(now_ns)) {
+      ceiling_blocked_ = true;
+      return false;
+    }
     out->index = next_arrival_;
     out->intended_ns = due;
     next_arrival_ += static_cast<uint64_t>(workers_);
@@ -65,6 +70,7 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
     if (next_arrival_ns_ == kNever) exhausted_ = true;
     return true;
   }
+  if (prefill_in_flight >= prefill_share_) return false;
   if (free_slots_.empty()) return false;
   if (plan_.spec.sessions) {  // a slot starts a session; its sends claim their own indices
     out->index = 0;
@@ -96,13 +102,16 @@ bool WorkerSchedule::claim_request(uint64_t* index) {
 }
 
 void WorkerSchedule::on_request_done(int64_t now_ns) {
+  ceiling_blocked_ = false;
   if (!plan_.open_loop()) free_slots_.push_back(now_ns);
 }
 
 int64_t WorkerSchedule::next_wake_ns() const {
   if (exhausted_) return kNever;
   int64_t wake = kNever;
-  if (plan_.open_loop()) {
+  // A due arrival held back by the concurrency ceiling waits for a completion, not a timer (a
+  // timer at a past instant would spin the loop until then).
+  if (plan_.open_loop() && !ceiling_blocked_) {
     wake = start_ns_ + next_arrival_ns_;
   }
   if (next_step_ < plan_.concurrency_steps.size())

@@ -79,6 +79,7 @@ class WorkerSchedule {
   std::deque<int64_t> free_slots_;
   size_t next_step_ = 0;      // next concurrency ramp step to apply
   int64_t slots_granted_ = 0; // this worker's share applied so far
+  bool ceiling_blocked_ = false;  // the due arrival waits for the concurrency ceiling
 };
 
 }  // namespace servebench::load

@@ -524,7 +524,12 @@ int64_t Worker::session_wake_ns() const {
   int64_t wake = kNever;
   // With a request rate, continuations wait for an arrival (the schedule's wake covers those).
   const bool rate_mode = plan_->spec.request_rate.has_value();
-  if (!ready_.empty() && !rate_mode) wake = ready_.front().ready_ns;
+  if (!ready_.empty()) {
+    // With a rate a ready continuation waits for the next arrival; wake when one becomes ready
+    // only if that is still ahead (an arrival may be held by the ceiling until then).
+    const int64_t r = ready_.front().ready_ns;
+    if (!rate_mode || r > clock_.now_ns()) wake = r;
+  }
   if (users_ && !users_done_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
   return std::min(wake, schedule_->issue_deadline_ns());
 }
@@ -577,8 +582,11 @@ bool Worker::session_step(int64_t now_ns) {
     return start_session(u.session, u.max_turns, phase_start_ns_ + u.offset_ns, now_ns, false);
   }
   // Credits: rate arrivals (a ready continuation first), closed-loop slots, fixed first turns.
+  // A ready continuation already holds its session's slot: the ceiling does not hold it back.
+  const bool continuation_ready = rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns;
   Credit credit;
-  if (!schedule_->next_credit(now_ns, live_sessions_, prefill_in_flight_, &credit)) return false;
+  if (!schedule_->next_credit(now_ns, continuation_ready ? 0 : live_sessions_, prefill_in_flight_, &credit))
+    return false;
   if (rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
     const ReadyTurn r = pop_ready();
     return send_turn(r.session, credit.intended_ns, now_ns);

@@ -388,6 +388,23 @@ TEST(Workload, SameSeedSameInputsJson) {
   EXPECT_NE(a, c);
 }
 
+// Sessions under a request rate with a concurrency ceiling: a session waiting for its next turn
+// holds its slot, and that turn still goes (continuations are not held by the ceiling).
+TEST(Workload, SessionsUnderRateAndCeilingComplete) {
+  const std::string dir = make_temp_dir("rateceil");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "5", "--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url(), "--isl", "10", "--osl",
+                             "2", "--session-turns-mean", "4", "--num-sessions", "6", "--request-rate", "200",
+                             "--concurrency", "2", "--session-turn-delay-mean", "20", "--random-seed", "1"},
+                       20);
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(read_jsonl(dir + "/rec.jsonl").size(), 24u);
+  EXPECT_LT(r.wall_s, 5.0);
+  for (const auto& [id, turns] : by_session(read_jsonl(dir + "/rec.jsonl"))) EXPECT_EQ(turns.size(), 4u) << id;
+}
+
 TEST(Workload, BadFilesAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("badfile");
   {

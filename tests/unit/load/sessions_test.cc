@@ -170,3 +170,40 @@ TEST(SessionSchedule, FixedScheduleStopsAtTheSessionCount) {
 
 }  // namespace
 }  // namespace servebench::load
+
+namespace servebench::load {
+namespace {
+
+// A due arrival held back by the concurrency ceiling must not keep a timer at a past instant
+// (the worker loop would spin until a completion); it is retried on the completion.
+TEST(CeilingWake, HeldArrivalWaitsForACompletionNotATimer) {
+  PhaseSpec s;
+  s.request_rate = 1000;
+  s.pattern = config::ArrivalPattern::kConstant;
+  s.request_count = 10;
+  s.concurrency = 1;
+  auto plan = build_phase_plan(s, 1);
+  WorkerSchedule w(plan, 0, 1, 0, nullptr);
+  Credit c;
+  ASSERT_TRUE(w.next_credit(0, 0, 0, &c));            // arrival 0 at t = 0
+  EXPECT_EQ(w.next_wake_ns(), 1'000'000);              // arrival 1 at 1 ms
+  EXPECT_FALSE(w.next_credit(2'000'000, 1, 0, &c));    // due, but one request in flight
+  EXPECT_EQ(w.next_wake_ns(), kNever);                 // no timer: a completion will pump
+  w.on_request_done(3'000'000);
+  EXPECT_EQ(w.next_wake_ns(), 1'000'000);
+  ASSERT_TRUE(w.next_credit(3'000'000, 0, 0, &c));
+  EXPECT_EQ(c.intended_ns, 1'000'000);                 // the lag is charged to the request
+  // The prefill limit holds an arrival the same way.
+  PhaseSpec p = s;
+  p.concurrency.reset();
+  p.prefill_concurrency = 1;
+  auto plan2 = build_phase_plan(p, 1);
+  WorkerSchedule w2(plan2, 0, 1, 0, nullptr);
+  ASSERT_TRUE(w2.next_credit(0, 0, 0, &c));
+  EXPECT_FALSE(w2.next_credit(2'000'000, 1, 1, &c));
+  EXPECT_EQ(w2.next_wake_ns(), kNever);
+  EXPECT_TRUE(w2.next_credit(2'000'000, 1, 0, &c));
+}
+
+}  // namespace
+}  // namespace servebench::load
