@@ -184,6 +184,7 @@ int run_profile(int argc, char** argv) {
   settings.order = std::move(work.order);
   settings.sessions = work.sessions;
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
+  settings.session_header = cfg.session_header;
   settings.endpoint_type = cfg.endpoint_type;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;

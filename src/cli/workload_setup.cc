@@ -46,7 +46,13 @@ Result<std::string> body_from_messages(const endpoints::Endpoint& endpoint, cons
   if (at == std::string::npos)  // --extra-inputs replaced the messages: they win, as for other rows
     return body;
   body.replace(at, empty.size(), "\"messages\":" + messages_json);
-  if (!tools_json.empty()) body = endpoints::merge_body_extras(body, "{\"tools\":" + tools_json + "}");
+  if (!tools_json.empty()) {
+    if (body.find("\"tools\":") == std::string::npos && !body.empty() && body.back() == '}') {
+      body.insert(body.size() - 1, ",\"tools\":" + tools_json);  // verbatim, like the messages
+    } else {
+      body = endpoints::merge_body_extras(body, "{\"tools\":" + tools_json + "}");  // --extra-inputs had tools
+    }
+  }
   return body;
 }
 
@@ -181,7 +187,6 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     }
     sw->endpoint = &endpoint;
     sw->cache_bust = cfg.cache_bust;
-    sw->session_header = cfg.session_header;
     sw->keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
     sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
     sw->num_users = cfg.num_users.value_or(0);

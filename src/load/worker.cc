@@ -416,7 +416,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   http.headers.reserve(settings_.headers.size() + 2);
   http.headers = settings_.headers;
   http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back("X-Correlation-ID: " + rec.x_correlation_id);
+  http.headers.push_back(settings_.session_header + ": " + rec.x_correlation_id);
   if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = index + 1;
   launch(req, http);
 }
@@ -670,7 +670,7 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
   http.headers.reserve(settings_.headers.size() + 2);
   http.headers = settings_.headers;
   http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back(sessions_->session_header + ": " + s->correlation_id);
+  http.headers.push_back(settings_.session_header + ": " + s->correlation_id);
   if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
     http.connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1;
   launch(req, http);

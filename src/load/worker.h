@@ -64,6 +64,7 @@ struct WorkerSettings {
   std::vector<RequestTemplate> warmup_requests;
   std::vector<uint32_t> order;            // entry of request i: order[i % order.size()]
   bool keep_bodies = false;               // raw export: keep bodies patched at send time
+  std::string session_header = "X-Correlation-ID";  // --session-header (every request is a session)
   // Multi-turn sessions (sessions.h); when set, `requests`/`order` are unused and every body is
   // rendered at send time with the session's live history.
   std::shared_ptr<const SessionWorkload> sessions;

@@ -318,7 +318,7 @@ TEST(WorkloadMore, SessionHeaderRenamesTheSessionIdHeader) {
 // Single-turn requests are one-turn sessions (AIPerf: every request carries its conversation's
 // id under the session header). Disabled: the single-turn send path (Worker::issue) always
 // sends X-Correlation-ID and ignores --session-header; enable when that is fixed.
-TEST(WorkloadMore, DISABLED_SessionHeaderAppliesToSingleTurnRequests) {
+TEST(WorkloadMore, SessionHeaderAppliesToSingleTurnRequests) {
   const std::string dir = make_temp_dir("sesshdr1");
   auto run = run_with_mock(dir, {"--isl", "10", "--osl", "2", "--request-count", "3",
                                  "--session-header", "X-Session-ID"});
