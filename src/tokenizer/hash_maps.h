@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace servebench::tokenizer {
@@ -96,19 +97,81 @@ class StringIdMap {
 };
 
 // (left id, right id) -> (rank, merged id).
+//
+// Either owns its slots (built with insert) or views slots that live elsewhere (view(): the
+// builtin tokenizer's table, built at build time by tokenizer_tables_tool from the same code and
+// embedded in the binary). raw_keys()/raw_values() expose the slot arrays for that purpose.
 class PairMap {
  public:
   struct Value {
     uint32_t rank, id;
   };
+  static constexpr uint64_t kEmpty = ~0ull;
+
+  PairMap() = default;
+  PairMap(const PairMap& o) { *this = o; }
+  // Copies own their slots; a copy of a view views the same slots.
+  PairMap& operator=(const PairMap& o) {
+    if (this == &o) return *this;
+    if (o.owned()) {
+      keys_ = o.keys_;
+      values_ = o.values_;
+      size_ = o.size_;
+      rebind();
+    } else {
+      keys_.clear();
+      values_.clear();
+      kp_ = o.kp_;
+      vp_ = o.vp_;
+      cap_ = o.cap_;
+      size_ = o.size_;
+    }
+    return *this;
+  }
+  PairMap(PairMap&& o) noexcept { *this = std::move(o); }
+  PairMap& operator=(PairMap&& o) noexcept {
+    if (this != &o) {
+      const bool owned = o.owned();
+      keys_ = std::move(o.keys_);
+      values_ = std::move(o.values_);
+      size_ = o.size_;
+      if (owned) {
+        rebind();
+      } else {
+        kp_ = o.kp_;
+        vp_ = o.vp_;
+        cap_ = o.cap_;
+      }
+      o.keys_.clear();
+      o.values_.clear();
+      o.size_ = 0;
+      o.rebind();
+    }
+    return *this;
+  }
+
+  // A read-only map over `cap` (a power of two) slots laid out as raw_keys()/raw_values() of a
+  // map built by this code, holding `size` pairs. REQUIRES: the arrays outlive the map.
+  static PairMap view(const uint64_t* keys, const Value* values, size_t cap, size_t size) {
+    PairMap m;
+    m.kp_ = keys;
+    m.vp_ = values;
+    m.cap_ = cap;
+    m.size_ = size;
+    return m;
+  }
+
   void reserve(size_t n) {
     size_t cap = 16;
     while (cap < n * 2) cap <<= 1;
     keys_.assign(cap, kEmpty);
     values_.assign(cap, {});
+    size_ = 0;
+    rebind();
   }
   // Keeps the existing entry when the pair is already present (first merge wins, as HF).
   void insert(uint32_t a, uint32_t b, Value v) {
+    if (!owned()) own();  // a view becomes an owned copy first
     if ((size_ + 1) * 2 > keys_.size()) rehash(keys_.empty() ? 16 : keys_.size() * 2);
     uint64_t k = key(a, b);
     size_t mask = keys_.size() - 1;
@@ -123,25 +186,44 @@ class PairMap {
     }
   }
   const Value* find(uint32_t a, uint32_t b) const {
-    if (keys_.empty()) return nullptr;
+    if (cap_ == 0) return nullptr;
     uint64_t k = key(a, b);
-    size_t mask = keys_.size() - 1;
+    size_t mask = cap_ - 1;
     for (size_t i = mix(k) & mask;; i = (i + 1) & mask) {
-      if (keys_[i] == k) return &values_[i];
-      if (keys_[i] == kEmpty) return nullptr;
+      if (kp_[i] == k) return &vp_[i];
+      if (kp_[i] == kEmpty) return nullptr;
     }
   }
   size_t size() const { return size_; }
+  size_t capacity() const { return cap_; }
+  const uint64_t* raw_keys() const { return kp_; }
+  const Value* raw_values() const { return vp_; }
+  // Slot key of a pair (raw_keys() holds these, kEmpty for a free slot).
+  static uint64_t key(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
+  // Changes whenever the slot layout would: the probe sequence (mix) and the Value layout.
+  static uint64_t layout_tag() {
+    return mix(0x0123456789abcdefull) ^ (mix(key(7, 11)) << 1) ^ (sizeof(Value) << 56) ^ 1;
+  }
+  // Owned memory only (a view's slots are not counted).
   size_t memory_bytes() const { return keys_.capacity() * 8 + values_.capacity() * 8; }
 
  private:
-  static constexpr uint64_t kEmpty = ~0ull;
-  static uint64_t key(uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; }
   static uint64_t mix(uint64_t k) {
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdull;
     k ^= k >> 33;
     return k;
+  }
+  bool owned() const { return kp_ == keys_.data(); }
+  void own() {
+    keys_.assign(kp_, kp_ + cap_);
+    values_.assign(vp_, vp_ + cap_);
+    rebind();
+  }
+  void rebind() {
+    kp_ = keys_.data();
+    vp_ = values_.data();
+    cap_ = keys_.size();
   }
   void rehash(size_t cap) {
     std::vector<uint64_t> ok;
@@ -151,12 +233,17 @@ class PairMap {
     keys_.assign(cap, kEmpty);
     values_.assign(cap, {});
     size_ = 0;
+    rebind();
     for (size_t i = 0; i < ok.size(); ++i) {
       if (ok[i] != kEmpty) insert(static_cast<uint32_t>(ok[i] >> 32), static_cast<uint32_t>(ok[i]), ov[i]);
     }
   }
   std::vector<uint64_t> keys_;
   std::vector<Value> values_;
+  // What find() reads: keys_/values_ when owned, the viewed arrays otherwise.
+  const uint64_t* kp_ = nullptr;
+  const Value* vp_ = nullptr;
+  size_t cap_ = 0;
   size_t size_ = 0;
 };
 

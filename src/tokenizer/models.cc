@@ -1,6 +1,7 @@
 #include "tokenizer/models.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <limits>
 #include <queue>
@@ -189,6 +190,42 @@ Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(
   return m;
 }
 
+std::unique_ptr<BpeModel> BpeModel::from_rank_tables(RankTables tables) {
+  std::unique_ptr<BpeModel> m(new BpeModel());
+  m->byte_keys_ = true;
+  std::copy(std::begin(tables.byte_ranks), std::end(tables.byte_ranks), m->byte_ids_);
+  std::fill(std::begin(m->byte_fallback_ids_), std::end(m->byte_fallback_ids_), -1);
+  m->merges_ = std::move(tables.merges);
+  m->lazy_ = std::make_unique<LazyRanks>();
+  m->lazy_->tables = std::move(tables);
+  return m;
+}
+
+void BpeModel::build_vocab_from_ranks() const {
+  std::call_once(lazy_->once, [this] {
+    // Built once, before any reader of these members (call_once orders them); the model is
+    // never a const object, only accessed through const methods.
+    auto* self = const_cast<BpeModel*>(this);
+    const RankTables& t = lazy_->tables;
+    const auto& b2u = byte_to_unicode();
+    self->vocab_.reserve(t.ranks);
+    self->id_to_token_.resize(t.ranks);
+    for (uint32_t r = 0; r < t.ranks; ++r) {
+      const std::string_view tok = t.token(r);
+      self->vocab_.insert(tok, r);
+      std::string& spelled = self->id_to_token_[r];
+      for (unsigned char ch : tok) append_utf8(&spelled, b2u[ch]);
+    }
+  });
+}
+
+const std::string* BpeModel::id_to_token(TokenId id) const {
+  if (lazy_) build_vocab_from_ranks();
+  return Model::id_to_token(id);
+}
+
+size_t BpeModel::vocab_size() const { return lazy_ ? lazy_->tables.ranks : Model::vocab_size(); }
+
 std::vector<std::pair<int32_t, int32_t>> BpeModel::derive_rank_merges(const std::vector<std::string>& tokens) {
   std::vector<std::pair<int32_t, int32_t>> out(tokens.size(), {-1, -1});
   auto m = from_ranks(tokens);
@@ -206,6 +243,7 @@ std::vector<std::pair<int32_t, int32_t>> BpeModel::derive_rank_merges(const std:
 }
 
 std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const {
+  if (lazy_) build_vocab_from_ranks();
   if (!byte_keys_) return Model::token_to_id(token);
   std::string raw;
   if (!byte_level_to_bytes(token, &raw)) return std::nullopt;

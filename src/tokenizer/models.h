@@ -5,6 +5,8 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "tokenizer/hash_maps.h"
+#include "tokenizer/rank_tables.h"
 #include "tokenizer/tokenizer.h"
 
 namespace servebench::tokenizer {
@@ -58,16 +61,31 @@ class BpeModel final : public Model {
   static Result<std::unique_ptr<BpeModel>> from_ranks(
       const std::vector<std::string>& tokens,
       const std::vector<std::pair<int32_t, int32_t>>* merges = nullptr);
+  // tiktoken from prebuilt tables (rank_tables.h): the merge table is used in place, so this
+  // costs no table construction. The vocabulary and the id -> token table (token_to_id,
+  // id_to_token, hence decode) are built from the blob on first use. Encodes exactly as
+  // from_ranks(tokens of the blob, merges of the blob). REQUIRES: the tables' memory outlives
+  // the model (static storage).
+  static std::unique_ptr<BpeModel> from_rank_tables(RankTables tables);
   // The pair of lower ranks that tiktoken's algorithm merges last to form each rank.
   static std::vector<std::pair<int32_t, int32_t>> derive_rank_merges(const std::vector<std::string>& tokens);
   void tokenize(std::string_view word, std::vector<TokenId>* out) const override;
   std::optional<TokenId> token_to_id(std::string_view token) const override;
+  const std::string* id_to_token(TokenId id) const override;
+  size_t vocab_size() const override;
   size_t memory_bytes() const { return Model::memory_bytes() + merges_.memory_bytes(); }
 
  private:
   void merge_word(std::string_view word, std::vector<TokenId>* out,
                   uint32_t max_rank = UINT32_MAX) const;
   void merge_word_below(std::string_view word, uint32_t max_rank, std::vector<TokenId>* out) const;
+  // from_rank_tables: fills vocab_ and id_to_token_ from the blob, once, on first use.
+  void build_vocab_from_ranks() const;
+  struct LazyRanks {
+    RankTables tables;
+    std::once_flag once;
+  };
+  std::unique_ptr<LazyRanks> lazy_;  // set by from_rank_tables only
   PairMap merges_;
   std::optional<TokenId> unk_id_;
   std::string prefix_, suffix_;

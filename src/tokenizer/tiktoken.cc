@@ -2,16 +2,19 @@
 
 #include <cstring>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 
 #include "tokenizer/hf_tokenizer.h"
 #include "tokenizer/models.h"
 #include "tokenizer/post_decoders.h"
 #include "tokenizer/pre_tokenizers.h"
+#include "tokenizer/rank_tables.h"
 
 extern "C" const char sb_o200k_blob[];
 extern "C" const char sb_o200k_blob_end[];
+// The lookup tables prebuilt from the blob at build time (generated o200k_tables.cc).
+extern "C" const char sb_o200k_tables[];
+extern "C" const char sb_o200k_tables_end[];
 
 namespace servebench::tokenizer {
 namespace {
@@ -97,11 +100,12 @@ Result<std::vector<std::string>> parse_tiktoken_ranks(std::string_view text) {
   return tokens;
 }
 
-Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
-    const std::vector<std::string>& tokens, TiktokenEncoding enc, std::string name,
-    const std::vector<std::pair<int32_t, int32_t>>* merges) {
-  auto model = BpeModel::from_ranks(tokens, merges);
-  if (!model) return tl::unexpected(model.error());
+namespace {
+
+// The tokenizer around a tiktoken BPE model: the encoding's Split regex, its special tokens and
+// the ByteLevel decoder.
+Result<std::shared_ptr<const Tokenizer>> assemble_tiktoken(std::unique_ptr<BpeModel> model, TiktokenEncoding enc,
+                                                           std::string name) {
   std::string_view pattern = enc == TiktokenEncoding::kO200k    ? kO200kPattern
                              : enc == TiktokenEncoding::kCl100k ? kCl100kPattern
                                                                 : kGpt2Pattern;
@@ -109,7 +113,7 @@ Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
   if (!regex) return tl::unexpected(regex.error());
   HfParts parts;
   parts.pre_tokenizer = std::make_unique<SplitPreTokenizer>(*regex, "", SplitBehavior::kIsolated, false);
-  parts.model = std::move(*model);
+  parts.model = std::move(model);
   parts.decoder = std::make_unique<ByteLevelDecoder>();
   for (auto& [content, id] : specials_for(enc)) {
     AddedToken t;
@@ -121,6 +125,16 @@ Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
   }
   parts.name = std::move(name);
   return std::shared_ptr<const Tokenizer>(std::make_shared<HfTokenizer>(std::move(parts)));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
+    const std::vector<std::string>& tokens, TiktokenEncoding enc, std::string name,
+    const std::vector<std::pair<int32_t, int32_t>>* merges) {
+  auto model = BpeModel::from_ranks(tokens, merges);
+  if (!model) return tl::unexpected(model.error());
+  return assemble_tiktoken(std::move(*model), enc, std::move(name));
 }
 
 Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& path) {
@@ -142,79 +156,49 @@ Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& p
   return make_tiktoken(*tokens, enc, path);
 }
 
-std::string encode_rank_blob(const RankBlob& blob) {
-  std::string out = "SBTK2\n";
-  auto n = static_cast<uint32_t>(blob.tokens.size());
-  out.append(reinterpret_cast<const char*>(&n), 4);
-  for (const auto& t : blob.tokens) {
-    out.push_back(static_cast<char>(t.size()));
-    out += t;
-  }
-  auto varint = [&](uint32_t v) {
-    while (v >= 0x80) {
-      out.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
-  };
-  for (size_t r = 0; r < blob.tokens.size(); ++r) {
-    auto [a, b] = r < blob.merges.size() ? blob.merges[r] : std::pair<int32_t, int32_t>{-1, -1};
-    varint(static_cast<uint32_t>(a + 1));
-    varint(static_cast<uint32_t>(b + 1));
-  }
-  return out;
+namespace {
+
+std::string_view builtin_blob() {
+  return std::string_view(sb_o200k_blob, static_cast<size_t>(sb_o200k_blob_end - sb_o200k_blob));
+}
+std::string_view builtin_tables() {
+  return std::string_view(sb_o200k_tables, static_cast<size_t>(sb_o200k_tables_end - sb_o200k_tables));
 }
 
-Result<RankBlob> decode_rank_blob(std::string_view blob) {
-  auto bad = [] { return make_error(ErrorCode::kParse, "embedded rank blob is corrupt or truncated"); };
-  if (blob.size() < 10 || blob.substr(0, 6) != "SBTK2\n") {
-    return make_error(ErrorCode::kParse, "embedded rank blob has a bad header");
-  }
-  uint32_t n;
-  std::memcpy(&n, blob.data() + 6, 4);
-  RankBlob out;
-  out.tokens.reserve(n);
-  size_t pos = 10;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (pos >= blob.size()) return bad();
-    size_t len = static_cast<unsigned char>(blob[pos++]);
-    if (pos + len > blob.size()) return bad();
-    out.tokens.emplace_back(blob.substr(pos, len));
-    pos += len;
-  }
-  auto varint = [&](uint32_t* v) {
-    *v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-      if (pos >= blob.size()) return false;
-      auto byte = static_cast<unsigned char>(blob[pos++]);
-      *v |= static_cast<uint32_t>(byte & 0x7F) << shift;
-      if (!(byte & 0x80)) return true;
-    }
-    return false;
-  };
-  out.merges.resize(n);
-  for (uint32_t r = 0; r < n; ++r) {
-    uint32_t a, b;
-    if (!varint(&a) || !varint(&b)) return bad();
-    out.merges[r] = {static_cast<int32_t>(a) - 1, static_cast<int32_t>(b) - 1};
-  }
-  return out;
-}
+struct Builtin {
+  Result<std::shared_ptr<const Tokenizer>> tokenizer = make_error(ErrorCode::kInternal, "builtin tokenizer not initialised");
+  bool prebuilt = false;
+};
 
-Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer() {
-  static std::once_flag once;
-  static Result<std::shared_ptr<const Tokenizer>> result =
-      make_error(ErrorCode::kInternal, "builtin tokenizer not initialised");
-  std::call_once(once, [] {
-    std::string_view blob(sb_o200k_blob, static_cast<size_t>(sb_o200k_blob_end - sb_o200k_blob));
-    auto ranks = decode_rank_blob(blob);
+const Builtin& builtin() {
+  static const Builtin b = [] {
+    Builtin out;
+    constexpr const char* kName = "builtin (o200k_base)";
+    // The tables built from this blob at build time, used in place; should they not fit the
+    // blob (never in a consistent build), the tables are built here as for any rank file.
+    if (auto tables = view_rank_tables(builtin_blob(), builtin_tables())) {
+      out.tokenizer = assemble_tiktoken(BpeModel::from_rank_tables(std::move(*tables)), TiktokenEncoding::kO200k, kName);
+      out.prebuilt = static_cast<bool>(out.tokenizer);
+      if (out.prebuilt) return out;
+    }
+    auto ranks = decode_rank_blob(builtin_blob());
     if (!ranks) {
-      result = tl::unexpected(ranks.error());
-      return;
+      out.tokenizer = tl::unexpected(ranks.error());
+      return out;
     }
-    result = make_tiktoken(ranks->tokens, TiktokenEncoding::kO200k, "builtin (o200k_base)", &ranks->merges);
-  });
-  return result;
+    out.tokenizer = make_tiktoken(ranks->tokens, TiktokenEncoding::kO200k, kName, &ranks->merges);
+    return out;
+  }();
+  return b;
 }
+
+}  // namespace
+
+Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer() { return builtin().tokenizer; }
+
+bool builtin_uses_prebuilt_tables() { return builtin().prebuilt; }
+
+std::string_view builtin_rank_blob() { return builtin_blob(); }
+std::string_view builtin_rank_tables() { return builtin_tables(); }
 
 }  // namespace servebench::tokenizer

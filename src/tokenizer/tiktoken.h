@@ -26,8 +26,15 @@ Result<std::shared_ptr<const Tokenizer>> make_tiktoken(
     const std::vector<std::pair<int32_t, int32_t>>* merges = nullptr);
 Result<std::shared_ptr<const Tokenizer>> load_tiktoken_file(const std::string& path);
 
-// The embedded o200k_base tokenizer (parsed once per process, then shared).
+// The embedded o200k_base tokenizer (set up once per process, then shared). Its merge table
+// is prebuilt at build time (rank_tables.h) and used in place, so this costs ~1 ms.
 Result<std::shared_ptr<const Tokenizer>> builtin_tokenizer();
+// True when builtin_tokenizer() uses the prebuilt tables (false: they did not fit the blob and
+// were built at load, ~100 ms; same encodings either way).
+bool builtin_uses_prebuilt_tables();
+// The embedded rank blob and its prebuilt tables.
+std::string_view builtin_rank_blob();
+std::string_view builtin_rank_tables();
 
 // The compact embedded form (written by tokenizer_blob_tool): "SBTK2\n", uint32 LE count, per
 // rank a uint8 length and the bytes, then per rank the merge forming it as two LEB128 varints
