@@ -343,6 +343,16 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
   }
   a.fixed = true;
+  // The option rules that --fixed-schedule has in validate(), for a schedule switched on by the
+  // file's timestamps.
+  if (cfg.sampling_strategy != config::SamplingStrategyName::kDefault)
+    return tl::unexpected(usage(fmt::format(
+        "--dataset-sampling-strategy does not apply to '{}': its timestamps replay it in order; add --no-fixed-schedule",
+        cfg.input_file)));
+  if (cfg.user_centric_rate)
+    return tl::unexpected(usage(fmt::format(
+        "--user-centric-rate does not apply to '{}': its timestamps set the schedule; add --no-fixed-schedule",
+        cfg.input_file)));
   // Units scheduled by timestamp: sessions by their first turn, or every single-turn row.
   struct Unit {
     size_t conv;

@@ -136,6 +136,11 @@ Status validate(const BenchmarkConfig& c) {
   }
   if (c.osl_range_ratio && c.osl_mean_tokens <= 0) return bad("--osl-range-ratio needs --osl");
   if (!(c.isl_mean_tokens >= 1)) return bad("--isl must be at least 1 token");
+  // Lengths beyond any model's context are typos (and would overflow conversions downstream).
+  constexpr double kMaxTokens = 100'000'000;
+  for (const auto& [flag, v] : {std::pair{"--isl", c.isl_mean_tokens}, std::pair{"--isl-stddev", c.isl_stddev_tokens},
+                                std::pair{"--osl", c.osl_mean_tokens}, std::pair{"--osl-stddev", c.osl_stddev_tokens}})
+    if (v > kMaxTokens) return bad(fmt::format("{} {} is beyond any model's context; use at most {:.0f} tokens", flag, v, kMaxTokens));
   if (c.isl_stddev_tokens < 0) return bad("--isl-stddev must be >= 0");
   if (c.osl_stddev_tokens < 0) return bad("--osl-stddev must be >= 0");
   if (c.osl_stddev_tokens > 0 && c.osl_mean_tokens <= 0) return bad("--osl-stddev needs --osl");

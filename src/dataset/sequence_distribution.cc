@@ -209,9 +209,10 @@ Result<std::vector<SequenceBin>> parse_json(std::string_view spec, const auto& f
 }
 
 std::string format_bin(const SequenceBin& b) {
-  std::string s = fmt::format("{}", static_cast<int64_t>(b.isl_mean));
+  // Printed as doubles ({:.0f}): a mean beyond int64 must not overflow a conversion here.
+  std::string s = fmt::format("{:.0f}", b.isl_mean);
   if (b.isl_stddev > 0) s += fmt::format("|{}", b.isl_stddev);
-  s += fmt::format(",{}", static_cast<int64_t>(b.osl_mean));
+  s += fmt::format(",{:.0f}", b.osl_mean);
   if (b.osl_stddev > 0) s += fmt::format("|{}", b.osl_stddev);
   return s;
 }
@@ -261,6 +262,9 @@ Result<SequenceDistribution> SequenceDistribution::parse(std::string_view spec_i
     if (b.isl_mean < 1) return fail_value(which + ": ISL must be a positive integer (tokens)");
     if (b.osl_mean < 1) return fail_value(which + ": OSL must be a positive integer (tokens)");
     if (b.isl_stddev < 0 || b.osl_stddev < 0) return fail_value(which + ": a stddev must be >= 0");
+    if (b.isl_mean > kMaxLengthTokens || b.osl_mean > kMaxLengthTokens || b.isl_stddev > kMaxLengthTokens ||
+        b.osl_stddev > kMaxLengthTokens)
+      return fail_value(which + fmt::format(": lengths and stddevs are at most {:.0f} tokens", kMaxLengthTokens));
     if (!(b.prob_pct >= 0 && b.prob_pct <= 100))
       return fail_value(which + ": the probability must be a percentage in [0, 100]");
     total += b.prob_pct;

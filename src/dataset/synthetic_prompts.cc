@@ -32,8 +32,11 @@ int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double ra
     return lo + static_cast<int64_t>(rng.next_below(static_cast<uint64_t>(hi - lo + 1)));
   }
   // AIPerf's sample_positive_normal_integer.
-  if (stddev <= 0) return std::max<int64_t>(1, static_cast<int64_t>(std::llround(mean)));
-  return std::max<int64_t>(1, static_cast<int64_t>(std::ceil(rng.normal(mean, stddev))));
+  // Clamped in double before converting: a huge stddev must not overflow the conversion.
+  auto clamp = [](double v) { return static_cast<int64_t>(std::clamp(v, 1.0, kMaxLengthTokens)); };
+  if (stddev <= 0) return clamp(std::round(mean));
+  const double v = std::ceil(rng.normal(mean, stddev));
+  return std::isnan(v) ? 1 : clamp(v);
 }
 
 std::string default_corpus_path() {

@@ -28,6 +28,10 @@ enum class RangeRatioStyle { kVllm, kSglang };
 
 // Draws one length in tokens (>= 1): AIPerf's rule without a range ratio (max(1, round(mean))
 // when stddev is 0, else max(1, ceil(normal(mean, stddev)))), the uniform range with one.
+// Longest length (tokens) any option may ask for: beyond every model's context, and far inside
+// int64 so that draws convert without overflow.
+inline constexpr double kMaxLengthTokens = 100'000'000;
+// Draws are clamped to [1, kMaxLengthTokens].
 int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double range_ratio,
                            RangeRatioStyle style);
 
