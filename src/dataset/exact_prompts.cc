@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/log.h"
+#include "dataset/embedded_counts.h"
 
 namespace servebench::dataset {
 namespace {
@@ -138,6 +139,16 @@ std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Toke
   return CacheKey{hi, lo};
 }
 
+// Key of the table embedded at build time: like cache_key but without the binary's identity (the
+// table is made by the binary's own code at build time, and calibration checks it at use).
+CacheKey embedded_key(std::string_view corpus, std::string_view fingerprint) {
+  Hasher h;
+  h.field("servebench embedded corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
+  h.field(kAnchor).field(fingerprint).field(corpus);
+  auto [hi, lo] = h.finish();
+  return CacheKey{hi, lo};
+}
+
 void put_u32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
 void put_u64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), 8); }
 uint32_t get_u32(const char* p) {
@@ -151,7 +162,29 @@ uint64_t get_u64(const char* p) {
   return v;
 }
 
-// Reads and validates a cache file; the error says why it was not used (for the debug log).
+// Validates a count table in the cache file's layout (a cache file or the embedded table); the
+// error says why it was not used (for the debug log).
+Result<ExactPromptBuilder::CountTable> parse_count_table(std::string_view data, const CacheKey& key,
+                                                         size_t corpus_bytes) {
+  // At most one word per two corpus bytes (a byte and a space), plus one.
+  const size_t size = data.size();
+  if (size < kHeaderBytes + kTrailerBytes || size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2)
+    return make_error(ErrorCode::kParse, fmt::format("implausible size {} bytes", size));
+  const char* p = data.data();
+  if (std::memcmp(p, kMagic, 8) != 0) return make_error(ErrorCode::kParse, "bad magic");
+  if (get_u32(p + 8) != kCountCacheVersion) return make_error(ErrorCode::kParse, "other format version");
+  if (get_u64(p + 16) != key.hi || get_u64(p + 24) != key.lo) return make_error(ErrorCode::kParse, "key mismatch");
+  if (get_u64(p + 32) != corpus_bytes) return make_error(ErrorCode::kParse, "corpus size mismatch");
+  const uint64_t words = get_u64(p + 40);
+  if (words > corpus_bytes || kHeaderBytes + 2 * words + kTrailerBytes != size)
+    return make_error(ErrorCode::kParse, "word count does not match the file size");
+  const size_t body = size - kTrailerBytes;
+  if (Hasher().update(std::string_view(p, body)).finish().first != get_u64(p + body))
+    return make_error(ErrorCode::kParse, "checksum mismatch");
+  return ExactPromptBuilder::CountTable{std::string(data.substr(kHeaderBytes, 2 * words)), get_u64(p + 48)};
+}
+
+// Reads and validates a cache file.
 Result<ExactPromptBuilder::CountTable> read_count_cache(const std::string& path, const CacheKey& key, size_t corpus_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error(ErrorCode::kNotFound, "no cache file");
@@ -160,7 +193,6 @@ Result<ExactPromptBuilder::CountTable> read_count_cache(const std::string& path,
     ::close(fd);
     return make_error(ErrorCode::kIo, "not a regular file");
   }
-  // At most one word per two corpus bytes (a byte and a space), plus one.
   const auto size = static_cast<size_t>(st.st_size);
   if (size < kHeaderBytes + kTrailerBytes || size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2) {
     ::close(fd);
@@ -175,27 +207,11 @@ Result<ExactPromptBuilder::CountTable> read_count_cache(const std::string& path,
   }
   ::close(fd);
   if (got != size) return make_error(ErrorCode::kIo, "short read");
-  const char* p = data.data();
-  if (std::memcmp(p, kMagic, 8) != 0) return make_error(ErrorCode::kParse, "bad magic");
-  if (get_u32(p + 8) != kCountCacheVersion) return make_error(ErrorCode::kParse, "other format version");
-  if (get_u64(p + 16) != key.hi || get_u64(p + 24) != key.lo) return make_error(ErrorCode::kParse, "key mismatch");
-  if (get_u64(p + 32) != corpus_bytes) return make_error(ErrorCode::kParse, "corpus size mismatch");
-  const uint64_t words = get_u64(p + 40);
-  if (words > corpus_bytes || kHeaderBytes + 2 * words + kTrailerBytes != size)
-    return make_error(ErrorCode::kParse, "word count does not match the file size");
-  const size_t body = size - kTrailerBytes;
-  if (Hasher().update(std::string_view(p, body)).finish().first != get_u64(p + body))
-    return make_error(ErrorCode::kParse, "checksum mismatch");
-  return ExactPromptBuilder::CountTable{data.substr(kHeaderBytes, 2 * words), get_u64(p + 48)};
+  return parse_count_table(data, key, corpus_bytes);
 }
 
-// Writes the cache file under a temporary name, then renames it into place (readers never see
-// a partial file; concurrent writers of the same key write identical bytes).
-Status write_count_cache(const std::string& dir, const std::string& path, const CacheKey& key,
-                         size_t corpus_bytes, const ExactPromptBuilder::CountTable& table) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return make_error(ErrorCode::kIo, "cannot create " + dir + ": " + ec.message());
+// The cache file's bytes for `table`.
+std::string encode_count_table(const CacheKey& key, size_t corpus_bytes, const ExactPromptBuilder::CountTable& table) {
   std::string data(kMagic, 8);
   put_u32(&data, kCountCacheVersion);
   put_u32(&data, 0);
@@ -206,6 +222,17 @@ Status write_count_cache(const std::string& dir, const std::string& path, const 
   put_u64(&data, table.filler_word);
   data += table.counts;
   put_u64(&data, Hasher().update(data).finish().first);
+  return data;
+}
+
+// Writes the cache file under a temporary name, then renames it into place (readers never see
+// a partial file; concurrent writers of the same key write identical bytes).
+Status write_count_cache(const std::string& dir, const std::string& path, const CacheKey& key,
+                         size_t corpus_bytes, const ExactPromptBuilder::CountTable& table) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return make_error(ErrorCode::kIo, "cannot create " + dir + ": " + ec.message());
+  const std::string data = encode_count_table(key, corpus_bytes, table);
   static std::atomic<uint64_t> serial{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), serial.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -324,9 +351,50 @@ std::string ExactPromptBuilder::count_cache_file_name(std::string_view corpus, c
   return key ? key->file_name() : std::string();
 }
 
+Result<std::string> ExactPromptBuilder::make_embedded_count_table(std::string_view corpus,
+                                                                  const tokenizer::Tokenizer& tok) {
+  const std::string fp = tok.fingerprint();
+  if (fp.empty()) return make_error(ErrorCode::kInvalidArgument, fmt::format("tokenizer '{}' has no fingerprint", tok.name()));
+  CountTable table{count_words(corpus, tok), CountTable::kChooseFiller};
+  auto b = from_counts(corpus, tok, &table);
+  if (!b) return tl::unexpected(b.error());
+  if (b->verify_all_)
+    return make_error(ErrorCode::kUnsupported,
+                      fmt::format("tokenizer '{}' is not additive over the corpus's words: nothing to embed", tok.name()));
+  return encode_count_table(embedded_key(corpus, fp), corpus.size(), table);
+}
+
+std::optional<ExactPromptBuilder> ExactPromptBuilder::from_embedded(std::string_view corpus,
+                                                                    const tokenizer::Tokenizer& tok) {
+  const std::string_view data = embedded_count_table();
+  // The table's corpus size first: a cheap no for other corpora.
+  if (data.size() < kHeaderBytes || get_u64(data.data() + 32) != corpus.size()) return std::nullopt;
+  const std::string fp = tok.fingerprint();
+  if (fp.empty()) return std::nullopt;
+  auto table = parse_count_table(data, embedded_key(corpus, fp), corpus.size());
+  if (!table) {
+    SB_LOG_DEBUG("piece counts: embedded table not used ({})", table.error().message);
+    return std::nullopt;
+  }
+  auto b = from_counts(corpus, tok, &*table);
+  if (!b || b->verify_all_) {
+    SB_LOG_DEBUG("piece counts: the embedded table disagrees with tokenizer '{}'; not used", tok.name());
+    return std::nullopt;
+  }
+  b->count_source_ = CountSource::kEmbedded;
+  return std::move(*b);
+}
+
 Result<ExactPromptBuilder> ExactPromptBuilder::create(std::string_view corpus, const tokenizer::Tokenizer& tok,
                                                       const ExactPromptOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
+  if (options.use_embedded_counts) {
+    if (auto b = from_embedded(corpus, tok)) {
+      SB_LOG_DEBUG("piece counts: {} pieces from the embedded table with '{}' in {:.1f} ms", b->piece_count(),
+                   tok.name(), ms_since(t0));
+      return std::move(*b);
+    }
+  }
   std::string dir, path;
   std::optional<CacheKey> key;
   if (options.use_count_cache) {

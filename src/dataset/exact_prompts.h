@@ -12,11 +12,15 @@
 // assumption on a sample of prompts with a full encode; if any is off, it switches to verifying
 // every prompt and repairs only the prompt's tail (never re-encodes in an open loop).
 //
-// Counting every distinct piece with a real tokenizer costs 100-350 ms, so the per-word counts
-// are cached on disk (see ExactPromptOptions), keyed by the corpus bytes, the tokenizer's
-// fingerprint(), this binary and the cache format. A cache hit yields the same builder as a cold
-// count; the calibration check runs either way. Any cache problem (unreadable, truncated,
-// corrupt, unwritable folder) falls back to counting, with a debug log line and no error.
+// Counting every distinct piece with a real tokenizer costs 100-350 ms. For the vendored corpus
+// and the builtin tokenizer the counts are embedded in the binary: corpus_counts_tool counts them
+// at build time with this code (make_embedded_count_table), and create() uses them when the
+// tokenizer's fingerprint() and the corpus bytes are the ones they were made for. For other
+// tokenizers the per-word counts are cached on disk (see ExactPromptOptions), keyed by the corpus
+// bytes, the tokenizer's fingerprint(), this binary and the cache format. Embedded counts and a
+// cache hit yield the same builder as a cold count; the calibration check runs on every path, and
+// counts it refutes are not used. Any cache problem (unreadable, truncated, corrupt, unwritable
+// folder) falls back to counting, with a debug log line and no error.
 //
 // Thread safety: const after construction; build() may be called from several threads with
 // their own Rng. create() may run in several processes at once: cache files are written to a
@@ -24,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,12 +43,14 @@ struct ExactPromptOptions {
   // Folder of the piece-count cache; "" means default_count_cache_dir().
   std::string count_cache_dir;
   bool use_count_cache = true;
+  // Use the counts embedded at build time when they fit (corpus and tokenizer fingerprint).
+  bool use_embedded_counts = true;
 };
 
 class ExactPromptBuilder {
  public:
-  // Counts the corpus pieces with `tok` (which must outlive the builder), or reads the counts
-  // from the cache when `tok` has a fingerprint.
+  // Counts the corpus pieces with `tok` (which must outlive the builder), or takes the counts
+  // embedded in the binary, or reads them from the cache when `tok` has a fingerprint.
   static Result<ExactPromptBuilder> create(std::string_view corpus, const tokenizer::Tokenizer& tok,
                                            const ExactPromptOptions& options = {});
 
@@ -55,7 +62,14 @@ class ExactPromptBuilder {
   // no fingerprint (then nothing is cached).
   static std::string count_cache_file_name(std::string_view corpus, const tokenizer::Tokenizer& tok);
 
-  enum class CountSource { kCounted, kCache };
+  // An embeddable count table for `corpus` and `tok`: every piece counted, the filler chosen and
+  // the calibration check passed, in the cache file's layout keyed by the corpus and
+  // tok.fingerprint() (not by this binary). corpus_counts_tool writes it at build time for the
+  // vendored corpus and the builtin tokenizer. Errors: `tok` has no fingerprint, or its counts
+  // are not additive over the corpus (calibration fails).
+  static Result<std::string> make_embedded_count_table(std::string_view corpus, const tokenizer::Tokenizer& tok);
+
+  enum class CountSource { kCounted, kCache, kEmbedded };
   // What the cache holds: per word occurrence of the corpus, its bare and space-prefixed token
   // counts (two bytes, clipped to 255), and which occurrence is the filler word.
   struct CountTable {
@@ -96,6 +110,8 @@ class ExactPromptBuilder {
   // recording the choice there), then calibrates.
   static Result<ExactPromptBuilder> from_counts(std::string_view corpus, const tokenizer::Tokenizer& tok,
                                                 CountTable* table);
+  // Built from the embedded table when it is for (corpus, tok) and calibration agrees.
+  static std::optional<ExactPromptBuilder> from_embedded(std::string_view corpus, const tokenizer::Tokenizer& tok);
   std::string_view text_of(const Piece& p) const { return std::string_view(corpus_).substr(p.offset, p.bytes); }
   // Builds by construction only; returns the claimed count.
   int64_t assemble(int64_t target, size_t start, bool continuation, std::string* out) const;

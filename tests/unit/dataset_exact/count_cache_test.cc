@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "dataset/embedded_counts.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/synthetic_prompts.h"
 #include "unit/tokenizer/fixtures.h"
@@ -74,15 +75,18 @@ void write_bytes(const fs::path& p, const std::string& bytes) {
   out << bytes;
 }
 
+// The disk cache alone (the builtin tokenizer's embedded counts off; embedded_counts_test.cc).
 ExactPromptOptions in_dir(const std::string& dir) {
   ExactPromptOptions o;
   o.count_cache_dir = dir;
+  o.use_embedded_counts = false;
   return o;
 }
 
 ExactPromptOptions no_cache() {
   ExactPromptOptions o;
   o.use_count_cache = false;
+  o.use_embedded_counts = false;
   return o;
 }
 
@@ -315,6 +319,105 @@ TEST(CountCache, DefaultFolderFollowsTheEnvironment) {
       ::setenv(s.name, s.value->c_str(), 1);
     else
       ::unsetenv(s.name);
+  }
+}
+
+// ---- the table embedded at build time (vendored corpus, builtin tokenizer) --------------------
+
+ExactPromptOptions embedded_only() {
+  ExactPromptOptions o;
+  o.use_count_cache = false;
+  return o;
+}
+
+TEST(EmbeddedCounts, BuiltinWithTheVendoredCorpusCountsNothingAndWritesNoCache) {
+  auto tok = load("builtin");
+  ASSERT_TRUE(tok);
+  auto reference = ExactPromptBuilder::create(corpus(), *tok, no_cache());
+  ASSERT_TRUE(reference) << reference.error().message;
+  ASSERT_EQ(reference->count_source(), Source::kCounted);
+  TempDir dir;
+  ExactPromptOptions with_cache;
+  with_cache.count_cache_dir = dir.path();
+  for (const ExactPromptOptions& o : {embedded_only(), with_cache}) {
+    auto b = ExactPromptBuilder::create(corpus(), *tok, o);
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(b->count_source(), Source::kEmbedded);
+    EXPECT_FALSE(b->verifying_all());
+    EXPECT_EQ(b->piece_count(), reference->piece_count());
+    EXPECT_EQ(sample_prompts(*b), sample_prompts(*reference));
+    core::Rng rng = core::Rng::stream(8, "embedded");
+    for (int64_t target : {1, 5, 64, 550, 3000}) {
+      auto p = b->build(target, rng);
+      EXPECT_EQ(static_cast<int64_t>(tok->count(p.text)), target);
+    }
+  }
+  EXPECT_TRUE(cache_files(dir.path()).empty()) << "no cache entry for the embedded case";
+}
+
+// The embedded bytes are what this code makes now (the build regenerates them; not stale).
+TEST(EmbeddedCounts, TableIsWhatThisCodeMakes) {
+  auto tok = load("builtin");
+  ASSERT_TRUE(tok);
+  ASSERT_FALSE(embedded_count_table().empty());
+  auto made = ExactPromptBuilder::make_embedded_count_table(corpus(), *tok);
+  ASSERT_TRUE(made) << made.error().message;
+  EXPECT_TRUE(embedded_count_table() == *made);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(embedded_count_table().data()) % 8, 0u);
+}
+
+TEST(EmbeddedCounts, OtherCorpusOrTokenizerIsNotServedFromIt) {
+  auto builtin = load("builtin");
+  ASSERT_TRUE(builtin);
+  // Same size, one byte changed (passes the size gate, not the key).
+  std::string changed = corpus();
+  changed[changed.size() / 2] = changed[changed.size() / 2] == 'x' ? 'y' : 'x';
+  auto same_size = ExactPromptBuilder::create(changed, *builtin, embedded_only());
+  ASSERT_TRUE(same_size) << same_size.error().message;
+  EXPECT_EQ(same_size->count_source(), Source::kCounted);
+  auto shorter = ExactPromptBuilder::create(corpus().substr(0, 200000), *builtin, embedded_only());
+  ASSERT_TRUE(shorter);
+  EXPECT_EQ(shorter->count_source(), Source::kCounted);
+  Fingerprinted other(*builtin, builtin->fingerprint() + "x");
+  auto b = ExactPromptBuilder::create(corpus(), other, embedded_only());
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->count_source(), Source::kCounted);
+  Chars3 unprinted;
+  auto c = ExactPromptBuilder::create(corpus(), unprinted, embedded_only());
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->count_source(), Source::kCounted);
+  const std::string qwen = tt::family_paths().at("qwen3");
+  ASSERT_TRUE(tt::file_exists(qwen)) << tt::missing_fixture_message(qwen);
+  auto q = load(qwen);
+  ASSERT_TRUE(q);
+  auto d = ExactPromptBuilder::create(corpus(), *q, embedded_only());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->count_source(), Source::kCounted);
+}
+
+TEST(EmbeddedCounts, OffByOption) {
+  auto tok = load("builtin");
+  ASSERT_TRUE(tok);
+  auto b = ExactPromptBuilder::create(corpus(), *tok, no_cache());
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->count_source(), Source::kCounted);
+}
+
+// Calibration runs on the embedded counts too: a tokenizer that falsely carries the builtin's
+// fingerprint gets freshly counted, verified prompts, never the table's lengths.
+TEST(EmbeddedCounts, CalibrationRefutesItForAnImpostor) {
+  auto builtin = load("builtin");
+  ASSERT_TRUE(builtin);
+  Chars3 chars3;
+  Fingerprinted impostor(chars3, builtin->fingerprint());
+  auto b = ExactPromptBuilder::create(corpus(), impostor, embedded_only());
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(b->count_source(), Source::kCounted);
+  EXPECT_TRUE(b->verifying_all());
+  core::Rng rng(4);
+  for (int i = 0; i < 10; ++i) {
+    auto p = b->build(30 + i, rng);
+    EXPECT_EQ(static_cast<int64_t>(chars3.count(p.text)), p.tokens);
   }
 }
 
