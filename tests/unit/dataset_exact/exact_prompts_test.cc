@@ -98,5 +98,46 @@ TEST(ExactPrompts, NonAdditiveTokenizerFallsBackToVerifiedRepair) {
   EXPECT_GE(exact, 15);
 }
 
+// Pieces are the whitespace-separated words of at most 64 bytes (C-locale spaces only), found
+// the same way wherever they fall against the scanner's 64-byte steps: checked against a plain
+// byte-by-byte split on random texts of words around 64 bytes (the simple tokenizer counts
+// every word as one token, so every split word is a piece).
+TEST(ExactPrompts, PiecesAreTheShortWordsAtAnyAlignment) {
+  auto simple = load("simple");
+  ASSERT_TRUE(simple);
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  const std::string word_bytes = "ab\xc3\xa9\x1f\x08\x0e\x7fz";
+  const std::string space_bytes = " \t\n\v\f\r";
+  core::Rng rng(17);
+  for (int round = 0; round < 40; ++round) {
+    std::string text = round % 2 ? "" : " ";
+    const size_t target = 64 * (1 + rng.next_below(8)) + (round % 3 ? rng.next_below(64) : 0);
+    while (text.size() < target) {
+      const size_t len = 1 + rng.next_below(round % 4 == 0 ? 8 : 70);
+      for (size_t i = 0; i < len; ++i) text.push_back(word_bytes[rng.next_below(word_bytes.size())]);
+      const size_t gap = 1 + rng.next_below(3);
+      for (size_t i = 0; i < gap; ++i) text.push_back(space_bytes[rng.next_below(space_bytes.size())]);
+    }
+    text.resize(target);
+    if (text.find("a") == std::string::npos) text += " a";
+    size_t expected = 0;
+    for (size_t i = 0; i < text.size();) {
+      while (i < text.size() && is_space(text[i])) ++i;
+      const size_t start = i;
+      while (i < text.size() && !is_space(text[i])) ++i;
+      if (i > start && i - start <= 64) ++expected;
+    }
+    ExactPromptOptions o;
+    o.use_count_cache = false;
+    auto b = ExactPromptBuilder::create(text, *simple, o);
+    if (expected == 0) {
+      EXPECT_FALSE(b);
+      continue;
+    }
+    ASSERT_TRUE(b) << b.error().message;
+    EXPECT_EQ(b->piece_count(), expected) << "round " << round << ", " << text.size() << " bytes";
+  }
+}
+
 }  // namespace
 }  // namespace servebench::dataset
