@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/content_hash.h"
 #include "core/log.h"
 #include "dataset/embedded_counts.h"
 
@@ -54,67 +55,6 @@ constexpr size_t kHeaderBytes = 56;
 constexpr size_t kTrailerBytes = 8;
 static_assert(kMaxPieceTokens < 255, "counts are stored clipped to one byte");
 
-// 128-bit hash (two 64-bit lanes over 8-byte words, multiply + xorshift per step, murmur-style
-// finalizer). Names cache entries and detects damaged files; it is not cryptographic.
-class Hasher {
- public:
-  Hasher& update(std::string_view s) {
-    bytes_ += s.size();
-    const char* p = s.data();
-    size_t n = s.size();
-    if (fill_ == 0) {  // whole words straight from the input
-      for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        step(w);
-      }
-    }
-    while (n > 0) {
-      const size_t take = std::min(n, 8 - fill_);
-      std::memcpy(buf_ + fill_, p, take);
-      fill_ += take;
-      p += take;
-      n -= take;
-      if (fill_ == 8) {
-        uint64_t w;
-        std::memcpy(&w, buf_, 8);
-        step(w);
-        fill_ = 0;
-      }
-    }
-    return *this;
-  }
-  Hasher& update_u64(uint64_t v) { return update(std::string_view(reinterpret_cast<const char*>(&v), 8)); }
-  // Length-prefixed, so consecutive fields cannot run into each other.
-  Hasher& field(std::string_view s) { return update_u64(s.size()).update(s); }
-  std::pair<uint64_t, uint64_t> finish() const {
-    Hasher h = *this;
-    uint64_t w = 0;
-    std::memcpy(&w, h.buf_, h.fill_);
-    h.step(w ^ (static_cast<uint64_t>(h.fill_) << 56));
-    const uint64_t hi = fmix(h.a_ ^ h.bytes_);
-    return {hi, fmix(h.b_ ^ hi)};
-  }
-
- private:
-  static uint64_t fmix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-  }
-  void step(uint64_t w) {
-    a_ = (a_ ^ w) * 0x9E3779B97F4A7C15ULL;
-    a_ ^= a_ >> 29;
-    b_ = (b_ + (w ^ 0xD6E8FEB86659FD93ULL)) * 0xC2B2AE3D27D4EB4FULL;
-    b_ ^= b_ >> 31;
-  }
-  uint64_t a_ = 0x243F6A8885A308D3ULL, b_ = 0x13198A2E03707344ULL, bytes_ = 0;
-  char buf_[8] = {};
-  size_t fill_ = 0;
-};
-
 struct CacheKey {
   uint64_t hi = 0, lo = 0;
   std::string file_name() const { return fmt::format("{:016x}{:016x}.counts", hi, lo); }
@@ -135,7 +75,7 @@ const std::string& build_identity() {
 std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Tokenizer& tok) {
   const std::string fp = tok.fingerprint();
   if (fp.empty() || build_identity().empty()) return std::nullopt;
-  Hasher h;
+  core::ContentHash h;
   h.field("servebench corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
   h.field(kAnchor).field(build_identity()).field(fp).field(corpus);
   auto [hi, lo] = h.finish();
@@ -145,25 +85,17 @@ std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Toke
 // Key of the table embedded at build time: like cache_key but without the binary's identity (the
 // table is made by the binary's own code at build time, and calibration checks it at use).
 CacheKey embedded_key(std::string_view corpus, std::string_view fingerprint) {
-  Hasher h;
+  core::ContentHash h;
   h.field("servebench embedded corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
   h.field(kAnchor).field(fingerprint).field(corpus);
   auto [hi, lo] = h.finish();
   return CacheKey{hi, lo};
 }
 
-void put_u32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
-void put_u64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), 8); }
-uint32_t get_u32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t get_u64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+using core::get_u32;
+using core::get_u64;
+using core::put_u32;
+using core::put_u64;
 
 // Validates a count table in the cache file's layout (a cache file or the embedded table); the
 // error says why it was not used (for the debug log).
@@ -182,7 +114,7 @@ Result<ExactPromptBuilder::CountTable> parse_count_table(std::string_view data, 
   if (words > corpus_bytes || kHeaderBytes + 2 * words + kTrailerBytes != size)
     return make_error(ErrorCode::kParse, "word count does not match the file size");
   const size_t body = size - kTrailerBytes;
-  if (Hasher().update(std::string_view(p, body)).finish().first != get_u64(p + body))
+  if (core::ContentHash().update(std::string_view(p, body)).finish().first != get_u64(p + body))
     return make_error(ErrorCode::kParse, "checksum mismatch");
   return ExactPromptBuilder::CountTable{std::string(data.substr(kHeaderBytes, 2 * words)), get_u64(p + 48)};
 }
@@ -224,7 +156,7 @@ std::string encode_count_table(const CacheKey& key, size_t corpus_bytes, const E
   put_u64(&data, table.counts.size() / 2);
   put_u64(&data, table.filler_word);
   data += table.counts;
-  put_u64(&data, Hasher().update(data).finish().first);
+  put_u64(&data, core::ContentHash().update(data).finish().first);
   return data;
 }
 

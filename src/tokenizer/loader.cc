@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/content_hash.h"
 #include "tokenizer/hf_tokenizer.h"
 #include "tokenizer/hub.h"
 #include "tokenizer/simple_tokenizer.h"
@@ -30,66 +31,6 @@ extern "C" const char sb_o200k_blob_sha256[];
 
 namespace servebench::tokenizer {
 namespace {
-
-// 128-bit content hash (two 64-bit lanes over 8-byte words, each step multiply + xorshift, a
-// murmur-style finalizer). Not cryptographic: it names cache entries, it does not defend them.
-class ContentHash {
- public:
-  void update(const char* p, size_t n) {
-    bytes_ += n;
-    if (fill_ == 0) {  // whole words straight from the input
-      for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        std::memcpy(&w, p, 8);
-        step(w);
-      }
-    }
-    while (n > 0) {
-      const size_t take = std::min(n, 8 - fill_);
-      std::memcpy(buf_ + fill_, p, take);
-      fill_ += take;
-      p += take;
-      n -= take;
-      if (fill_ == 8) {
-        uint64_t w;
-        std::memcpy(&w, buf_, 8);
-        step(w);
-        fill_ = 0;
-      }
-    }
-  }
-  std::string hex() {
-    uint64_t w = 0;
-    std::memcpy(&w, buf_, fill_);
-    step(w ^ (static_cast<uint64_t>(fill_) << 56));
-    const uint64_t hi = fmix(a_ ^ bytes_), lo = fmix(b_ ^ hi);
-    char out[33];
-    static constexpr char kHex[] = "0123456789abcdef";
-    for (int i = 0; i < 16; ++i) {
-      out[i] = kHex[(hi >> (60 - 4 * i)) & 0xF];
-      out[16 + i] = kHex[(lo >> (60 - 4 * i)) & 0xF];
-    }
-    return std::string(out, 32);
-  }
-
- private:
-  static uint64_t fmix(uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-  }
-  void step(uint64_t w) {
-    a_ = (a_ ^ w) * 0x9E3779B97F4A7C15ULL;
-    a_ ^= a_ >> 29;
-    b_ = (b_ + (w ^ 0xD6E8FEB86659FD93ULL)) * 0xC2B2AE3D27D4EB4FULL;
-    b_ ^= b_ >> 31;
-  }
-  uint64_t a_ = 0x243F6A8885A308D3ULL, b_ = 0x13198A2E03707344ULL, bytes_ = 0;
-  char buf_[8] = {};
-  size_t fill_ = 0;
-};
 
 // What identifies one version of a file without reading it.
 struct FileStamp {
@@ -119,12 +60,12 @@ std::string hash_file_if_unchanged(const std::string& path, const FileStamp& wan
   struct stat st;
   std::string out;
   if (::fstat(fd, &st) == 0 && stamp_of(st) == want) {
-    ContentHash h;
+    core::ContentHash h;
     std::string buf(1 << 20, '\0');
     off_t total = 0;
     ssize_t n;
     while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
-      h.update(buf.data(), static_cast<size_t>(n));
+      h.update(std::string_view(buf.data(), static_cast<size_t>(n)));
       total += n;
     }
     // Re-check after reading: a writer that kept the inode but changed the bytes changes mtime.

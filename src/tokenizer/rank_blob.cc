@@ -6,6 +6,7 @@
 #include <iterator>
 #include <vector>
 
+#include "core/content_hash.h"
 #include "tokenizer/rank_tables.h"
 #include "tokenizer/tiktoken.h"
 
@@ -19,18 +20,10 @@ constexpr size_t kMergeSamples = 64;
 
 size_t align64(size_t n) { return (n + 63) & ~size_t{63}; }
 
-void put_u32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
-void put_u64(std::string* out, uint64_t v) { out->append(reinterpret_cast<const char*>(&v), 8); }
-uint32_t get_u32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint64_t get_u64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+using core::get_u32;
+using core::get_u64;
+using core::put_u32;
+using core::put_u64;
 
 }  // namespace
 
