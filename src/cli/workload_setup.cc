@@ -296,6 +296,12 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
 
   Assembly a;
   a.default_strategy = dataset::SamplingStrategy::kSequential;
+  // Rows that share a session but carry no history between them still go one after another as
+  // one session (AIPerf): single_turn rows with a session_id, inputs.json sessions, raw-payload
+  // folders (one file per session).
+  const bool ordered_without_history = file->format == dataset::FileFormat::kSingleTurn ||
+                                       file->format == dataset::FileFormat::kInputsJson ||
+                                       file->format == dataset::FileFormat::kRawPayload;
   bool dropped_sharegpt_turns = false;
   std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
   for (const auto& conv : workload->conversations) {
@@ -329,7 +335,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       if (sharegpt) break;  // vLLM's convention: the first exchange
     }
     dropped_sharegpt_turns |= sharegpt && conv.turns.size() > 1;
-    a.sessions |= workload->multi_turn_history && s.turns.size() > 1;
+    s.carry_history = workload->multi_turn_history;
+    a.sessions |= (workload->multi_turn_history || ordered_without_history) && s.turns.size() > 1;
     a.convs.push_back(std::move(s));
   }
   if (dropped_sharegpt_turns)

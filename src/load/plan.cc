@@ -128,7 +128,7 @@ Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
       if (config.user_centric_rate) {
         spec.user_centric = true;
         spec.request_rate.reset();
-        spec.concurrency.reset();
+        spec.concurrency = config.concurrency;  // a ceiling on users in flight when given
       }
     }
     if (fixed_offsets_ns && spec.phase == record::Phase::kProfiling) {

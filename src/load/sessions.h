@@ -50,6 +50,9 @@ struct SessionTemplate {
   std::string conversation_id;
   std::vector<endpoints::Message> preamble;  // system prompt, user context: in every turn
   std::vector<SessionTurn> turns;
+  // False: turns go one after another but each without the earlier ones (AIPerf's single_turn
+  // rows sharing a session_id).
+  bool carry_history = true;
 };
 
 struct SessionWorkload {

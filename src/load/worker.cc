@@ -219,6 +219,7 @@ WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint
   ready_.clear();
   users_.reset();
   users_done_ = true;
+  users_blocked_ = false;
   if (sessions_ && plan.spec.user_centric) {
     const SessionWorkload* sw = sessions_;
     users_ = std::make_unique<UserCentricGenerator>(
@@ -530,7 +531,7 @@ int64_t Worker::session_wake_ns() const {
     const int64_t r = ready_.front().ready_ns;
     if (!rate_mode || r > clock_.now_ns()) wake = r;
   }
-  if (users_ && !users_done_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
+  if (users_ && !users_done_ && !users_blocked_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
   return std::min(wake, schedule_->issue_deadline_ns());
 }
 
@@ -577,6 +578,9 @@ bool Worker::session_step(int64_t now_ns) {
   // User-centric first turns.
   if (users_) {
     if (users_done_ || phase_start_ns_ + next_user_.offset_ns > now_ns) return false;
+    // --concurrency caps the users in flight (AIPerf); a session's end pumps again.
+    users_blocked_ = live_sessions_ >= schedule_->concurrency_share_at(now_ns);
+    if (users_blocked_) return false;
     const UserStart u = next_user_;
     advance_user();
     return start_session(u.session, u.max_turns, phase_start_ns_ + u.offset_ns, now_ns, false);
@@ -681,7 +685,7 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   LiveSession* s = req->session;
   req->session = nullptr;
   const auto& rec = req->rec;
-  if (!s->pending_user.role.empty()) {
+  if (!s->pending_user.role.empty() && s->conv->carry_history) {
     // Live history: the turn as sent, then the reply the server gave (empty on failure, so the
     // roles keep alternating).
     s->history.push_back(std::move(s->pending_user));
@@ -710,6 +714,7 @@ void Worker::end_session(LiveSession* s, int64_t now_ns) {
     client_->release_group((phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1);
   if (s->holds_slot) schedule_->on_request_done(now_ns);
   --live_sessions_;
+  users_blocked_ = false;
   // Swap-remove from the pool (frees the session).
   const size_t pos = s->pool_pos;
   if (pos + 1 != session_pool_.size()) {

@@ -199,6 +199,7 @@ class Worker {
   std::unique_ptr<UserCentricGenerator> users_;
   UserStart next_user_;
   bool users_done_ = true;
+  bool users_blocked_ = false;       // the next user waits for the --concurrency ceiling
 };
 
 }  // namespace servebench::load

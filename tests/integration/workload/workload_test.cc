@@ -405,6 +405,58 @@ TEST(Workload, SessionsUnderRateAndCeilingComplete) {
   for (const auto& [id, turns] : by_session(read_jsonl(dir + "/rec.jsonl"))) EXPECT_EQ(turns.size(), 4u) << id;
 }
 
+// single_turn rows sharing a session_id go one after another (each after the previous reply) as
+// one session, but without history (AIPerf).
+TEST(Workload, SingleTurnSessionRowsAreOrderedWithoutHistory) {
+  const std::string dir = make_temp_dir("stsess");
+  {
+    std::ofstream f(dir + "/rows.jsonl");
+    f << R"({"session_id": "a", "text": "one two three"})" "\n";
+    f << R"({"session_id": "a", "text": "four five"})" "\n";
+    f << R"({"session_id": "a", "text": "six"})" "\n";
+    f << R"({"session_id": "b", "text": "seven eight"})" "\n";
+  }
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "40", "--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url(), "--input-file",
+                             dir + "/rows.jsonl", "--osl", "2", "--concurrency", "4"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  auto sessions = by_session(read_jsonl(dir + "/rec.jsonl"));
+  ASSERT_EQ(sessions.size(), 2u);
+  bool saw_three = false;
+  for (const auto& [id, turns] : sessions) {
+    for (const auto& q : turns) EXPECT_EQ(q.at("num_messages").get<int64_t>(), 1) << q.dump();  // no history
+    if (turns.size() != 3) continue;
+    saw_three = true;
+    EXPECT_EQ(turns[0].at("message_prompt_tokens").at(0).get<int64_t>(), 3);  // file order
+    EXPECT_EQ(turns[1].at("message_prompt_tokens").at(0).get<int64_t>(), 2);
+    for (size_t t = 1; t < 3; ++t)  // each after the previous reply (TTFT 40 ms)
+      EXPECT_GE(turns[t].at("received_steady_ns").get<int64_t>() - turns[t - 1].at("received_steady_ns").get<int64_t>(),
+                40'000'000);
+  }
+  EXPECT_TRUE(saw_three);
+}
+
+// --concurrency caps the users in flight under --user-centric-rate (AIPerf).
+TEST(Workload, UserCentricRateHonoursAConcurrencyCeiling) {
+  const std::string dir = make_temp_dir("ucrcap");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url(), "--isl", "10", "--osl",
+                             "2", "--session-turns-mean", "2", "--user-centric-rate", "100", "--num-users", "4",
+                             "--concurrency", "1", "--num-sessions", "4", "--random-seed", "2"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  // One session at a time: sessions' [first, last] request intervals do not overlap.
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (const auto& [id, turns] : by_session(read_jsonl(dir + "/rec.jsonl")))
+    spans.push_back({turns.front().at("received_steady_ns").get<int64_t>(), turns.back().at("received_steady_ns").get<int64_t>()});
+  ASSERT_GE(spans.size(), 3u);
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i) EXPECT_GT(spans[i].first, spans[i - 1].second);
+}
+
 TEST(Workload, BadFilesAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("badfile");
   {
