@@ -1,0 +1,179 @@
+// Internal to the load engine's worker (worker.cc, worker_sessions.cc): the in-flight request
+// (the transport's response handler filling its record) and a live multi-turn session.
+// Not part of the module's interface.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "endpoints/endpoint.h"
+#include "load/worker.h"
+#include "transport/event_loop.h"
+#include "transport/http_client.h"
+#include "transport/sse_parser.h"
+
+namespace servebench::load {
+
+// Why the worker cancelled a request (RequestRecord::cancel_reason says it to the exports).
+enum CancelReason : int { kNoCancel = 0, kRateCancel, kGraceCancel, kInterruptCancel };
+
+inline const char* cancel_message(int reason) {
+  switch (reason) {
+    case kRateCancel: return "cancelled by --request-cancellation-rate";
+    case kGraceCancel: return "cancelled: still in flight when the benchmark grace period expired";
+    case kInterruptCancel: return "cancelled: interrupted (Ctrl-C)";
+  }
+  return "cancelled";
+}
+
+inline constexpr size_t kErrorExcerptBytes = 512;
+
+inline bool is_output_chunk(record::ChunkKind k) {
+  return k == record::ChunkKind::kContent || k == record::ChunkKind::kReasoning ||
+         k == record::ChunkKind::kToolCall;
+}
+
+// One in-flight request: the transport's handler and the record being filled.
+struct Worker::Request final : transport::ResponseHandler {
+  Worker* worker = nullptr;
+  record::RequestRecord rec;
+  transport::SseParser sse;
+  std::string body;  // non-streamed body or error excerpt
+  uint64_t transfer = 0;
+  size_t active_pos = 0;
+  int cancel_reason = kNoCancel;
+  int64_t cancel_after_ns = -1;  // --request-cancellation-delay for this request, -1 = none
+  bool cancel_timer_armed = false;
+  uint64_t cancel_timer = 0;
+  bool awaiting_first_token = false;
+  bool completed = false;
+  int64_t last_recv_ns = 0;
+  LiveSession* session = nullptr;  // multi-turn: the session this turn belongs to
+
+  void reset() {
+    session = nullptr;
+    rec = record::RequestRecord();
+    sse.reset();
+    body.clear();
+    transfer = 0;
+    cancel_reason = kNoCancel;
+    cancel_after_ns = -1;
+    cancel_timer_armed = false;
+    awaiting_first_token = false;
+    completed = false;
+    last_recv_ns = 0;
+  }
+
+  bool http_ok() const { return rec.http_status >= 200 && rec.http_status < 300; }
+
+  // The cancellation delay counts from the end of sending (AIPerf). The transport may report
+  // that instant late (libcurl: with the response headers), so the timer is first armed from
+  // request_start and moved when the real send time arrives in time.
+  void arm_cancel(int64_t from_ns) {
+    if (cancel_after_ns < 0) return;
+    if (cancel_timer_armed) worker->loop_->cancel_timer(cancel_timer);
+    cancel_timer_armed = true;
+    cancel_timer = worker->loop_->add_timer(from_ns + cancel_after_ns, [this] {
+      cancel_timer_armed = false;
+      worker->cancel_one(this, kRateCancel);
+    });
+  }
+
+  void on_request_sent(int64_t sent_ns) override {
+    rec.request_sent_ns = sent_ns;
+    if (cancel_timer_armed) arm_cancel(sent_ns);
+  }
+
+  void on_headers(int http_status, int64_t recv_ns) override {
+    rec.http_status = http_status;
+    if (rec.first_byte_ns == 0) rec.first_byte_ns = recv_ns;
+  }
+
+  void on_body(std::string_view bytes, int64_t recv_ns) override {
+    rec.response_bytes += static_cast<int64_t>(bytes.size());
+    if (rec.first_byte_ns == 0) rec.first_byte_ns = recv_ns;
+    last_recv_ns = recv_ns;
+    if (!http_ok()) {
+      if (body.size() < kErrorExcerptBytes)
+        body.append(bytes.substr(0, kErrorExcerptBytes - body.size()));
+      return;
+    }
+    if (!rec.streaming) {
+      body.append(bytes);
+      return;
+    }
+    sse.feed(bytes, recv_ns, [this](const transport::SseEvent& ev) { on_event(ev); });
+  }
+
+  void on_event(const transport::SseEvent& ev) {
+    if (ev.event == "error") {
+      if (rec.error == record::ErrorKind::kNone) {
+        rec.error = record::ErrorKind::kServerErrorEvent;
+        rec.error_message = "server error event: " + std::string(ev.data.substr(0, 200));
+      }
+      return;
+    }
+    const size_t before = rec.chunks.size();
+    worker->parser_->parse_event(ev.data, ev.recv_ns, &rec);
+    if (awaiting_first_token) {
+      for (size_t i = before; i < rec.chunks.size(); ++i) {
+        if (is_output_chunk(rec.chunks[i].kind)) {
+          awaiting_first_token = false;
+          --worker->prefill_in_flight_;
+          worker->need_pump_ = true;  // a prefill slot freed; pumped after this loop iteration
+          break;
+        }
+      }
+    }
+  }
+
+  void on_complete(record::ErrorKind error, std::string_view message, int64_t end_ns,
+                   bool connection_reused) override {
+    if (completed) return;
+    completed = true;
+    rec.end_ns = end_ns;
+    rec.connection_reused = connection_reused;
+    if (cancel_reason != kNoCancel) {
+      rec.error = record::ErrorKind::kCancelled;
+      rec.error_message = cancel_message(cancel_reason);
+      rec.cancel_reason = cancel_reason == kRateCancel    ? record::CancelReason::kRate
+                          : cancel_reason == kGraceCancel ? record::CancelReason::kGrace
+                                                          : record::CancelReason::kInterrupt;
+    } else if (error != record::ErrorKind::kNone) {
+      rec.error = error;
+      rec.error_message = std::string(message);
+    } else if (!http_ok()) {
+      rec.error = record::ErrorKind::kHttpStatus;
+      std::string excerpt = body;
+      std::replace(excerpt.begin(), excerpt.end(), '\n', ' ');
+      std::replace(excerpt.begin(), excerpt.end(), '\r', ' ');
+      rec.error_message = fmt::format("HTTP {}: {}", rec.http_status, excerpt);
+    } else if (rec.streaming) {
+      sse.finish(end_ns, [this](const transport::SseEvent& ev) { on_event(ev); });
+    } else {
+      worker->parser_->parse_body(body, last_recv_ns ? last_recv_ns : end_ns, &rec);
+    }
+    worker->finish(this);
+  }
+};
+
+// A live multi-turn session (sessions.h), owned by the worker that started it.
+struct Worker::LiveSession {
+  uint64_t number = 0;   // session number within the phase
+  const SessionTemplate* conv = nullptr;
+  int32_t next_turn = 0;
+  int32_t max_turns = 0;
+  std::vector<endpoints::Message> history;  // user turns as sent, each followed by the live reply
+  endpoints::Message pending_user;          // the turn in flight, as sent
+  std::string correlation_id;
+  std::string marker;                       // cache-bust marker ("" = none)
+  int64_t last_intended_ns = 0;
+  bool holds_slot = false;                  // closed loop: returns its slot when it ends
+  size_t pool_pos = 0;
+};
+
+}  // namespace servebench::load

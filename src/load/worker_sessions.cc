@@ -1,0 +1,225 @@
+// The worker's multi-turn session logic (sessions.h): which turn goes next, rendering a turn
+// with its live history, and the end of a session.
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "load/worker.h"
+#include "load/worker_internal.h"
+#include "transport/http_client.h"
+
+namespace servebench::load {
+
+bool Worker::no_new_sessions() const {
+  if (stopping_ || sessions_exhausted_) return true;
+  if (users_) return users_done_;
+  // Fixed schedule: every first turn sent (continuations still follow). Rate and closed loop
+  // only end by count, duration or --num-sessions (stopping_ / sessions_exhausted_).
+  return plan_->spec.fixed_offsets_ns != nullptr && schedule_->exhausted();
+}
+
+int64_t Worker::session_wake_ns() const {
+  if (stopping_) return kNever;
+  int64_t wake = kNever;
+  const bool rate_mode = plan_->spec.request_rate.has_value();
+  if (!ready_.empty()) {
+    // With a rate a ready continuation waits for the next arrival; wake when one becomes ready
+    // only if that is still ahead (an arrival may be held by the ceiling until then).
+    const int64_t r = ready_.front().ready_ns;
+    if (!rate_mode || r > clock_.now_ns()) wake = r;
+  }
+  if (users_ && !users_done_ && !users_blocked_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
+  return std::min(wake, schedule_->issue_deadline_ns());
+}
+
+void Worker::advance_user() {
+  // Every worker runs the whole user schedule and keeps the users k ≡ id (mod W).
+  do {
+    next_user_ = users_->next();
+  } while (next_user_.session % static_cast<uint64_t>(workers_) != static_cast<uint64_t>(id_));
+  if (plan_->spec.session_count && next_user_.session >= static_cast<uint64_t>(*plan_->spec.session_count))
+    users_done_ = true;
+}
+
+void Worker::stop_issuing() {
+  schedule_->stop();
+  if (!sessions_ || stopping_) return;
+  stopping_ = true;
+  // Sessions waiting for their next turn end now; those in flight end when their turn does.
+  std::vector<ReadyTurn> waiting;
+  waiting.swap(ready_);
+  const int64_t now = clock_.now_ns();
+  for (const auto& r : waiting) end_session(r.session, now);
+}
+
+// One send decision; false when nothing may be sent now.
+bool Worker::session_step(int64_t now_ns) {
+  if (stopping_) return false;
+  if (now_ns >= schedule_->issue_deadline_ns()) {
+    stop_issuing();
+    return false;
+  }
+  if (prefill_in_flight_ >= schedule_->prefill_share()) return false;
+  const bool rate_mode = plan_->spec.request_rate.has_value();
+  auto pop_ready = [this] {
+    std::pop_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
+    ReadyTurn r = ready_.back();
+    ready_.pop_back();
+    return r;
+  };
+  // Continuations whose time has come (without a rate they need no credit).
+  if (!rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
+    const ReadyTurn r = pop_ready();
+    return send_turn(r.session, r.intended_ns, now_ns);
+  }
+  // User-centric first turns.
+  if (users_) {
+    if (users_done_ || phase_start_ns_ + next_user_.offset_ns > now_ns) return false;
+    // --concurrency caps the users in flight (AIPerf); a session's end pumps again.
+    users_blocked_ = live_sessions_ >= schedule_->concurrency_share_at(now_ns);
+    if (users_blocked_) return false;
+    const UserStart u = next_user_;
+    advance_user();
+    return start_session(u.session, u.max_turns, phase_start_ns_ + u.offset_ns, now_ns, false);
+  }
+  // Credits: rate arrivals (a ready continuation first), closed-loop slots, fixed first turns.
+  // A ready continuation already holds its session's slot: the ceiling does not hold it back.
+  const bool continuation_ready = rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns;
+  Credit credit;
+  if (!schedule_->next_credit(now_ns, continuation_ready ? 0 : live_sessions_, prefill_in_flight_, &credit))
+    return false;
+  if (rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
+    const ReadyTurn r = pop_ready();
+    return send_turn(r.session, credit.intended_ns, now_ns);
+  }
+  uint64_t number = credit.index;
+  if (plan_->spec.fixed_offsets_ns == nullptr) {
+    const int64_t n = sessions_started_ ? sessions_started_->fetch_add(1, std::memory_order_relaxed) : 0;
+    if (n >= plan_->spec.session_count.value_or(INT64_MAX)) {
+      sessions_exhausted_ = true;  // this credit goes unused (AIPerf skips the arrival too)
+      return true;
+    }
+    number = static_cast<uint64_t>(n);
+  }
+  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop());
+}
+
+bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
+                           bool holds_slot) {
+  std::unique_ptr<LiveSession> s = std::make_unique<LiveSession>();
+  s->number = number;
+  s->holds_slot = holds_slot;
+  s->conv = &sessions_->conversation_of(number);
+  const auto turns = static_cast<int32_t>(s->conv->turns.size());
+  s->max_turns = max_turns > 0 ? std::min(max_turns, turns) : turns;
+  s->correlation_id = fmt::format("{:016x}-{}{:010x}", settings_.run_tag,
+                                  phase_ == record::Phase::kWarmup ? 'w' : 's', number);
+  if (sessions_->cache_bust != config::CacheBust::kNone)
+    s->marker = cache_bust_marker(settings_.seed, (static_cast<uint64_t>(phase_) << 48) ^ number);
+  LiveSession* raw = s.get();
+  raw->pool_pos = session_pool_.size();
+  session_pool_.push_back(std::move(s));
+  ++live_sessions_;
+  if (raw->max_turns <= 0) {
+    end_session(raw, now_ns);
+    return true;
+  }
+  return send_turn(raw, intended_ns, now_ns);
+}
+
+bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
+  uint64_t index = 0;
+  if (!schedule_->claim_request(&index)) {  // --request-count reached: the run stops here
+    end_session(s, now_ns);
+    stop_issuing();
+    return false;
+  }
+  const SessionTurn& turn = s->conv->turns[static_cast<size_t>(s->next_turn)];
+  Request* req = new_request(index_base_ + index, intended_ns, now_ns);
+  req->session = s;
+  auto& rec = req->rec;
+  rec.session_num = static_cast<int32_t>(s->number);
+  rec.turn_index = s->next_turn;
+  rec.conversation_id = s->conv->conversation_id;
+  rec.x_correlation_id = s->correlation_id;
+  rec.requested_output_tokens = turn.max_output_tokens;
+  s->last_intended_ns = intended_ns;
+
+  transport::HttpRequest http;
+  if (!turn.body.empty()) {
+    http.body = turn.body;  // verbatim (raw payload, message-array rows): carries its own context
+    rec.input_tokens = turn.input_tokens;
+    s->pending_user = endpoints::Message{};
+  } else {
+    s->pending_user = endpoints::Message{turn.role.empty() ? "user" : turn.role, turn.text};
+    if (s->next_turn == 0) mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
+    endpoints::TurnPayload p;
+    p.model = rec.model;
+    p.max_output_tokens = turn.max_output_tokens;
+    p.messages.reserve(s->conv->preamble.size() + s->history.size() + 2);
+    p.messages = s->conv->preamble;
+    p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
+    p.messages.push_back(s->pending_user);
+    mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
+    http.body = sessions_->endpoint->render_body(p);
+    if (!turn.extra_json.empty()) http.body = endpoints::merge_body_extras(http.body, turn.extra_json);
+    // ISL: every message's text, counted off the hot path by record processing.
+    rec.input_texts.reserve(p.messages.size());
+    for (auto& m : p.messages) rec.input_texts.push_back(std::move(m.content));
+  }
+  if (sessions_->keep_bodies) rec.request_body = http.body;
+  http.headers.reserve(settings_.headers.size() + 2);
+  http.headers = settings_.headers;
+  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
+  http.headers.push_back(settings_.session_header + ": " + s->correlation_id);
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+    http.connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1;
+  launch(req, http);
+  return true;
+}
+
+void Worker::on_turn_done(Request* req, int64_t now_ns) {
+  LiveSession* s = req->session;
+  req->session = nullptr;
+  const auto& rec = req->rec;
+  if (!s->pending_user.role.empty() && s->conv->carry_history) {
+    // Live history: the turn as sent, then the reply the server gave (empty on failure, so the
+    // roles keep alternating).
+    s->history.push_back(std::move(s->pending_user));
+    s->history.push_back(endpoints::Message{"assistant", rec.output_text});
+  }
+  ++s->next_turn;
+  if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
+    end_session(s, now_ns);
+    return;
+  }
+  const SessionTurn& next = s->conv->turns[static_cast<size_t>(s->next_turn)];
+  int64_t ready = now_ns;
+  if (users_) {
+    ready = std::max(now_ns, s->last_intended_ns + users_->gap_ns());
+  } else if (plan_->spec.fixed_offsets_ns && next.offset_ns >= 0) {
+    ready = std::max(now_ns, phase_start_ns_ + next.offset_ns);
+  } else if (next.delay_ns > 0) {
+    ready = now_ns + next.delay_ns;
+  }
+  ready_.push_back({ready, ready, s});
+  std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
+}
+
+void Worker::end_session(LiveSession* s, int64_t now_ns) {
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+    client_->release_group((phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1);
+  if (s->holds_slot) schedule_->on_request_done(now_ns);
+  --live_sessions_;
+  users_blocked_ = false;
+  // Swap-remove from the pool (frees the session).
+  const size_t pos = s->pool_pos;
+  if (pos + 1 != session_pool_.size()) {
+    session_pool_[pos] = std::move(session_pool_.back());
+    session_pool_[pos]->pool_pos = pos;
+  }
+  session_pool_.pop_back();
+}
+
+}  // namespace servebench::load
