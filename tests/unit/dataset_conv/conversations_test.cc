@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "unit/dataset_exact/corpus_fixture.h"
 #include "unit/tokenizer/fixtures.h"
 
 namespace servebench::dataset {
@@ -13,13 +14,7 @@ namespace {
 
 namespace tt = tokenizer::testing;
 
-const std::string& corpus() {
-  static const std::string c = [] {
-    auto r = load_corpus(tt::source_dir() + "/data/corpus/mobydick.txt");
-    return r ? *r : std::string();
-  }();
-  return c;
-}
+const std::string& corpus() { return testing::vendored_corpus(); }
 
 struct TokFixture {
   std::shared_ptr<const tokenizer::Tokenizer> tok;

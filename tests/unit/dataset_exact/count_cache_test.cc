@@ -15,6 +15,7 @@
 #include "dataset/embedded_counts.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/synthetic_prompts.h"
+#include "unit/dataset_exact/corpus_fixture.h"
 #include "unit/tokenizer/fixtures.h"
 
 namespace servebench::dataset {
@@ -24,18 +25,10 @@ namespace fs = std::filesystem;
 namespace tt = tokenizer::testing;
 using Source = ExactPromptBuilder::CountSource;
 
-const std::string& corpus() {
-  static const std::string c = [] {
-    auto r = load_corpus(tt::source_dir() + "/data/corpus/mobydick.txt");
-    return r ? *r : std::string();
-  }();
-  return c;
-}
+const std::string& corpus() { return testing::vendored_corpus(); }
 
 std::shared_ptr<const tokenizer::Tokenizer> load(const std::string& spec) {
-  auto t = tokenizer::load_tokenizer(spec);
-  EXPECT_TRUE(t) << (t ? "" : t.error().message);
-  return t ? *t : nullptr;
+  return testing::load_tokenizer_or_fail(spec);
 }
 
 // A fresh folder per test, removed afterwards.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "dataset/synthetic_prompts.h"
+#include "unit/dataset_exact/corpus_fixture.h"
 #include "unit/tokenizer/fixtures.h"
 
 namespace servebench::dataset {
@@ -10,18 +11,10 @@ namespace {
 
 namespace tt = tokenizer::testing;
 
-const std::string& corpus() {
-  static const std::string c = [] {
-    auto r = load_corpus(tt::source_dir() + "/data/corpus/mobydick.txt");
-    return r ? *r : std::string();
-  }();
-  return c;
-}
+const std::string& corpus() { return testing::vendored_corpus(); }
 
 std::shared_ptr<const tokenizer::Tokenizer> load(const std::string& spec) {
-  auto t = tokenizer::load_tokenizer(spec);
-  EXPECT_TRUE(t) << (t ? "" : t.error().message);
-  return t ? *t : nullptr;
+  return testing::load_tokenizer_or_fail(spec);
 }
 
 // Every prompt re-encodes to exactly its target, for targets from 1 to long prompts, opening a
