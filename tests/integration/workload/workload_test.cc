@@ -308,9 +308,10 @@ TEST(Workload, CacheBustWarmupMarkerAndSharedPrompts) {
     if (i < 3) EXPECT_GT(t.at(0).get<int64_t>(), 7);
     else EXPECT_EQ(t.at(0).get<int64_t>(), 7);
   }
-  for (const auto& x : r.records())
-    if (x.at("metadata").at("benchmark_phase") == "profiling")
-      EXPECT_EQ(x.at("metrics").at("input_sequence_length").at("value").get<int64_t>(), 42);
+  for (const auto& x : r.records()) {
+    if (x.at("metadata").at("benchmark_phase") != "profiling") continue;
+    EXPECT_EQ(x.at("metrics").at("input_sequence_length").at("value").get<int64_t>(), 42);
+  }
   // Prefixes come from a pool of two; every session has its own user context.
   std::set<std::string> prefixes, contexts;
   for (const auto& x : read_jsonl(r.artifact_dir + "/profile_export_raw.jsonl")) {
