@@ -4,7 +4,7 @@
 #   RT=1 scripts/bench_replay.sh    # client and mock under SCHED_FIFO (root), as in bench_load.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=build/bin
+BIN=${BIN:-build/bin}
 work=$(mktemp -d)
 trap 'kill $mock 2>/dev/null || true; rm -rf "$work"' EXIT
 rt=()
