@@ -1,5 +1,7 @@
 #include "record/record_processor.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -60,7 +62,14 @@ void RecordProcessor::submit(std::vector<RequestRecord>&& batch) {
 }
 
 void RecordProcessor::run(size_t slot) {
-  // Lower this thread's priority: token counting must not delay a worker's timestamps.
+  // Lower this thread's priority: token counting must not delay a worker's timestamps. Under a
+  // real-time policy (servebench started with chrt) a nice value means nothing and a FIFO thread
+  // is never preempted by its equals, so first leave the real-time class.
+  if (sched_getscheduler(0) == SCHED_FIFO || sched_getscheduler(0) == SCHED_RR) {
+    sched_param normal{};
+    normal.sched_priority = 0;
+    pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
+  }
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   for (;;) {
     std::vector<RequestRecord> batch;
