@@ -32,7 +32,8 @@ struct RawFlags {
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
   std::string prefill_concurrency, cancel_rate, cancel_delay, workers_max;
   std::string seq_dist, sampling, num_sessions, turns_mean, turns_stddev, delay_mean, delay_stddev, delay_ratio;
-  std::string prefix_pool, prefix_len, system_len, user_context_len, session_header, cache_bust;
+  std::string prefix_pool, prefix_len, system_len, user_context_len, cache_bust;
+  std::string session_header = "X-Correlation-ID";
   bool reset_kv = false;
   std::string reset_kv_path, reset_kv_timeout, user_centric_rate, num_users;
   std::string artifact_dir = "artifacts", prefix, export_level = "records", goodput, slice, fail_on;
@@ -292,8 +293,8 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
     SB_TRY(v, to_count(flag, *raw, 0));
     *out = *v;
   }
-  if (!f.session_header.empty()) {
-    if (f.session_header.find_first_of(": \t\r\n") != std::string::npos)
+  {
+    if (f.session_header.empty() || f.session_header.find_first_of(": \t\r\n") != std::string::npos)
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("--session-header '{}' is not a header name; give just the name, e.g. X-Session-ID",
                                     f.session_header));

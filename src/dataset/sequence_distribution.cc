@@ -208,12 +208,24 @@ Result<std::vector<SequenceBin>> parse_json(std::string_view spec, const auto& f
   return bins;
 }
 
+// A number the parser reads back exactly: the shortest round-trip form, or, where that would
+// be exponent notation (tiny stddevs or probabilities), plain decimal with enough digits.
+std::string plain_number(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of("eE") == std::string::npos) return s;
+  const int digits = 17 + std::max(0, -static_cast<int>(std::floor(std::log10(std::fabs(v)))));
+  s = fmt::format("{:.{}f}", v, digits);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
 std::string format_bin(const SequenceBin& b) {
-  // Printed as doubles ({:.0f}): a mean beyond int64 must not overflow a conversion here.
+  // Printed as doubles: a mean beyond int64 must not overflow a conversion here.
   std::string s = fmt::format("{:.0f}", b.isl_mean);
-  if (b.isl_stddev > 0) s += fmt::format("|{}", b.isl_stddev);
+  if (b.isl_stddev > 0) s += "|" + plain_number(b.isl_stddev);
   s += fmt::format(",{:.0f}", b.osl_mean);
-  if (b.osl_stddev > 0) s += fmt::format("|{}", b.osl_stddev);
+  if (b.osl_stddev > 0) s += "|" + plain_number(b.osl_stddev);
   return s;
 }
 
@@ -296,7 +308,7 @@ std::string SequenceDistribution::to_string() const {
   std::string s;
   for (const auto& b : bins_) {
     if (!s.empty()) s.push_back(';');
-    s += fmt::format("{}:{}", format_bin(b), b.prob_pct);
+    s += format_bin(b) + ":" + plain_number(b.prob_pct);
   }
   return s;
 }

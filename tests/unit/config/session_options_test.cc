@@ -237,6 +237,7 @@ TEST(SessionOptions, BadValuesNameTheirFlag) {
   expect_usage_error({"--session-header", "X-Id: 1"}, {"--session-header"});
   expect_usage_error({"--session-header", "X-Id:"}, {"--session-header"});
   expect_usage_error({"--session-header", "X Id"}, {"--session-header"});
+  expect_usage_error({"--session-header", ""}, {"--session-header"});  // an empty name is not a header
   expect_usage_error({"--num-sessions", "0"}, {"--num-sessions"});
   expect_usage_error({"--num-conversations", "many"}, {"--num-sessions"});
   expect_usage_error({"--num-sessions", "2.5"}, {"--num-sessions"});

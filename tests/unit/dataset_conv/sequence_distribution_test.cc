@@ -172,5 +172,22 @@ TEST(SequenceDistribution, SameSeedSameDraws) {
   EXPECT_TRUE(differs);
 }
 
+// to_string is the canonical form and parses back to the same bins, tiny values included
+// (shortest form would print 1e-07, which the grammar does not read).
+TEST(SequenceDistributionText, CanonicalFormRoundTripsWithoutExponents) {
+  auto d = SequenceDistribution::parse("256|0.0000001,128:0.00000000000000000001;512,64|1.5:99.99999999999999999999");
+  ASSERT_TRUE(d) << d.error().message;
+  const std::string text = d->to_string();
+  EXPECT_EQ(text.find_first_of("eE"), std::string::npos) << text;
+  auto again = SequenceDistribution::parse(text);
+  ASSERT_TRUE(again) << text << ": " << again.error().message;
+  ASSERT_EQ(again->bins().size(), d->bins().size());
+  for (size_t i = 0; i < d->bins().size(); ++i) {
+    EXPECT_EQ(again->bins()[i].isl_stddev, d->bins()[i].isl_stddev);
+    EXPECT_EQ(again->bins()[i].osl_stddev, d->bins()[i].osl_stddev);
+    EXPECT_EQ(again->bins()[i].prob_pct, d->bins()[i].prob_pct);
+  }
+}
+
 }  // namespace
 }  // namespace servebench::dataset
