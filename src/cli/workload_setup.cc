@@ -103,6 +103,34 @@ struct Assembly {
   dataset::SamplingStrategy default_strategy = dataset::SamplingStrategy::kShuffle;
 };
 
+// The turn without history: the preamble, then the turn's own message.
+endpoints::TurnPayload delta_payload(const load::SessionTemplate& conv, const load::SessionTurn& turn,
+                                     const std::string& model) {
+  endpoints::TurnPayload p;
+  p.model = model;
+  p.max_output_tokens = turn.max_output_tokens;
+  p.messages = conv.preamble;
+  p.messages.push_back({turn.role.empty() ? "user" : turn.role, turn.text});
+  return p;
+}
+
+std::string render_with_extras(const endpoints::Endpoint& endpoint, const endpoints::TurnPayload& p,
+                               const std::string& extra_json) {
+  std::string body = endpoint.render_body(p);
+  return extra_json.empty() ? body : endpoints::merge_body_extras(body, extra_json);
+}
+
+// Entry (or conversation) per request (or session): timestamp order for a fixed schedule, else
+// the sampling strategy's picks.
+std::vector<uint32_t> entry_order(const Assembly& a, const config::BenchmarkConfig& cfg, size_t entries,
+                                  uint64_t seed) {
+  if (!a.fixed)
+    return dataset::sample_entries(strategy_for(cfg, a.default_strategy), entries, picks_for(cfg, entries), seed);
+  std::vector<uint32_t> order(entries);
+  std::iota(order.begin(), order.end(), 0u);
+  return order;
+}
+
 // One single-turn body per model, with its ISL.
 void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                    const endpoints::Endpoint& endpoint, const load::SessionTemplate& conv,
@@ -116,16 +144,10 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
       t.body = turn.body;  // verbatim, as AIPerf sends raw payloads
       t.input_tokens = turn.input_tokens;
     } else {
-      endpoints::TurnPayload p;
-      p.model = model;
-      p.max_output_tokens = turn.max_output_tokens;
-      p.messages = conv.preamble;
-      endpoints::Message user{turn.role.empty() ? "user" : turn.role, turn.text};
-      load::mark_first_turn(cfg.cache_bust, placeholder, &user.content);
-      p.messages.push_back(std::move(user));
+      endpoints::TurnPayload p = delta_payload(conv, turn, model);
+      load::mark_first_turn(cfg.cache_bust, placeholder, &p.messages.back().content);
       load::mark_request(cfg.cache_bust, placeholder, warmup, &p.messages);
-      t.body = endpoint.render_body(p);
-      if (!turn.extra_json.empty()) t.body = endpoints::merge_body_extras(t.body, turn.extra_json);
+      t.body = render_with_extras(endpoint, p, turn.extra_json);
       if (cfg.cache_bust != config::CacheBust::kNone) {
         const size_t at = t.body.find(placeholder);
         if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);
@@ -151,10 +173,7 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
 
 Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                   const endpoints::Endpoint& endpoint, uint64_t seed, PreparedWorkload out) {
-  const bool has_warmup = cfg.has_warmup();
-  const bool warmup_marker = has_warmup && cfg.cache_bust == config::CacheBust::kNone;
-  const auto strategy = strategy_for(cfg, a.default_strategy);
-  for (const auto& c : a.convs) out.total_turns += c.turns.size();
+  const bool warmup_marker = cfg.has_warmup() && cfg.cache_bust == config::CacheBust::kNone;
   if (a.sessions) {
     auto sw = std::make_shared<load::SessionWorkload>();
     out.entries = a.convs.size();
@@ -164,30 +183,15 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
       out.input_session_ids.push_back(c.conversation_id);
       auto& payloads = out.input_payloads.emplace_back();
       for (const auto& t : c.turns) {
-        if (!t.body.empty()) {
-          payloads.push_back(t.body);
-          continue;
-        }
-        endpoints::TurnPayload p;
-        p.model = cfg.models.front();
-        p.max_output_tokens = t.max_output_tokens;
-        p.messages = c.preamble;
-        p.messages.push_back({t.role.empty() ? "user" : t.role, t.text});
-        std::string body = endpoint.render_body(p);
-        if (!t.extra_json.empty()) body = endpoints::merge_body_extras(body, t.extra_json);
-        payloads.push_back(std::move(body));
+        payloads.push_back(t.body.empty()
+                               ? render_with_extras(endpoint, delta_payload(c, t, cfg.models.front()), t.extra_json)
+                               : t.body);
       }
     }
+    sw->order = entry_order(a, cfg, a.convs.size(), seed);
     sw->conversations = std::move(a.convs);
-    if (a.fixed) {
-      sw->order.resize(sw->conversations.size());
-      std::iota(sw->order.begin(), sw->order.end(), 0u);
-    } else {
-      sw->order = dataset::sample_entries(strategy, sw->conversations.size(), picks_for(cfg, out.entries), seed);
-    }
     sw->endpoint = &endpoint;
     sw->cache_bust = cfg.cache_bust;
-    sw->keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
     sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
     sw->num_users = cfg.num_users.value_or(0);
     out.sessions = std::move(sw);
@@ -201,12 +205,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
       ++out.entries;
     }
   }
-  if (a.fixed) {
-    out.order.resize(out.entries);
-    std::iota(out.order.begin(), out.order.end(), 0u);
-  } else {
-    out.order = dataset::sample_entries(strategy, out.entries, picks_for(cfg, out.entries), seed);
-  }
+  out.order = entry_order(a, cfg, out.entries, seed);
   return out;
 }
 

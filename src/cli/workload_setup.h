@@ -31,7 +31,6 @@ struct PreparedWorkload {
   std::shared_ptr<load::SessionWorkload> sessions;     // multi-turn (then `requests` is empty)
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: not a fixed schedule
   size_t entries = 0;        // single-turn entries, or conversations
-  size_t total_turns = 0;    // turns over all conversations
   std::vector<std::string> input_session_ids;          // inputs.json: one per conversation/entry
   std::vector<std::vector<std::string>> input_payloads;
   std::vector<std::string> warnings;

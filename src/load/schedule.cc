@@ -72,19 +72,9 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
   }
   if (prefill_in_flight >= prefill_share_) return false;
   if (free_slots_.empty()) return false;
-  if (plan_.spec.sessions) {  // a slot starts a session; its sends claim their own indices
-    out->index = 0;
-    out->intended_ns = free_slots_.front();
-    free_slots_.pop_front();
-    return true;
-  }
-  const int64_t count = plan_.spec.request_count.value_or(INT64_MAX);
-  const int64_t index = issued_->fetch_add(1, std::memory_order_relaxed);
-  if (index >= count) {
-    exhausted_ = true;
-    return false;
-  }
-  out->index = static_cast<uint64_t>(index);
+  // A slot starts a session whose sends claim their own indices; a single request claims one.
+  out->index = 0;
+  if (!plan_.spec.sessions && !claim_request(&out->index)) return false;
   out->intended_ns = free_slots_.front();
   free_slots_.pop_front();
   return true;

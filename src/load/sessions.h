@@ -62,7 +62,6 @@ struct SessionWorkload {
   std::vector<uint32_t> order;
   const endpoints::Endpoint* endpoint = nullptr;  // renders bodies at send time (thread-safe)
   config::CacheBust cache_bust = config::CacheBust::kNone;
-  bool keep_bodies = false;       // raw export: each record keeps the body it sent
   double user_centric_rate = 0;   // > 0: first turns from UserCentricGenerator
   int64_t num_users = 0;
 

@@ -225,9 +225,13 @@ Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_
   return req;
 }
 
-void Worker::launch(Request* req, transport::HttpRequest& http) {
+void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connection_group) {
   auto& rec = req->rec;
   http.url = settings_.urls[static_cast<size_t>(rec.url_index)];
+  http.headers = settings_.headers;
+  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
+  http.headers.push_back(settings_.session_header + ": " + rec.x_correlation_id);
+  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = connection_group;
   http.timeout_ns = settings_.request_timeout_ns;
   http.fresh_connection = settings_.reuse == config::ConnectionReuse::kNever;
   rec.request_bytes = static_cast<int64_t>(http.body.size());
@@ -285,12 +289,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
       rec.payload_index = -1;
     }
   }
-  http.headers.reserve(settings_.headers.size() + 2);
-  http.headers = settings_.headers;
-  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back(settings_.session_header + ": " + rec.x_correlation_id);
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = index + 1;
-  launch(req, http);
+  launch(req, http, index + 1);  // single turn: the request is the session
 }
 
 void Worker::finish(Request* req) {

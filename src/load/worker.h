@@ -63,7 +63,7 @@ struct WorkerSettings {
   // Warm-up bodies (AIPerf's warm-up marker), same layout; empty: warm-up sends `requests`.
   std::vector<RequestTemplate> warmup_requests;
   std::vector<uint32_t> order;            // entry of request i: order[i % order.size()]
-  bool keep_bodies = false;               // raw export: keep bodies patched at send time
+  bool keep_bodies = false;               // raw export: records keep bodies not pre-rendered as sent
   std::string session_header = "X-Correlation-ID";  // --session-header (every request is a session)
   // Multi-turn sessions (sessions.h); when set, `requests`/`order` are unused and every body is
   // rendered at send time with the session's live history.
@@ -126,8 +126,7 @@ class Worker {
   friend struct Request;
   struct LiveSession;
   struct ReadyTurn {
-    int64_t ready_ns;
-    int64_t intended_ns;
+    int64_t ready_ns;  // also the turn's intended time when no arrival carries it
     LiveSession* session;
     bool operator>(const ReadyTurn& o) const { return ready_ns > o.ready_ns; }
   };
@@ -135,7 +134,10 @@ class Worker {
   void pump();
   void issue(const Credit& credit, int64_t now_ns);
   Request* new_request(uint64_t index, int64_t intended_ns, int64_t now_ns);
-  void launch(Request* req, transport::HttpRequest& http);
+  // Adds the request's URL, headers (X-Request-ID, the session header with rec.x_correlation_id)
+  // and connection options, then hands it to the transport. `connection_group`: the sticky
+  // session's connection (used with sticky-user-sessions only).
+  void launch(Request* req, transport::HttpRequest& http, uint64_t connection_group);
   // Sessions.
   bool session_step(int64_t now_ns);
   bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns, bool holds_slot);

@@ -171,6 +171,7 @@ struct Worker::LiveSession {
   endpoints::Message pending_user;          // the turn in flight, as sent
   std::string correlation_id;
   std::string marker;                       // cache-bust marker ("" = none)
+  uint64_t connection_group = 0;            // its connection under sticky-user-sessions
   int64_t last_intended_ns = 0;
   bool holds_slot = false;                  // closed loop: returns its slot when it ends
   size_t pool_pos = 0;

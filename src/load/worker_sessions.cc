@@ -71,7 +71,7 @@ bool Worker::session_step(int64_t now_ns) {
   // Continuations whose time has come (without a rate they need no credit).
   if (!rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
     const ReadyTurn r = pop_ready();
-    return send_turn(r.session, r.intended_ns, now_ns);
+    return send_turn(r.session, r.ready_ns, now_ns);
   }
   // User-centric first turns.
   if (users_) {
@@ -89,7 +89,7 @@ bool Worker::session_step(int64_t now_ns) {
   Credit credit;
   if (!schedule_->next_credit(now_ns, continuation_ready ? 0 : live_sessions_, prefill_in_flight_, &credit))
     return false;
-  if (rate_mode && !ready_.empty() && ready_.front().ready_ns <= now_ns) {
+  if (continuation_ready) {
     const ReadyTurn r = pop_ready();
     return send_turn(r.session, credit.intended_ns, now_ns);
   }
@@ -117,6 +117,7 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
                                   phase_ == record::Phase::kWarmup ? 'w' : 's', number);
   if (sessions_->cache_bust != config::CacheBust::kNone)
     s->marker = cache_bust_marker(settings_.seed, (static_cast<uint64_t>(phase_) << 48) ^ number);
+  s->connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + number + 1;
   LiveSession* raw = s.get();
   raw->pool_pos = session_pool_.size();
   session_pool_.push_back(std::move(s));
@@ -168,14 +169,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     rec.input_texts.reserve(p.messages.size());
     for (auto& m : p.messages) rec.input_texts.push_back(std::move(m.content));
   }
-  if (sessions_->keep_bodies) rec.request_body = http.body;
-  http.headers.reserve(settings_.headers.size() + 2);
-  http.headers = settings_.headers;
-  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back(settings_.session_header + ": " + s->correlation_id);
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
-    http.connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1;
-  launch(req, http);
+  if (settings_.keep_bodies) rec.request_body = http.body;
+  launch(req, http, s->connection_group);
   return true;
 }
 
@@ -203,13 +198,13 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   } else if (next.delay_ns > 0) {
     ready = now_ns + next.delay_ns;
   }
-  ready_.push_back({ready, ready, s});
+  ready_.push_back({ready, s});
   std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
 }
 
 void Worker::end_session(LiveSession* s, int64_t now_ns) {
   if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
-    client_->release_group((phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + s->number + 1);
+    client_->release_group(s->connection_group);
   if (s->holds_slot) schedule_->on_request_done(now_ns);
   --live_sessions_;
   users_blocked_ = false;
