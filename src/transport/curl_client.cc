@@ -32,7 +32,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -68,8 +67,7 @@ class CurlClient final : public HttpClient {
   CurlClient(EventLoop& loop, const ClientOptions& options) : loop_(loop), options_(options) {}
 
   Status init() {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+    curl_global_init_once();
     multi_ = curl_multi_init();
     if (!multi_) return make_error(ErrorCode::kInternal, "curl_multi_init failed");
     curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &CurlClient::socket_cb);

@@ -1,8 +1,15 @@
 #include "transport/curl_error_kind.h"
 
+#include <mutex>
+
 namespace servebench::transport {
 
 using record::ErrorKind;
+
+void curl_global_init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
 
 ErrorKind curl_error_kind(CURLcode code, CURL* easy, bool https, int64_t request_timeout_ns,
                           int64_t elapsed_ns) {

@@ -17,6 +17,9 @@
 
 namespace servebench::transport {
 
+// libcurl's process-wide initialization, once, from whichever transport piece needs it first.
+void curl_global_init_once();
+
 record::ErrorKind curl_error_kind(CURLcode code, CURL* easy, bool https, int64_t request_timeout_ns,
                                   int64_t elapsed_ns);
 

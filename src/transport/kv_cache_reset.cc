@@ -7,13 +7,13 @@
 #include <cctype>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "core/log.h"
+#include "transport/curl_error_kind.h"
 
 namespace servebench::transport {
 namespace {
@@ -21,11 +21,6 @@ namespace {
 constexpr int64_t kNsPerMs = 1'000'000;
 constexpr int64_t kFirstRetryWaitNs = 1'000'000'000;
 constexpr int64_t kMaxRetryWaitNs = 8'000'000'000;
-
-void init_curl_once() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 struct UrlDeleter {
   void operator()(CURLU* u) const { curl_url_cleanup(u); }
@@ -108,7 +103,7 @@ Attempt post_once(const std::string& base_url, const std::string& path, int64_t 
                   const std::vector<std::string>& headers, bool verify_tls) {
   auto url = control_url(base_url, path);
   if (!url) return {tl::unexpected(url.error()), false};
-  init_curl_once();
+  curl_global_init_once();
   std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
   if (!easy) return {make_error(ErrorCode::kInternal, "curl_easy_init failed"), false};
   CURL* e = easy.get();
