@@ -174,10 +174,14 @@ int run_profile(int argc, char** argv) {
   load::WorkerSettings settings;
   const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
   for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
+  // The credentials and -H headers go with every request, control requests (KV-cache reset)
+  // included; the content headers only with benchmark requests.
+  std::vector<std::string> user_headers;
+  if (!cfg.api_key.empty()) user_headers.push_back("Authorization: Bearer " + cfg.api_key);
+  for (const auto& h : cfg.headers) user_headers.push_back(h);
   settings.headers.push_back("Content-Type: application/json");
   if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
-  if (!cfg.api_key.empty()) settings.headers.push_back("Authorization: Bearer " + cfg.api_key);
-  for (const auto& h : cfg.headers) settings.headers.push_back(h);
+  settings.headers.insert(settings.headers.end(), user_headers.begin(), user_headers.end());
   settings.models = cfg.models;
   settings.requests = std::move(work.requests);
   settings.warmup_requests = std::move(work.warmup_requests);
@@ -209,8 +213,7 @@ int run_profile(int argc, char** argv) {
     ro.path = cfg.reset_kv_cache_path;
     ro.timeout_ns = cfg.reset_kv_cache_timeout_ns;
     ro.verify_tls = !cfg.insecure_tls;
-    for (const auto& h : settings.headers)
-      if (h.rfind("Content-Type:", 0) != 0 && h.rfind("Accept:", 0) != 0) ro.headers.push_back(h);
+    ro.headers = user_headers;
     auto reset = transport::reset_kv_cache_all(cfg.urls, ro);
     if (!reset) {
       std::fprintf(stderr, "servebench profile: --reset-kv-cache failed, no load was sent: %s\n",
