@@ -4,6 +4,8 @@ JOBS ?= $(shell nproc)
 CTEST_JOBS ?= $(JOBS)
 export CCACHE_DIR ?= $(HOME)/.cache/servebench/ccache
 export CCACHE_MAXSIZE ?= 5G
+# Paths under the checkout hash relative, so clones and worktrees share the cache.
+export CCACHE_BASEDIR ?= $(CURDIR)
 # CI (CI=true) builds with warnings as errors.
 WERROR := $(if $(filter true 1,$(CI)),ON,OFF)
 CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "metrics/metric_info.h"
 #include "metrics/slo.h"
 #include "metrics/stats.h"
@@ -79,6 +80,9 @@ struct SummaryOptions {
   int64_t window_ns = 0;        // > 0: throughputs divide by this window (time slices)
   int max_threads = 0;          // distributions computed on up to this many threads (0 = cores)
   record::RunAnchor anchor;     // steady → wall, for min/max timestamps
+  // The endpoint's capabilities: metrics that need what it lacks (tokens, streaming) are not
+  // reported, as AIPerf drops TTFT/ITL/OSL rows for embeddings.
+  core::Capabilities capabilities = core::kTextGenerationCaps;
 };
 
 struct Summary {

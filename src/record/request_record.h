@@ -89,6 +89,9 @@ struct RequestRecord {
   int64_t request_sent_ns = 0;    // request body fully written
   int64_t first_byte_ns = 0;      // response headers received
   int64_t end_ns = 0;             // response complete, failed or cancelled
+  // The whole response was received and parsed without error (0 otherwise). Latency and
+  // throughput of endpoints without token output (embeddings, rankings, ...) end here.
+  int64_t response_complete_ns = 0;
   int64_t cancel_ns = 0;          // when cancellation was triggered (0 if not)
   CancelReason cancel_reason = CancelReason::kNone;
 
@@ -100,6 +103,9 @@ struct RequestRecord {
   std::string reasoning_text;     // concatenation of reasoning text
   Usage usage;
   std::string finish_reason;
+  // Non-token outputs counted by the endpoint's parser (embedding vectors, ranked documents,
+  // images); -1 = the endpoint produces none.
+  int64_t output_items = -1;
   int64_t request_bytes = 0;
   int64_t response_bytes = 0;
   bool connection_reused = false;
