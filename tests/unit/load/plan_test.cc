@@ -138,18 +138,13 @@ TEST(Plan, WorkerSharesSumToTheLimit) {
     }
 }
 
-config::BenchmarkConfig base_config() {
-  config::BenchmarkConfig c;
-  c.models = {"m"};
-  return c;
-}
-
-TEST(Plan, PhasesFromConfigAddWarmupWithInfiniteGrace) {
-  auto c = base_config();
-  c.concurrency = 4;
-  c.warmup_request_count = 3;
-  c.benchmark_duration_ns = 5'000'000'000;
-  auto phases = phases_from_config(c);
+TEST(Plan, PhasesFromSpecAddWarmupWithInfiniteGrace) {
+  LoadSpec spec;
+  spec.concurrency = 4;
+  spec.warmup_request_count = 3;
+  spec.duration_ns = 5'000'000'000;
+  spec.grace_ns = 30'000'000'000;
+  auto phases = phases_from_spec(spec);
   ASSERT_EQ(phases.size(), 2u);
   EXPECT_EQ(phases[0].phase, record::Phase::kWarmup);
   EXPECT_EQ(phases[0].request_count, 3);
@@ -160,8 +155,35 @@ TEST(Plan, PhasesFromConfigAddWarmupWithInfiniteGrace) {
   EXPECT_EQ(phases[1].concurrency, 4);
 }
 
+TEST(Plan, WarmupSessionsCountSessionsOrRequests) {
+  LoadSpec spec;
+  spec.concurrency = 2;
+  spec.warmup_sessions = 5;
+  EXPECT_EQ(phases_from_spec(spec)[0].request_count, 5);  // sessions of one turn are requests
+  spec.sessions = true;
+  const auto phases = phases_from_spec(spec);
+  EXPECT_EQ(phases[0].session_count, 5);
+  EXPECT_TRUE(phases[0].sessions);
+  EXPECT_TRUE(phases[1].sessions);
+}
+
+TEST(Plan, UserCentricSessionsKeepOnlyTheGivenCeiling) {
+  LoadSpec spec;
+  spec.request_rate = 3;
+  spec.sessions = true;
+  spec.user_centric = true;
+  spec.session_count = 9;
+  auto p = phases_from_spec(spec).back();
+  EXPECT_TRUE(p.user_centric);
+  EXPECT_FALSE(p.request_rate.has_value());
+  EXPECT_FALSE(p.concurrency.has_value());
+  EXPECT_EQ(p.session_count, 9);
+  spec.concurrency_ceiling = 4;
+  EXPECT_EQ(phases_from_spec(spec).back().concurrency, 4);
+}
+
 TEST(Plan, DefaultWorkerCount) {
-  auto c = base_config();
+  LoadSpec c;
   c.concurrency = 100;
   EXPECT_EQ(default_worker_count(c, 8), 7);
   EXPECT_EQ(default_worker_count(c, 1), 1);
@@ -173,6 +195,8 @@ TEST(Plan, DefaultWorkerCount) {
   c.request_rate = 10;
   c.workers_max.reset();
   EXPECT_EQ(default_worker_count(c, 16), 15);
+  c.prefill_concurrency = 4;
+  EXPECT_EQ(default_worker_count(c, 16), 4);
 }
 
 }  // namespace
