@@ -144,17 +144,12 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
       return usage_error(st.error().message);
   }
 
-  // The artifact folder exists and takes files before anything is sent.
-  auto artifacts = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
-  if (!artifacts) return usage_error(artifacts.error().message);
-  // Until the load starts, leaving returns the folder to how it was.
-  struct Cleanup {
-    const ArtifactDir& dir;
-    bool keep = false;
-    ~Cleanup() {
-      if (!keep) remove_unused(dir);
-    }
-  } cleanup{*artifacts};
+  // A folder that cannot take files fails now, in a second; it is made again (and kept) once
+  // set-up is done, so a set-up that fails or is interrupted leaves no empty folder behind.
+  if (auto probe = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix); !probe)
+    return usage_error(probe.error().message);
+  else
+    remove_unused(*probe);
 
   std::vector<std::string> warnings;
   // Tokenizer.
@@ -219,6 +214,17 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
               tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)", since_ms());
 
   if (core::interrupt_requested()) return interrupted_in_setup();
+  // The artifact folder exists and takes files before anything is sent (KV-cache reset
+  // included); until the load starts, leaving returns it to how it was.
+  auto artifacts = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+  if (!artifacts) return usage_error(artifacts.error().message);
+  struct Cleanup {
+    const ArtifactDir& dir;
+    bool keep = false;
+    ~Cleanup() {
+      if (!keep) remove_unused(dir);
+    }
+  } cleanup{*artifacts};
   if (cfg.reset_kv_cache)
     if (auto st = reset_kv_cache(cfg); !st) return failed(3, st.error().message);
   if (core::interrupt_requested()) return interrupted_in_setup();

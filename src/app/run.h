@@ -2,9 +2,9 @@
 // `servebench profile` and by anything that runs benchmarks in a loop (sweeps, searches,
 // shards) or in a test.
 //
-// run_benchmark does, in order: export-option checks, the artifact folder (created and
-// test-written before anything is sent), the file-descriptor budget, tokenizer, workload,
-// plan, KV-cache reset, the load, record processing, artifacts; and it returns the facts the
+// run_benchmark does, in order: export-option checks, the file-descriptor budget, an artifact
+// folder probe, tokenizer, workload, plan, the artifact folder (created and test-written before
+// anything is sent), KV-cache reset, the load, record processing, artifacts; and returns the facts the
 // caller needs to report and to pick an exit code. It never reads or changes process state
 // other than RLIMIT_NOFILE (raised to its hard limit) and the process interrupt flag
 // (core/interrupt.h), which it polls: set-up loops stop early and a running load drains and

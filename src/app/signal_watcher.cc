@@ -14,7 +14,7 @@ namespace servebench::app {
 namespace {
 
 std::atomic<int> g_signals{0};
-constexpr int64_t kSetupGraceNs = 1'000'000'000;  // a set-up that does not notice the flag
+constexpr int64_t kSetupGraceNs = 700'000'000;  // for a set-up step that does not poll the flag
 constexpr long kTickNs = 50'000'000;
 
 int64_t now_ns() {

@@ -5,8 +5,9 @@
 // arrives before a run starts stays pending here and interrupts the run as it begins.
 //
 // What a signal does depends on the stage the owner reports:
-//   - set-up: stop (the set-up polls the flag); if the process is still in set-up a second
-//     later, or on a second signal, it exits at once with 128 + signal: nothing was sent.
+//   - set-up: stop (set-up loops poll the flag); if the process is still in set-up 0.7 s later
+//     (a step that does not poll), or on a second signal, it exits at once with 128 + signal
+//     and one line: nothing was sent, nothing to write.
 //   - load: the run library drains in-flight requests briefly, then cancels them; a second
 //     signal cancels at once. Artifacts are written either way.
 //   - export: the artifacts are finished; a second signal exits at once.

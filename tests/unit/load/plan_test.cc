@@ -19,7 +19,7 @@ Built build(const PhaseSpec& spec, uint64_t seed) {
   return b;
 }
 
-PhaseSpec rate_spec(double rate, config::ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
+PhaseSpec rate_spec(double rate, ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
   PhaseSpec s;
   s.request_rate = rate;
   s.pattern = pattern;
@@ -44,16 +44,16 @@ GapStats gap_stats(const std::vector<int64_t>& arrivals) {
 }
 
 TEST(Plan, ConstantRateIsExact) {
-  auto p = build(rate_spec(10, config::ArrivalPattern::kConstant, 100), 1);
+  auto p = build(rate_spec(10, ArrivalPattern::kConstant, 100), 1);
   ASSERT_EQ(p.arrivals_ns.size(), 100u);
   for (size_t i = 0; i < p.arrivals_ns.size(); ++i) EXPECT_EQ(p.arrivals_ns[i], int64_t(i) * 100'000'000);
   // A rate whose period is not a whole number of ns does not drift.
-  auto q = build(rate_spec(3, config::ArrivalPattern::kConstant, 3001), 1);
+  auto q = build(rate_spec(3, ArrivalPattern::kConstant, 3001), 1);
   EXPECT_NEAR(q.arrivals_ns.back(), 1'000'000'000'000, 1);
 }
 
 TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
-  auto p = build(rate_spec(100, config::ArrivalPattern::kPoisson, 50'000), 42);
+  auto p = build(rate_spec(100, ArrivalPattern::kPoisson, 50'000), 42);
   auto s = gap_stats(p.arrivals_ns);
   EXPECT_NEAR(s.mean_s, 0.01, 0.01 * 0.02);
   EXPECT_NEAR(s.cv, 1.0, 0.03);
@@ -61,7 +61,7 @@ TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
 
 TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
   for (double shape : {0.25, 1.0, 4.0}) {
-    auto p = build(rate_spec(50, config::ArrivalPattern::kGamma, 50'000, shape), 7);
+    auto p = build(rate_spec(50, ArrivalPattern::kGamma, 50'000, shape), 7);
     auto s = gap_stats(p.arrivals_ns);
     EXPECT_NEAR(s.mean_s, 0.02, 0.02 * 0.03) << "shape " << shape;
     EXPECT_NEAR(s.cv, 1.0 / std::sqrt(shape), 0.05 / std::sqrt(shape)) << "shape " << shape;
@@ -69,7 +69,7 @@ TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
 }
 
 TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
-  auto spec = rate_spec(200, config::ArrivalPattern::kGamma, 1000, 0.5);
+  auto spec = rate_spec(200, ArrivalPattern::kGamma, 1000, 0.5);
   auto a = build(spec, 1234);
   auto b = build(spec, 1234);
   auto c = build(spec, 1235);
@@ -82,7 +82,7 @@ TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
 }
 
 TEST(Plan, DurationBoundsArrivalsAndCountWinsWhenSmaller) {
-  PhaseSpec s = rate_spec(10, config::ArrivalPattern::kConstant, 0);
+  PhaseSpec s = rate_spec(10, ArrivalPattern::kConstant, 0);
   s.request_count.reset();
   s.duration_ns = 2'000'000'000;
   auto p = build(s, 1);
@@ -102,7 +102,7 @@ TEST(Plan, RateRampStepsEveryHundredMilliseconds) {
   EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 5'000'000'000), 100);
   EXPECT_DOUBLE_EQ(ramped_rate(100, 0, 0), 100);
   // Constant arrivals during the ramp use the rate at the previous arrival: first gap 1/10 s.
-  PhaseSpec s = rate_spec(100, config::ArrivalPattern::kConstant, 200);
+  PhaseSpec s = rate_spec(100, ArrivalPattern::kConstant, 200);
   s.rate_ramp_ns = ramp;
   auto p = build(s, 1);
   EXPECT_EQ(p.arrivals_ns[1], 100'000'000);   // rate 10 at t=0
