@@ -1,13 +1,12 @@
 #include "app/artifact_dir.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-
-#include <fmt/format.h>
 
 namespace servebench::app {
 namespace {
@@ -15,9 +14,11 @@ namespace {
 namespace fs = std::filesystem;
 
 Error dir_error(const std::string& root, const std::string& what) {
-  return Error{ErrorCode::kInvalidArgument,
-               fmt::format("--artifact-dir '{}': {}; pick a folder you can write, e.g. --artifact-dir ./artifacts",
-                           root, what)};
+  return Error{
+      ErrorCode::kInvalidArgument,
+      fmt::format(
+          "--artifact-dir '{}': {}; pick a folder you can write, e.g. --artifact-dir ./artifacts",
+          root, what)};
 }
 
 // Creates `dir` and its missing parents one by one, recording what it created.
@@ -28,11 +29,14 @@ Status make_dirs(const std::string& root, const fs::path& dir, std::vector<std::
     std::error_code ec;
     const auto st = fs::status(partial, ec);
     if (fs::exists(st)) {
-      if (!fs::is_directory(st)) return tl::unexpected(dir_error(root, fmt::format("'{}' is not a folder", partial.string())));
+      if (!fs::is_directory(st))
+        return tl::unexpected(
+            dir_error(root, fmt::format("'{}' is not a folder", partial.string())));
       continue;
     }
     if (!fs::create_directory(partial, ec) && ec)
-      return tl::unexpected(dir_error(root, fmt::format("cannot create '{}' ({})", partial.string(), ec.message())));
+      return tl::unexpected(
+          dir_error(root, fmt::format("cannot create '{}' ({})", partial.string(), ec.message())));
     created->push_back(partial.string());
   }
   return {};
@@ -43,13 +47,16 @@ Status make_dirs(const std::string& root, const fs::path& dir, std::vector<std::
 Status probe(const std::string& root, const fs::path& dir) {
   const std::string path = (dir / fmt::format(".servebench-probe-{}", getpid())).string();
   const int fd = open(path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return tl::unexpected(dir_error(root, fmt::format("cannot write in '{}' ({})", dir.string(), std::strerror(errno))));
+  if (fd < 0)
+    return tl::unexpected(dir_error(
+        root, fmt::format("cannot write in '{}' ({})", dir.string(), std::strerror(errno))));
   const bool wrote = write(fd, "probe\n", 6) == 6;
   const int saved = errno;
   const bool closed = close(fd) == 0;
   unlink(path.c_str());
   if (!wrote || !closed)
-    return tl::unexpected(dir_error(root, fmt::format("cannot write in '{}' ({})", dir.string(), std::strerror(saved))));
+    return tl::unexpected(dir_error(
+        root, fmt::format("cannot write in '{}' ({})", dir.string(), std::strerror(saved))));
   return {};
 }
 
@@ -57,13 +64,15 @@ Status probe(const std::string& root, const fs::path& dir) {
 
 Status check_export_prefix(const std::string& prefix) {
   if (prefix.empty()) return {};
-  if (prefix.find('/') != std::string::npos || prefix.find('\\') != std::string::npos || prefix == "." ||
-      prefix == ".." || prefix.find('\0') != std::string::npos) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("--profile-export-prefix '{}' must be a file name, not a path: the files go into the "
-                                  "artifact folder; choose the folder with --artifact-dir and give a plain name, e.g. "
-                                  "--profile-export-prefix my_run",
-                                  prefix));
+  if (prefix.find('/') != std::string::npos || prefix.find('\\') != std::string::npos ||
+      prefix == "." || prefix == ".." || prefix.find('\0') != std::string::npos) {
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        fmt::format(
+            "--profile-export-prefix '{}' must be a file name, not a path: the files go into the "
+            "artifact folder; choose the folder with --artifact-dir and give a plain name, e.g. "
+            "--profile-export-prefix my_run",
+            prefix));
   }
   return {};
 }

@@ -1,8 +1,8 @@
 #include "app/fd_budget.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace servebench::app {
 namespace {
@@ -18,7 +18,8 @@ int64_t connections_for(int64_t slots, int64_t urls, int workers, int http_versi
   // HTTP/1.1: a pooled connection per request in flight, and round robin over URLs can leave
   // an idle one per URL behind each slot.
   if (http_version != 2) return slots * urls;
-  const int64_t per_url = std::max<int64_t>(workers, (slots + kStreamsPerConnection - 1) / kStreamsPerConnection);
+  const int64_t per_url =
+      std::max<int64_t>(workers, (slots + kStreamsPerConnection - 1) / kStreamsPerConnection);
   return per_url * urls;
 }
 
@@ -39,16 +40,19 @@ FdNeed estimate_fd_need(const load::LoadSpec& spec, int64_t urls, int workers, i
 }
 
 Status check_fd_budget(const FdNeed& need, uint64_t limit, int64_t urls, int workers) {
-  if (!need.slots || need.descriptors <= static_cast<int64_t>(std::min<uint64_t>(limit, INT64_MAX))) return {};
+  if (!need.slots || need.descriptors <= static_cast<int64_t>(std::min<uint64_t>(limit, INT64_MAX)))
+    return {};
   // The fix: the need rounded up to a multiple of 1024, and the most slots the limit allows.
   const int64_t suggest = (need.descriptors + 1023) / 1024 * 1024;
   const int64_t room = static_cast<int64_t>(limit) - fixed_part(workers);
   const int64_t fits = std::max<int64_t>(1, room / std::max<int64_t>(1, urls));
-  return make_error(ErrorCode::kInvalidArgument,
-                    fmt::format("{} needs about {} open files (connections plus {} for the process and its "
-                                "workers) but the limit is {}; raise it first, e.g. `ulimit -n {}` (past the hard "
-                                "limit that needs root or /etc/security/limits.conf), or lower --concurrency to {}",
-                                need.cause, need.descriptors, fixed_part(workers), limit, suggest, fits));
+  return make_error(
+      ErrorCode::kInvalidArgument,
+      fmt::format(
+          "{} needs about {} open files (connections plus {} for the process and its "
+          "workers) but the limit is {}; raise it first, e.g. `ulimit -n {}` (past the hard "
+          "limit that needs root or /etc/security/limits.conf), or lower --concurrency to {}",
+          need.cause, need.descriptors, fixed_part(workers), limit, suggest, fits));
 }
 
 }  // namespace servebench::app

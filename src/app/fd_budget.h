@@ -23,9 +23,9 @@ inline constexpr int64_t kFdPerWorker = 12;
 inline constexpr int64_t kStreamsPerConnection = 100;
 
 struct FdNeed {
-  int64_t descriptors = 0;          // estimated need
-  std::optional<int64_t> slots;     // requests in flight at most, when the load bounds it
-  std::string cause;                // what sets it, e.g. "--concurrency 5000 × 2 URLs"
+  int64_t descriptors = 0;       // estimated need
+  std::optional<int64_t> slots;  // requests in flight at most, when the load bounds it
+  std::string cause;             // what sets it, e.g. "--concurrency 5000 × 2 URLs"
 };
 
 // The need of a load with at most `slots` requests in flight (nullopt: unbounded open loop,

@@ -14,7 +14,11 @@ constexpr auto kTick = std::chrono::milliseconds(20);
 
 LoadMonitor::LoadMonitor(load::Runner* runner, const RunHooks& hooks, PhaseInfo info,
                          std::optional<int64_t> duration_ns, const core::Clock& clock)
-    : runner_(runner), hooks_(hooks), duration_ns_(duration_ns), clock_(clock), info_(std::move(info)) {
+    : runner_(runner),
+      hooks_(hooks),
+      duration_ns_(duration_ns),
+      clock_(clock),
+      info_(std::move(info)) {
   forward_interrupts();  // an interrupt raised before the load reaches the runner before it starts
   thread_ = std::thread([this] { loop(); });
 }
@@ -57,7 +61,8 @@ void LoadMonitor::loop() {
       info_.at_ns = t0;
       if (hooks_.load_started) hooks_.load_started(info_);
     }
-    if (started_called_ && !ended_called_ && duration_ns_ && clock_.now_ns() >= t0 + *duration_ns_) {
+    if (started_called_ && !ended_called_ && duration_ns_ &&
+        clock_.now_ns() >= t0 + *duration_ns_) {
       ended_called_ = true;
       info_.load_end_ns = t0 + *duration_ns_;
       info_.at_ns = info_.load_end_ns;

@@ -23,8 +23,8 @@ class LoadMonitor {
  public:
   // `info` carries the artifact folder and anchor for the hooks; `duration_ns`: the profiling
   // phase's --benchmark-duration (load_ended fires at its end), nullopt when none.
-  LoadMonitor(load::Runner* runner, const RunHooks& hooks, PhaseInfo info, std::optional<int64_t> duration_ns,
-              const core::Clock& clock);
+  LoadMonitor(load::Runner* runner, const RunHooks& hooks, PhaseInfo info,
+              std::optional<int64_t> duration_ns, const core::Clock& clock);
   ~LoadMonitor();
   LoadMonitor(const LoadMonitor&) = delete;
   LoadMonitor& operator=(const LoadMonitor&) = delete;
@@ -44,8 +44,8 @@ class LoadMonitor {
   const core::Clock& clock_;
   std::mutex mu_;
   std::condition_variable cv_;
-  bool stop_ = false;                 // guarded by mu_
-  int64_t profiling_start_ns_ = 0;    // guarded by mu_; 0 until the profiling phase starts
+  bool stop_ = false;               // guarded by mu_
+  int64_t profiling_start_ns_ = 0;  // guarded by mu_; 0 until the profiling phase starts
   // Monitor thread only (until joined).
   PhaseInfo info_;
   bool started_called_ = false;

@@ -11,12 +11,15 @@ WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWork
   return s;
 }
 
-config::BenchmarkConfig effective_config(const config::BenchmarkConfig& config, const WorkloadShape& shape) {
+config::BenchmarkConfig effective_config(const config::BenchmarkConfig& config,
+                                         const WorkloadShape& shape) {
   config::BenchmarkConfig c = config;
   if (shape.from_file && !c.request_count && !c.benchmark_duration_ns && !c.num_sessions) {
     // A file runs every conversation once, all turns, unless a count or a duration says otherwise.
-    if (shape.sessions) c.num_sessions = static_cast<int64_t>(shape.entries);
-    else c.request_count = static_cast<int64_t>(shape.entries);
+    if (shape.sessions)
+      c.num_sessions = static_cast<int64_t>(shape.entries);
+    else
+      c.request_count = static_cast<int64_t>(shape.entries);
   }
   return c;
 }

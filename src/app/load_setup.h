@@ -20,9 +20,9 @@ namespace servebench::app {
 
 // What the load spec needs from the workload.
 struct WorkloadShape {
-  bool from_file = false;       // --input-file given
-  bool sessions = false;        // multi-turn sessions
-  size_t entries = 0;           // single-turn entries, or conversations
+  bool from_file = false;  // --input-file given
+  bool sessions = false;   // multi-turn sessions
+  size_t entries = 0;      // single-turn entries, or conversations
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: no fixed schedule
 };
 WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWorkload& work);
@@ -30,7 +30,8 @@ WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWork
 // The configuration as it ran: with an input file and neither a count, a duration nor a
 // session count, every entry runs once (request_count, or num_sessions for sessions). Used for
 // the load spec and for the artifacts' input_config; the original stays as given.
-config::BenchmarkConfig effective_config(const config::BenchmarkConfig& config, const WorkloadShape& shape);
+config::BenchmarkConfig effective_config(const config::BenchmarkConfig& config,
+                                         const WorkloadShape& shape);
 
 load::LoadSpec make_load_spec(const config::BenchmarkConfig& config, const WorkloadShape& shape);
 

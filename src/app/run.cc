@@ -4,13 +4,12 @@
 // touches the network; artifacts are written for every run that sent something.
 #include "app/run.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 
 #include <algorithm>
 #include <random>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "app/artifact_dir.h"
 #include "app/fd_budget.h"
@@ -54,9 +53,12 @@ RunResult interrupted_in_setup() {
 
 exporter::ExportLevel export_level(config::ExportLevelName l) {
   switch (l) {
-    case config::ExportLevelName::kSummary: return exporter::ExportLevel::kSummary;
-    case config::ExportLevelName::kRaw: return exporter::ExportLevel::kRaw;
-    case config::ExportLevelName::kRecords: break;
+    case config::ExportLevelName::kSummary:
+      return exporter::ExportLevel::kSummary;
+    case config::ExportLevelName::kRaw:
+      return exporter::ExportLevel::kRaw;
+    case config::ExportLevelName::kRecords:
+      break;
   }
   return exporter::ExportLevel::kRecords;
 }
@@ -64,18 +66,23 @@ exporter::ExportLevel export_level(config::ExportLevelName l) {
 std::string make_benchmark_id(uint64_t tag) {
   return fmt::format("{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}", static_cast<uint32_t>(tag >> 32),
                      static_cast<uint32_t>(tag >> 16) & 0xffff, static_cast<uint32_t>(tag) & 0xfff,
-                     static_cast<uint32_t>(tag >> 20) & 0xfff, (tag * 0x9E3779B97F4A7C15ULL) & 0xffffffffffffULL);
+                     static_cast<uint32_t>(tag >> 20) & 0xfff,
+                     (tag * 0x9E3779B97F4A7C15ULL) & 0xffffffffffffULL);
 }
 
 std::string run_folder(const config::BenchmarkConfig& cfg) {
-  return exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming, cfg.load_label());
+  return exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming,
+                                     cfg.load_label());
 }
 
 // Everything a worker needs to build requests (load/worker.h).
-load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg, const endpoints::Endpoint& endpoint,
-                                           PreparedWorkload& work, uint64_t seed, uint64_t run_tag) {
+load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
+                                           const endpoints::Endpoint& endpoint,
+                                           PreparedWorkload& work, uint64_t seed,
+                                           uint64_t run_tag) {
   load::WorkerSettings settings;
-  const std::string path = cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
+  const std::string path =
+      cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
   for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
   // The content headers go only with benchmark requests; credentials and -H with every request.
   settings.headers.push_back("Content-Type: application/json");
@@ -107,7 +114,8 @@ Status check_export_options(const config::BenchmarkConfig& cfg) {
   if (auto g = metrics::parse_goodput(cfg.goodput); !g) return tl::unexpected(g.error());
   if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return tl::unexpected(f.error());
   if (cfg.reset_kv_cache)
-    if (auto p = transport::validate_control_path(cfg.reset_kv_cache_path); !p) return tl::unexpected(p.error());
+    if (auto p = transport::validate_control_path(cfg.reset_kv_cache_path); !p)
+      return tl::unexpected(p.error());
   return {};
 }
 
@@ -119,9 +127,12 @@ Status reset_kv_cache(const config::BenchmarkConfig& cfg) {
   ro.verify_tls = !cfg.insecure_tls;
   ro.headers = user_headers(cfg);
   auto reset = transport::reset_kv_cache_all(cfg.urls, ro);
-  if (!reset) return make_error(ErrorCode::kNetwork, "--reset-kv-cache failed, no load was sent: " + reset.error().message);
+  if (!reset)
+    return make_error(ErrorCode::kNetwork,
+                      "--reset-kv-cache failed, no load was sent: " + reset.error().message);
   for (const auto& r : *reset)
-    SB_LOG_INFO("KV cache reset: POST {} -> HTTP {} in {:.1f} ms", r.url, r.http_status, r.elapsed_ns / 1e6);
+    SB_LOG_INFO("KV cache reset: POST {} -> HTTP {} in {:.1f} ms", r.url, r.http_status,
+                r.elapsed_ns / 1e6);
   return {};
 }
 
@@ -146,7 +157,9 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
 
   // A folder that cannot take files fails now, in a second; it is made again (and kept) once
   // set-up is done, so a set-up that fails or is interrupted leaves no empty folder behind.
-  if (auto probe = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix); !probe)
+  if (auto probe =
+          prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+      !probe)
     return usage_error(probe.error().message);
   else
     remove_unused(*probe);
@@ -183,12 +196,14 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (!endpoint) return usage_error(endpoint.error().message);
 
   // Seed, prompts and request bodies: all before t0.
-  const uint64_t seed = cfg.random_seed ? *cfg.random_seed : (static_cast<uint64_t>(std::random_device{}()) << 32) ^
-                                                                  std::random_device{}();
+  const uint64_t seed = cfg.random_seed ? *cfg.random_seed
+                                        : (static_cast<uint64_t>(std::random_device{}()) << 32) ^
+                                              std::random_device{}();
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
-  auto prepared = cfg.input_file.empty() ? prepare_synthetic_workload(cfg, *tok, **endpoint, *corpus, seed)
-                                         : prepare_file_workload(cfg, *tok, **endpoint, *corpus, seed);
+  auto prepared = cfg.input_file.empty()
+                      ? prepare_synthetic_workload(cfg, *tok, **endpoint, *corpus, seed)
+                      : prepare_file_workload(cfg, *tok, **endpoint, *corpus, seed);
   if (core::interrupt_requested()) return interrupted_in_setup();
   if (!prepared) return usage_error(prepared.error().message);
   PreparedWorkload& work = *prepared;
@@ -198,11 +213,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   }
   const WorkloadShape shape = shape_of(cfg, work);
   if (work.sessions && cfg.user_centric_rate && work.sessions->average_turns() < 2)
-    return usage_error("--user-centric-rate needs sessions of 2 or more turns on average; add --session-turns-mean 2 "
-                       "or use a multi-turn input file");
+    return usage_error(
+        "--user-centric-rate needs sessions of 2 or more turns on average; add "
+        "--session-turns-mean 2 "
+        "or use a multi-turn input file");
 
-  SB_LOG_DEBUG("start-up: {} {} built at {:.1f} ms", work.entries, work.sessions ? "conversation(s)" : "request bodies",
-               since_ms());
+  SB_LOG_DEBUG("start-up: {} {} built at {:.1f} ms", work.entries,
+               work.sessions ? "conversation(s)" : "request bodies", since_ms());
 
   uint64_t tag_state = seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
@@ -210,13 +227,16 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::LoadSpec spec = make_load_spec(cfg, shape);
   const load::Plan plan = load::build_plan(spec, seed);
   const int workers = load::default_worker_count(spec, cores);
-  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start at {:.1f} ms", workers,
-              tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)", since_ms());
+  SB_LOG_INFO(
+      "servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start at {:.1f} ms",
+      workers, tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)",
+      since_ms());
 
   if (core::interrupt_requested()) return interrupted_in_setup();
   // The artifact folder exists and takes files before anything is sent (KV-cache reset
   // included); until the load starts, leaving returns it to how it was.
-  auto artifacts = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+  auto artifacts =
+      prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
   if (!artifacts) return usage_error(artifacts.error().message);
   struct Cleanup {
     const ArtifactDir& dir;
@@ -236,7 +256,9 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   cleanup.keep = true;
   record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);
   load::Runner runner(plan, settings, workers, clock,
-                      [&processor](std::vector<record::RequestRecord>&& batch) { processor.submit(std::move(batch)); });
+                      [&processor](std::vector<record::RequestRecord>&& batch) {
+                        processor.submit(std::move(batch));
+                      });
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
@@ -246,9 +268,11 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
   {
     LoadMonitor monitor(&runner, hooks, info, spec.duration_ns, clock);
-    runner.set_phase_observer([&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
+    runner.set_phase_observer(
+        [&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
     outcome = runner.run();
-    info = monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
+    info =
+        monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
   }
   result.sent = true;
   auto records = processor.finish();

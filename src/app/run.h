@@ -4,8 +4,8 @@
 //
 // run_benchmark does, in order: export-option checks, the file-descriptor budget, an artifact
 // folder probe, tokenizer, workload, plan, the artifact folder (created and test-written before
-// anything is sent), KV-cache reset, the load, record processing, artifacts; and returns the facts the
-// caller needs to report and to pick an exit code. It never reads or changes process state
+// anything is sent), KV-cache reset, the load, record processing, artifacts; and returns the facts
+// the caller needs to report and to pick an exit code. It never reads or changes process state
 // other than RLIMIT_NOFILE (raised to its hard limit) and the process interrupt flag
 // (core/interrupt.h), which it polls: set-up loops stop early and a running load drains and
 // stops. A signal watcher (signal_watcher.h) raises that flag in the CLI.
@@ -33,12 +33,12 @@ namespace servebench::app {
 
 // What a hook learns about the run.
 struct PhaseInfo {
-  std::string artifact_dir;    // the run's artifact folder (exists and is writable)
-  core::WallAnchor anchor;     // steady → wall clock for every *_ns below and in the records
-  int64_t at_ns = 0;           // steady ns of this event
-  int64_t load_start_ns = 0;   // profiling phase start (t0); 0 before it (or if it never ran)
-  int64_t load_end_ns = 0;     // see load_ended; 0 before it
-  bool interrupted = false;    // an interrupt stopped the load (known from load_ended on)
+  std::string artifact_dir;   // the run's artifact folder (exists and is writable)
+  core::WallAnchor anchor;    // steady → wall clock for every *_ns below and in the records
+  int64_t at_ns = 0;          // steady ns of this event
+  int64_t load_start_ns = 0;  // profiling phase start (t0); 0 before it (or if it never ran)
+  int64_t load_end_ns = 0;    // see load_ended; 0 before it
+  bool interrupted = false;   // an interrupt stopped the load (known from load_ended on)
 };
 
 struct RunHooks {
@@ -59,16 +59,16 @@ struct RunResult {
   // worker set-up failure, artifact write failure); 128 + signal (130 SIGINT, 143 SIGTERM) when
   // interrupted, after writing every artifact of what ran.
   int exit_code = 0;
-  std::string error;           // one line when the run failed ("" otherwise); no prefix
-  bool sent = false;           // the load started (records may exist)
-  bool interrupted = false;    // stopped by an interrupt (during set-up when !sent)
-  int signal_number = 0;       // the interrupting signal (SIGINT when raised without one)
-  int64_t ok = 0;              // profiling requests that succeeded / failed (cancelled excluded)
+  std::string error;         // one line when the run failed ("" otherwise); no prefix
+  bool sent = false;         // the load started (records may exist)
+  bool interrupted = false;  // stopped by an interrupt (during set-up when !sent)
+  int signal_number = 0;     // the interrupting signal (SIGINT when raised without one)
+  int64_t ok = 0;            // profiling requests that succeeded / failed (cancelled excluded)
   int64_t failed = 0;
   int workers = 0;
   std::vector<std::string> gate_failures;
   std::vector<std::string> warnings;
-  std::string artifact_dir;    // where the artifacts are ("" when nothing was written)
+  std::string artifact_dir;  // where the artifacts are ("" when nothing was written)
 };
 
 // Runs one benchmark. REQUIRES: config::validate(config) succeeded.

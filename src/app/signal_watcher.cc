@@ -18,7 +18,8 @@ constexpr int64_t kSetupGraceNs = 700'000'000;  // for a set-up step that does n
 constexpr long kTickNs = 50'000'000;
 
 int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -56,9 +57,10 @@ void SignalWatcher::loop() {
   while (!stop_.load()) {
     const int sig = sigtimedwait(&set, nullptr, &tick);
     if (sig == SIGINT || sig == SIGTERM) on_signal(sig);
-    if (setup_deadline_ns_ != 0 && stage_.load() == Stage::kSetup && now_ns() >= setup_deadline_ns_) {
-      std::fprintf(stderr, "%s: interrupted during set-up (%s); nothing was sent\n", program_.c_str(),
-                   signal_name(core::interrupt_signal()));
+    if (setup_deadline_ns_ != 0 && stage_.load() == Stage::kSetup &&
+        now_ns() >= setup_deadline_ns_) {
+      std::fprintf(stderr, "%s: interrupted during set-up (%s); nothing was sent\n",
+                   program_.c_str(), signal_name(core::interrupt_signal()));
       _exit(128 + core::interrupt_signal());
     }
   }
@@ -75,21 +77,24 @@ void SignalWatcher::on_signal(int sig) {
         setup_deadline_ns_ = now_ns() + kSetupGraceNs;
         return;
       }
-      std::fprintf(stderr, "%s: interrupted during set-up (%s); nothing was sent\n", program_.c_str(),
-                   signal_name(first));
+      std::fprintf(stderr, "%s: interrupted during set-up (%s); nothing was sent\n",
+                   program_.c_str(), signal_name(first));
       _exit(128 + first);
     case Stage::kLoad:
       if (count_ == 1)
-        std::fprintf(stderr, "\n%s: interrupted; draining in-flight requests (Ctrl-C again to stop now)\n",
+        std::fprintf(stderr,
+                     "\n%s: interrupted; draining in-flight requests (Ctrl-C again to stop now)\n",
                      program_.c_str());
       return;  // the run library forwards each level to the runner
     case Stage::kExport:
       if (count_ == 1) {
-        std::fprintf(stderr, "\n%s: interrupted; finishing the artifacts (Ctrl-C again to stop now)\n",
+        std::fprintf(stderr,
+                     "\n%s: interrupted; finishing the artifacts (Ctrl-C again to stop now)\n",
                      program_.c_str());
         return;
       }
-      std::fprintf(stderr, "%s: stopped while writing artifacts; they may be incomplete\n", program_.c_str());
+      std::fprintf(stderr, "%s: stopped while writing artifacts; they may be incomplete\n",
+                   program_.c_str());
       _exit(128 + first);
   }
 }

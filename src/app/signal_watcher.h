@@ -40,8 +40,8 @@ class SignalWatcher {
   const std::string program_;
   std::atomic<Stage> stage_{Stage::kSetup};
   std::atomic<bool> stop_{false};
-  int count_ = 0;                     // watcher thread only
-  int64_t setup_deadline_ns_ = 0;     // watcher thread only; 0 = none
+  int count_ = 0;                  // watcher thread only
+  int64_t setup_deadline_ns_ = 0;  // watcher thread only; 0 = none
   std::thread thread_;
 };
 

@@ -48,9 +48,11 @@ int run_profile(int argc, char** argv) {
     print_error(r.error);
     return r.exit_code;
   }
-  std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n", static_cast<long long>(r.ok),
-               static_cast<long long>(r.failed), r.interrupted ? ", interrupted" : "", r.artifact_dir.c_str());
-  for (const auto& m : r.gate_failures) std::fprintf(stderr, "servebench profile: gate failed: %s\n", m.c_str());
+  std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n",
+               static_cast<long long>(r.ok), static_cast<long long>(r.failed),
+               r.interrupted ? ", interrupted" : "", r.artifact_dir.c_str());
+  for (const auto& m : r.gate_failures)
+    std::fprintf(stderr, "servebench profile: gate failed: %s\n", m.c_str());
   return r.exit_code;
 }
 

@@ -133,7 +133,8 @@ std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit) {
 Plan build_plan(const LoadSpec& spec, uint64_t seed) {
   Plan plan;
   plan.seed = seed;
-  for (const auto& phase : phases_from_spec(spec)) plan.phases.push_back(build_phase_plan(phase, seed));
+  for (const auto& phase : phases_from_spec(spec))
+    plan.phases.push_back(build_phase_plan(phase, seed));
   return plan;
 }
 

@@ -63,9 +63,11 @@ TEST(ProfileExit, CtrlCAfterCompletedRequestsExits130WithArtifacts) {
   const std::string dir = make_temp_dir("app-sigint");
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--itl-ms", "10"}));
-  auto r = run_profile(dir, {"-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4",
-                             "--benchmark-duration", "60", "--osl", "20", "--extra-inputs", "ignore_eos:true"},
-                       30, /*sigint_after_s=*/1.5);
+  auto r = run_profile(
+      dir,
+      {"-m", "m", "-u", mock.url(), "--streaming", "--concurrency", "4", "--benchmark-duration",
+       "60", "--osl", "20", "--extra-inputs", "ignore_eos:true"},
+      30, /*sigint_after_s=*/1.5);
   EXPECT_EQ(r.exit_code, 130) << r.stderr_text;
   EXPECT_LT(r.wall_s, 1.5 + 1.5) << "drains briefly, writes, exits";
   ASSERT_FALSE(r.artifact_dir.empty());
@@ -80,9 +82,22 @@ TEST(ProfileExit, SigtermExits143WithArtifacts) {
   const std::string dir = make_temp_dir("app-sigterm");
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--itl-ms", "10"}));
-  std::vector<std::string> argv = {bin_dir() + "/servebench", "profile", "-m", "m", "-u", mock.url(),
-                                   "--streaming", "--concurrency", "2", "--benchmark-duration", "60",
-                                   "--osl", "5", "--artifact-dir", dir + "/art", "-q"};
+  std::vector<std::string> argv = {bin_dir() + "/servebench",
+                                   "profile",
+                                   "-m",
+                                   "m",
+                                   "-u",
+                                   mock.url(),
+                                   "--streaming",
+                                   "--concurrency",
+                                   "2",
+                                   "--benchmark-duration",
+                                   "60",
+                                   "--osl",
+                                   "5",
+                                   "--artifact-dir",
+                                   dir + "/art",
+                                   "-q"};
   const pid_t pid = spawn(argv, -1, -1);
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));
   kill(pid, SIGTERM);
@@ -102,9 +117,21 @@ TEST(ProfileExit, CtrlCDuringSetUpStopsWithinASecondAndSendsNothing) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", rec}));
   // Millions of long prompts: set-up takes many seconds.
-  std::vector<std::string> argv = {bin_dir() + "/servebench", "profile", "-m", "m", "-u", mock.url(),
-                                   "--concurrency", "2", "--num-dataset-entries", "3000000", "--isl", "2000",
-                                   "--artifact-dir", dir + "/art", "-q"};
+  std::vector<std::string> argv = {bin_dir() + "/servebench",
+                                   "profile",
+                                   "-m",
+                                   "m",
+                                   "-u",
+                                   mock.url(),
+                                   "--concurrency",
+                                   "2",
+                                   "--num-dataset-entries",
+                                   "3000000",
+                                   "--isl",
+                                   "2000",
+                                   "--artifact-dir",
+                                   dir + "/art",
+                                   "-q"};
   const std::string err_path = dir + "/stderr.txt";
   const int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
   const pid_t pid = spawn(argv, -1, err_fd);
@@ -137,12 +164,22 @@ TEST(ProfileExit, BadArtifactFolderOrPrefixIsRefusedBeforeAnyRequest) {
   const std::vector<Case> cases = {
       {{"--artifact-dir", "/proc/x"}, "--artifact-dir"},
       {{"--artifact-dir", dir + "/file"}, "--artifact-dir"},
-      {{"--artifact-dir", dir + "/ok", "--profile-export-prefix", "../../x"}, "--profile-export-prefix"},
-      {{"--artifact-dir", dir + "/ok", "--profile-export-prefix", "/tmp/x"}, "--profile-export-prefix"},
+      {{"--artifact-dir", dir + "/ok", "--profile-export-prefix", "../../x"},
+       "--profile-export-prefix"},
+      {{"--artifact-dir", dir + "/ok", "--profile-export-prefix", "/tmp/x"},
+       "--profile-export-prefix"},
   };
   for (const auto& c : cases) {
-    std::vector<std::string> args = {"-m", "m", "-u", mock.url(), "--concurrency", "2", "--benchmark-duration",
-                                     "3", "--reset-kv-cache", "-q"};
+    std::vector<std::string> args = {"-m",
+                                     "m",
+                                     "-u",
+                                     mock.url(),
+                                     "--concurrency",
+                                     "2",
+                                     "--benchmark-duration",
+                                     "3",
+                                     "--reset-kv-cache",
+                                     "-q"};
     args.insert(args.end(), c.flags.begin(), c.flags.end());
     const Exit e = run_with_nofile(dir, args, 4096);
     EXPECT_EQ(e.code, 2) << e.err;
@@ -160,9 +197,11 @@ TEST(ProfileExit, TooFewFileDescriptorsIsRefusedWithTheUlimitFix) {
   const std::string rec = dir + "/requests.jsonl";
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", rec}));
-  const Exit e = run_with_nofile(dir, {"-m", "m", "-u", mock.url(), "--concurrency", "5000", "--benchmark-duration",
-                                       "3", "--artifact-dir", dir + "/art", "-q"},
-                                 1024);
+  const Exit e =
+      run_with_nofile(dir,
+                      {"-m", "m", "-u", mock.url(), "--concurrency", "5000", "--benchmark-duration",
+                       "3", "--artifact-dir", dir + "/art", "-q"},
+                      1024);
   EXPECT_EQ(e.code, 2) << e.err;
   EXPECT_EQ(lines(e.err), 1u) << e.err;
   EXPECT_NE(e.err.find("ulimit -n"), std::string::npos) << e.err;

@@ -1,17 +1,16 @@
 // app::run_benchmark in process against servebench-mock: hooks in order with sane timestamps,
 // interrupts during the load and during set-up, and a bad artifact folder that sends nothing.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "app/run.h"
 #include "config/cli_options.h"
@@ -61,9 +60,14 @@ class RunBenchmarkTest : public ::testing::Test {
   }
 
   config::BenchmarkConfig make_config(std::vector<std::string> extra) {
-    std::vector<std::string> args = {"profile", "-m", "m", "-u",
-                                     "http://127.0.0.1:" + std::to_string(mock_->port()), "--artifact-dir",
-                                     dir_ + "/art", "-q"};
+    std::vector<std::string> args = {"profile",
+                                     "-m",
+                                     "m",
+                                     "-u",
+                                     "http://127.0.0.1:" + std::to_string(mock_->port()),
+                                     "--artifact-dir",
+                                     dir_ + "/art",
+                                     "-q"};
     args.insert(args.end(), extra.begin(), extra.end());
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
@@ -103,7 +107,8 @@ class RunBenchmarkTest : public ::testing::Test {
   std::vector<Event> events_;
 };
 
-const std::vector<std::string> kAllHooks = {"before_load", "load_started", "load_ended", "after_grace"};
+const std::vector<std::string> kAllHooks = {"before_load", "load_started", "load_ended",
+                                            "after_grace"};
 
 TEST_F(RunBenchmarkTest, HooksRunOnceInOrderWithSaneTimestamps) {
   start_mock({"--itl-ms", "2"});
@@ -135,7 +140,8 @@ TEST_F(RunBenchmarkTest, HooksRunOnceInOrderWithSaneTimestamps) {
   // The anchor maps steady to wall time: t0 lands within a minute of now.
   const int64_t wall_t0 = started.info.anchor.to_wall_ns(started.info.load_start_ns);
   const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::system_clock::now().time_since_epoch()).count();
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   EXPECT_LT(std::llabs(now - wall_t0), 60'000'000'000LL);
   EXPECT_TRUE(fs::exists(r.artifact_dir + "/profile_export_aiperf.json"));
   EXPECT_EQ(requests_received(), 10u) << "8 profiling requests and 2 warm-up";
@@ -144,21 +150,24 @@ TEST_F(RunBenchmarkTest, HooksRunOnceInOrderWithSaneTimestamps) {
 TEST_F(RunBenchmarkTest, LoadEndsAtTheDurationBeforeTheGrace) {
   start_mock({"--itl-ms", "20"});
   const auto cfg = make_config({"--streaming", "--concurrency", "2", "--benchmark-duration", "1",
-                                "--benchmark-grace-period", "5", "--osl", "20", "--extra-inputs", "ignore_eos:true"});
+                                "--benchmark-grace-period", "5", "--osl", "20", "--extra-inputs",
+                                "ignore_eos:true"});
   const RunResult r = run_benchmark(cfg, recording_hooks());
   ASSERT_EQ(r.exit_code, 0) << r.error;
   ASSERT_EQ(names(), kAllHooks);
   const auto& started = events_[1];
   const auto& ended = events_[2];
   EXPECT_EQ(ended.info.load_end_ns, started.info.load_start_ns + 1'000'000'000);
-  EXPECT_NE(ended.thread, std::this_thread::get_id()) << "called by the monitor while requests drain";
-  EXPECT_GT(events_[3].info.at_ns, ended.info.load_end_ns) << "in-flight requests finished in the grace";
+  EXPECT_NE(ended.thread, std::this_thread::get_id())
+      << "called by the monitor while requests drain";
+  EXPECT_GT(events_[3].info.at_ns, ended.info.load_end_ns)
+      << "in-flight requests finished in the grace";
 }
 
 TEST_F(RunBenchmarkTest, InterruptDuringLoadWritesArtifactsAndExits130) {
   start_mock({"--itl-ms", "10"});
-  const auto cfg = make_config({"--streaming", "--concurrency", "4", "--benchmark-duration", "60", "--osl", "10",
-                                "--extra-inputs", "ignore_eos:true"});
+  const auto cfg = make_config({"--streaming", "--concurrency", "4", "--benchmark-duration", "60",
+                                "--osl", "10", "--extra-inputs", "ignore_eos:true"});
   RunHooks hooks = recording_hooks();
   auto record_started = hooks.load_started;
   hooks.load_started = [&](const PhaseInfo& info) {
@@ -178,7 +187,8 @@ TEST_F(RunBenchmarkTest, InterruptDuringLoadWritesArtifactsAndExits130) {
   EXPECT_GT(r.ok, 0) << "completed requests do not make an interrupted run a success";
   ASSERT_EQ(names(), kAllHooks);
   EXPECT_TRUE(events_[2].info.interrupted);
-  auto summary = nlohmann::json::parse(std::ifstream(r.artifact_dir + "/profile_export_aiperf.json"));
+  auto summary =
+      nlohmann::json::parse(std::ifstream(r.artifact_dir + "/profile_export_aiperf.json"));
   EXPECT_TRUE(summary["was_cancelled"].get<bool>());
   EXPECT_TRUE(fs::exists(r.artifact_dir + "/profile_export.jsonl"));
 }

@@ -1,11 +1,10 @@
 #include "app/artifact_dir.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 namespace servebench::app {
 namespace {
@@ -60,8 +59,9 @@ TEST(ArtifactDir, RegularFileProcAndBadPrefixAreUsageErrors) {
   struct Case {
     std::string root, prefix, needle;
   };
-  for (const auto& c : {Case{root + "/file", "", "is not a folder"}, Case{"/proc/x", "", "cannot create"},
-                        Case{root, "../../x", "--profile-export-prefix"}}) {
+  for (const auto& c :
+       {Case{root + "/file", "", "is not a folder"}, Case{"/proc/x", "", "cannot create"},
+        Case{root, "../../x", "--profile-export-prefix"}}) {
     auto dir = prepare_artifact_dir(c.root, "run", c.prefix);
     ASSERT_FALSE(dir) << c.root;
     EXPECT_EQ(dir.error().code, ErrorCode::kInvalidArgument);

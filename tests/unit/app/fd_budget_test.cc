@@ -50,7 +50,7 @@ TEST(FdBudget, OverTheLimitIsAUsageErrorWithTheUlimitFix) {
   EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgument);
   const std::string& m = st.error().message;
   EXPECT_NE(m.find("--concurrency 5000"), std::string::npos) << m;
-  EXPECT_NE(m.find("ulimit -n 5120"), std::string::npos) << m;  // 5112 rounded up to 1024s
+  EXPECT_NE(m.find("ulimit -n 5120"), std::string::npos) << m;        // 5112 rounded up to 1024s
   EXPECT_NE(m.find("--concurrency to 912"), std::string::npos) << m;  // 1024 - 64 - 48
   EXPECT_EQ(m.find('\n'), std::string::npos);
 }
