@@ -55,4 +55,15 @@ Status check_fd_budget(const FdNeed& need, uint64_t limit, int64_t urls, int wor
           need.cause, need.descriptors, fixed_part(workers), limit, suggest, fits));
 }
 
+std::string open_loop_fd_warning(const load::LoadSpec& spec, int64_t urls, int workers,
+                                 uint64_t limit) {
+  if (estimate_fd_need(spec, urls, workers, 1).slots || !spec.request_rate) return "";
+  const auto floor = static_cast<int64_t>(*spec.request_rate + 0.999) + fixed_part(workers);
+  if (floor <= static_cast<int64_t>(std::min<uint64_t>(limit, INT64_MAX))) return "";
+  return fmt::format(
+      "--request-rate {} without --concurrency keeps about {} connections open per second of "
+      "latency but the open-file limit is {}; add --concurrency as a ceiling or raise `ulimit -n`",
+      *spec.request_rate, floor, limit);
+}
+
 }  // namespace servebench::app

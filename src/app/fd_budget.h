@@ -36,4 +36,10 @@ FdNeed estimate_fd_need(const load::LoadSpec& spec, int64_t urls, int workers, i
 // limit): one line with the `ulimit -n N` fix and the largest concurrency that fits.
 Status check_fd_budget(const FdNeed& need, uint64_t limit, int64_t urls, int workers);
 
+// An open loop without a ceiling cannot be checked (requests in flight = rate × latency), but
+// LLM requests rarely finish within a second, so rate × 1 s is a floor: a warning (not an
+// error, the server may be faster) when even that floor exceeds `limit`; "" otherwise.
+std::string open_loop_fd_warning(const load::LoadSpec& spec, int64_t urls, int workers,
+                                 uint64_t limit);
+
 }  // namespace servebench::app

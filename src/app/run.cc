@@ -144,6 +144,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
   if (auto st = check_export_options(cfg); !st) return usage_error(st.error().message);
 
+  std::vector<std::string> warnings;
   // The descriptor budget needs only the load shape, which no workload changes.
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   {
@@ -151,8 +152,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     const int workers = load::default_worker_count(shape_only, cores);
     const auto urls = static_cast<int64_t>(cfg.urls.size());
     const FdNeed need = estimate_fd_need(shape_only, urls, workers, cfg.http_version);
-    if (auto st = check_fd_budget(need, load::raise_fd_limit(), urls, workers); !st)
+    const uint64_t limit = load::raise_fd_limit();
+    if (auto st = check_fd_budget(need, limit, urls, workers); !st)
       return usage_error(st.error().message);
+    if (auto w = open_loop_fd_warning(shape_only, urls, workers, limit); !w.empty()) {
+      SB_LOG_WARN("{}", w);
+      warnings.push_back(w);
+    }
   }
 
   // A folder that cannot take files fails now, in a second; it is made again (and kept) once
@@ -164,7 +170,6 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   else
     remove_unused(*probe);
 
-  std::vector<std::string> warnings;
   // Tokenizer.
   tokenizer::LoadOptions tok_opts;
   tok_opts.revision = cfg.tokenizer_revision;
@@ -274,7 +279,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     info =
         monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
   }
-  result.sent = true;
+  result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   auto records = processor.finish();
   info.at_ns = clock.now_ns();
   if (hooks.after_grace) hooks.after_grace(info);

@@ -33,6 +33,17 @@ TEST(FdBudget, OpenLoopWithoutCeilingIsNotChecked) {
   EXPECT_TRUE(check_fd_budget(need, 128, 1, 4));
 }
 
+TEST(FdBudget, FastOpenLoopPastTheLimitIsAWarning) {
+  load::LoadSpec s;
+  s.request_rate = 5000;
+  EXPECT_EQ(open_loop_fd_warning(s, 1, 4, 1 << 20), "");
+  const std::string w = open_loop_fd_warning(s, 1, 4, 1024);
+  EXPECT_NE(w.find("--concurrency"), std::string::npos) << w;
+  EXPECT_NE(w.find("ulimit -n"), std::string::npos) << w;
+  s.concurrency = 100;  // a ceiling: checked exactly instead
+  EXPECT_EQ(open_loop_fd_warning(s, 1, 4, 1024), "");
+}
+
 TEST(FdBudget, FixedScheduleCountsOnlyTheGivenCeiling) {
   load::LoadSpec s = closed_loop(1);
   s.concurrency_ceiling.reset();
