@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -136,59 +137,65 @@ Status reset_kv_cache(const config::BenchmarkConfig& cfg) {
   return {};
 }
 
-}  // namespace
+// What set-up hands to the load, all built before t0.
+struct Prepared {
+  std::shared_ptr<const tokenizer::Tokenizer> tok;
+  std::unique_ptr<endpoints::Endpoint> endpoint;
+  uint64_t seed = 0;
+  PreparedWorkload work;
+  WorkloadShape shape;
+  std::vector<std::string> warnings;
+};
 
-RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hooks) {
+void warn(const std::string& w, std::vector<std::string>* warnings) {
+  SB_LOG_WARN("{}", w);
+  warnings->push_back(w);
+}
+
+// Checks that need no set-up: export options, the descriptor budget (the load shape does not
+// depend on the workload) and an artifact folder probe. A typo or a bad folder never costs a
+// whole benchmark. Returns the result to stop with, if any.
+std::optional<RunResult> preflight(const config::BenchmarkConfig& cfg, int cores,
+                                   std::vector<std::string>* warnings) {
+  if (auto st = check_export_options(cfg); !st) return usage_error(st.error().message);
+  const load::LoadSpec shape_only = make_load_spec(cfg, WorkloadShape{});
+  const int workers = load::default_worker_count(shape_only, cores);
+  const auto urls = static_cast<int64_t>(cfg.urls.size());
+  const FdNeed need = estimate_fd_need(shape_only, urls, workers, cfg.http_version);
+  const uint64_t limit = load::raise_fd_limit();
+  if (auto st = check_fd_budget(need, limit, urls, workers); !st)
+    return usage_error(st.error().message);
+  if (auto w = open_loop_fd_warning(shape_only, urls, workers, limit); !w.empty())
+    warn(w, warnings);
+  // The folder is made again (and kept) once set-up is done, so a set-up that fails or is
+  // interrupted leaves no empty folder behind.
+  auto probe = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+  if (!probe) return usage_error(probe.error().message);
+  remove_unused(*probe);
+  return std::nullopt;
+}
+
+// Tokenizer, endpoint, seed, prompts and request bodies. Returns the result to stop with (a
+// usage error, or an interrupt) if any.
+std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* out) {
   const core::Clock& clock = core::SteadyClock::instance();
   const int64_t t_start = clock.now_ns();
   auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
-  if (auto st = check_export_options(cfg); !st) return usage_error(st.error().message);
-
-  std::vector<std::string> warnings;
-  // The descriptor budget needs only the load shape, which no workload changes.
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  {
-    const load::LoadSpec shape_only = make_load_spec(cfg, WorkloadShape{});
-    const int workers = load::default_worker_count(shape_only, cores);
-    const auto urls = static_cast<int64_t>(cfg.urls.size());
-    const FdNeed need = estimate_fd_need(shape_only, urls, workers, cfg.http_version);
-    const uint64_t limit = load::raise_fd_limit();
-    if (auto st = check_fd_budget(need, limit, urls, workers); !st)
-      return usage_error(st.error().message);
-    if (auto w = open_loop_fd_warning(shape_only, urls, workers, limit); !w.empty()) {
-      SB_LOG_WARN("{}", w);
-      warnings.push_back(w);
-    }
-  }
-
-  // A folder that cannot take files fails now, in a second; it is made again (and kept) once
-  // set-up is done, so a set-up that fails or is interrupted leaves no empty folder behind.
-  if (auto probe =
-          prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
-      !probe)
-    return usage_error(probe.error().message);
-  else
-    remove_unused(*probe);
-
   // Tokenizer.
   tokenizer::LoadOptions tok_opts;
   tok_opts.revision = cfg.tokenizer_revision;
-  std::shared_ptr<const tokenizer::Tokenizer> tok;
   if (!cfg.tokenizer.empty()) {
     auto t = tokenizer::load_tokenizer(cfg.tokenizer, tok_opts);
     if (core::interrupt_requested()) return interrupted_in_setup();
     if (!t) return usage_error(t.error().message);
-    tok = *t;
+    out->tok = *t;
   } else {
     std::string warning;
-    tok = tokenizer::resolve_default_tokenizer(cfg.model(), tok_opts, &warning);
-    if (!warning.empty()) {
-      SB_LOG_WARN("{}", warning);
-      warnings.push_back(warning);
-    }
+    out->tok = tokenizer::resolve_default_tokenizer(cfg.model(), tok_opts, &warning);
+    if (!warning.empty()) warn(warning, &out->warnings);
   }
   if (core::interrupt_requested()) return interrupted_in_setup();
-  SB_LOG_DEBUG("start-up: tokenizer {} ready at {:.1f} ms", tok->name(), since_ms());
+  SB_LOG_DEBUG("start-up: tokenizer {} ready at {:.1f} ms", out->tok->name(), since_ms());
 
   // Endpoint.
   endpoints::EndpointOptions ep_opts;
@@ -199,43 +206,130 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
   auto endpoint = endpoints::make_endpoint(cfg.endpoint_type, ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);
+  out->endpoint = std::move(*endpoint);
 
   // Seed, prompts and request bodies: all before t0.
-  const uint64_t seed = cfg.random_seed ? *cfg.random_seed
-                                        : (static_cast<uint64_t>(std::random_device{}()) << 32) ^
-                                              std::random_device{}();
+  out->seed = cfg.random_seed
+                  ? *cfg.random_seed
+                  : (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
-  auto prepared = cfg.input_file.empty()
-                      ? prepare_synthetic_workload(cfg, *tok, **endpoint, *corpus, seed)
-                      : prepare_file_workload(cfg, *tok, **endpoint, *corpus, seed);
+  auto prepared =
+      cfg.input_file.empty()
+          ? prepare_synthetic_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
+          : prepare_file_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed);
   if (core::interrupt_requested()) return interrupted_in_setup();
   if (!prepared) return usage_error(prepared.error().message);
-  PreparedWorkload& work = *prepared;
-  for (const auto& w : work.warnings) {
-    SB_LOG_WARN("{}", w);
-    warnings.push_back(w);
-  }
-  const WorkloadShape shape = shape_of(cfg, work);
+  out->work = std::move(*prepared);
+  const PreparedWorkload& work = out->work;
+  for (const auto& w : work.warnings) warn(w, &out->warnings);
+  out->shape = shape_of(cfg, work);
   if (work.sessions && cfg.user_centric_rate && work.sessions->average_turns() < 2)
     return usage_error(
         "--user-centric-rate needs sessions of 2 or more turns on average; add "
-        "--session-turns-mean 2 "
-        "or use a multi-turn input file");
-
+        "--session-turns-mean 2 or use a multi-turn input file");
   SB_LOG_DEBUG("start-up: {} {} built at {:.1f} ms", work.entries,
                work.sessions ? "conversation(s)" : "request bodies", since_ms());
+  return std::nullopt;
+}
 
-  uint64_t tag_state = seed;
+// Runs the load with the monitor beside it; calls before_load, load_started and load_ended.
+// `info` comes back as of load_ended.
+Result<load::RunOutcome> run_load(load::Runner& runner, const RunHooks& hooks,
+                                  const load::LoadSpec& spec, PhaseInfo* info) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  info->at_ns = clock.now_ns();
+  if (hooks.before_load) hooks.before_load(*info);
+  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
+  LoadMonitor monitor(&runner, hooks, *info, spec.duration_ns, clock);
+  runner.set_phase_observer(
+      [&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
+  outcome = runner.run();
+  *info =
+      monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
+  return outcome;
+}
+
+// The artifacts of a run that ran, and the exit-code facts.
+void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
+                   const load::WorkerSettings& settings, const load::RunOutcome& outcome,
+                   const std::vector<record::RequestRecord>& records,
+                   const core::WallAnchor& anchor, const std::string& artifact_dir,
+                   RunResult* result) {
+  PreparedWorkload& work = prep.work;
+  exporter::RunContext ctx;
+  ctx.input_config_json = config::to_json(effective_config(cfg, prep.shape));
+  ctx.cli_command = cfg.cli_command;
+  ctx.model = cfg.model();
+  ctx.endpoint_type = cfg.endpoint_type;
+  ctx.streaming = cfg.streaming;
+  ctx.random_seed = prep.seed;
+  ctx.has_random_seed = cfg.random_seed.has_value();
+  ctx.benchmark_id = make_benchmark_id(settings.run_tag);
+  ctx.anchor.steady_ns = anchor.steady_ns;
+  ctx.anchor.wall_ns = anchor.wall_ns;
+  ctx.start_wall_ns = anchor.to_wall_ns(outcome.first_start_ns);
+  ctx.end_wall_ns = anchor.to_wall_ns(outcome.end_ns);
+  ctx.interrupted = outcome.interrupted;
+  ctx.warnings = prep.warnings;
+  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
+  ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
+  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
+  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
+    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
+  exporter::ExportOptions eo;
+  eo.artifact_dir = artifact_dir;
+  eo.profile_export_prefix = cfg.profile_export_prefix;
+  eo.level = export_level(cfg.export_level);
+  eo.goodput = cfg.goodput;
+  eo.slice_duration_ns = cfg.slice_duration_ns;
+  eo.fail_on = cfg.fail_on;
+  eo.print_console = cfg.verbosity > 0;
+  auto written = exporter::write_artifacts(records, ctx, eo);
+  if (!written) {
+    result->exit_code = 3;
+    result->error = written.error().message;
+    return;
+  }
+  result->artifact_dir = eo.artifact_dir;
+
+  for (const auto& r : records) {
+    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
+    (r.ok() ? result->ok : result->failed)++;
+  }
+  result->gate_failures = written->gate_messages;
+  // An interrupt (during the load, or one that came while exporting) makes the run a
+  // cancelled one: never exit 0 for it, whatever completed.
+  result->interrupted = outcome.interrupted || core::interrupt_requested();
+  if (result->interrupted) {
+    result->signal_number = core::interrupt_signal() != 0 ? core::interrupt_signal() : SIGINT;
+    result->exit_code = 128 + result->signal_number;
+  } else if (result->ok == 0 && result->failed > 0) {
+    result->exit_code = 3;
+  } else if (written->gate_failed) {
+    result->exit_code = 1;
+  }
+}
+
+}  // namespace
+
+RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hooks) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  Prepared prep;
+  if (auto stop = preflight(cfg, cores, &prep.warnings)) return std::move(*stop);
+  if (auto stop = set_up(cfg, &prep)) return std::move(*stop);
+
+  uint64_t tag_state = prep.seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
-  const load::WorkerSettings settings = build_worker_settings(cfg, **endpoint, work, seed, run_tag);
-  const load::LoadSpec spec = make_load_spec(cfg, shape);
-  const load::Plan plan = load::build_plan(spec, seed);
+  const load::WorkerSettings settings =
+      build_worker_settings(cfg, *prep.endpoint, prep.work, prep.seed, run_tag);
+  const load::LoadSpec spec = make_load_spec(cfg, prep.shape);
+  const load::Plan plan = load::build_plan(spec, prep.seed);
   const int workers = load::default_worker_count(spec, cores);
-  SB_LOG_INFO(
-      "servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start at {:.1f} ms",
-      workers, tok->name(), seed, work.entries, work.sessions ? "conversation(s)" : "prompt(s)",
-      since_ms());
+  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start",
+              workers, prep.tok->name(), prep.seed, prep.work.entries,
+              prep.work.sessions ? "conversation(s)" : "prompt(s)");
 
   if (core::interrupt_requested()) return interrupted_in_setup();
   // The artifact folder exists and takes files before anything is sent (KV-cache reset
@@ -257,93 +351,28 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // Run.
   RunResult result;
   result.workers = workers;
-  result.warnings = warnings;
-  cleanup.keep = true;
-  record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);
+  record::RecordProcessor processor(prep.tok, cfg.use_server_token_count, 1);
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
                         processor.submit(std::move(batch));
                       });
-  const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
-  info.anchor = anchor;
-  info.at_ns = clock.now_ns();
-  if (hooks.before_load) hooks.before_load(info);
-  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
-  {
-    LoadMonitor monitor(&runner, hooks, info, spec.duration_ns, clock);
-    runner.set_phase_observer(
-        [&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
-    outcome = runner.run();
-    info =
-        monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
-  }
+  info.anchor = core::WallAnchor::capture(clock);
+  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   auto records = processor.finish();
   info.at_ns = clock.now_ns();
   if (hooks.after_grace) hooks.after_grace(info);
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
-    cleanup.keep = false;
     result.exit_code = outcome.error().is_usage() ? 2 : 3;
     result.error = outcome.error().message;
     return result;
   }
-
-  // Artifacts.
-  exporter::RunContext ctx;
-  ctx.input_config_json = config::to_json(effective_config(cfg, shape));
-  ctx.cli_command = cfg.cli_command;
-  ctx.model = cfg.model();
-  ctx.endpoint_type = cfg.endpoint_type;
-  ctx.streaming = cfg.streaming;
-  ctx.random_seed = seed;
-  ctx.has_random_seed = cfg.random_seed.has_value();
-  ctx.benchmark_id = make_benchmark_id(settings.run_tag);
-  ctx.anchor.steady_ns = anchor.steady_ns;
-  ctx.anchor.wall_ns = anchor.wall_ns;
-  ctx.start_wall_ns = anchor.to_wall_ns(outcome->first_start_ns);
-  ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
-  ctx.interrupted = outcome->interrupted;
-  ctx.warnings = warnings;
-  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
-  ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
-  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
-  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
-    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
-  exporter::ExportOptions eo;
-  eo.artifact_dir = artifacts->path;
-  eo.profile_export_prefix = cfg.profile_export_prefix;
-  eo.level = export_level(cfg.export_level);
-  eo.goodput = cfg.goodput;
-  eo.slice_duration_ns = cfg.slice_duration_ns;
-  eo.fail_on = cfg.fail_on;
-  eo.print_console = cfg.verbosity > 0;
-  auto written = exporter::write_artifacts(records, ctx, eo);
-  if (!written) {
-    result.exit_code = 3;
-    result.error = written.error().message;
-    return result;
-  }
-  result.artifact_dir = eo.artifact_dir;
-
-  for (const auto& r : records) {
-    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
-    (r.ok() ? result.ok : result.failed)++;
-  }
-  result.gate_failures = written->gate_messages;
-  // An interrupt (during the load, or one that came while exporting) makes the run a
-  // cancelled one: never exit 0 for it, whatever completed.
-  result.interrupted = outcome->interrupted || core::interrupt_requested();
-  if (result.interrupted) {
-    result.signal_number = core::interrupt_signal() != 0 ? core::interrupt_signal() : SIGINT;
-    result.exit_code = 128 + result.signal_number;
-  } else if (result.ok == 0 && result.failed > 0) {
-    result.exit_code = 3;
-  } else if (written->gate_failed) {
-    result.exit_code = 1;
-  }
+  cleanup.keep = true;
+  write_results(cfg, prep, settings, *outcome, records, info.anchor, artifacts->path, &result);
+  result.warnings = prep.warnings;
   return result;
 }
 

@@ -136,6 +136,8 @@ TEST_F(RunBenchmarkTest, HooksRunOnceInOrderWithSaneTimestamps) {
   EXPECT_EQ(ended.info.load_start_ns, started.info.load_start_ns);
   EXPECT_GE(ended.info.load_end_ns, started.info.load_start_ns);
   EXPECT_GE(grace.info.at_ns, ended.info.load_end_ns);
+  EXPECT_EQ(grace.info.load_end_ns, ended.info.load_end_ns);
+  EXPECT_EQ(grace.info.load_start_ns, started.info.load_start_ns);
   EXPECT_FALSE(ended.info.interrupted);
   // The anchor maps steady to wall time: t0 lands within a minute of now.
   const int64_t wall_t0 = started.info.anchor.to_wall_ns(started.info.load_start_ns);
