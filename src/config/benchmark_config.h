@@ -11,19 +11,20 @@
 #include <vector>
 
 #include "core/result.h"
+#include "load/load_types.h"  // header-only: the enums config shares with the load module
 
 namespace servebench::config {
 
-enum class ArrivalPattern { kConstant, kPoisson, kGamma };
+using ArrivalPattern = load::ArrivalPattern;
 const char* arrival_pattern_name(ArrivalPattern p);
 
-enum class ConnectionReuse { kPooled, kNever, kStickyUserSessions };
+using ConnectionReuse = load::ConnectionReuse;
 const char* connection_reuse_name(ConnectionReuse c);
 
 enum class ExportLevelName { kSummary, kRecords, kRaw };
 
 // --cache-bust: where the per-conversation marker "[rid:xxxxxxxxxxxx]" goes (AIPerf's positions).
-enum class CacheBust { kNone, kSystemPrefix, kSystemSuffix, kFirstTurnPrefix, kFirstTurnSuffix };
+using CacheBust = load::CacheBust;
 const char* cache_bust_name(CacheBust c);
 
 // --dataset-sampling-strategy (unset: shuffle for synthetic prompts, sequential for files).

@@ -31,12 +31,12 @@ class GammaArrivals final : public ArrivalProcess {
 
 }  // namespace
 
-std::unique_ptr<ArrivalProcess> make_arrival_process(config::ArrivalPattern pattern, double smoothness,
+std::unique_ptr<ArrivalProcess> make_arrival_process(ArrivalPattern pattern, double smoothness,
                                                      core::Rng rng) {
   switch (pattern) {
-    case config::ArrivalPattern::kConstant: return std::make_unique<ConstantArrivals>();
-    case config::ArrivalPattern::kPoisson: return std::make_unique<PoissonArrivals>(rng);
-    case config::ArrivalPattern::kGamma: return std::make_unique<GammaArrivals>(smoothness, rng);
+    case ArrivalPattern::kConstant: return std::make_unique<ConstantArrivals>();
+    case ArrivalPattern::kPoisson: return std::make_unique<PoissonArrivals>(rng);
+    case ArrivalPattern::kGamma: return std::make_unique<GammaArrivals>(smoothness, rng);
   }
   return std::make_unique<PoissonArrivals>(rng);
 }

@@ -14,7 +14,7 @@
 
 #include <memory>
 
-#include "config/benchmark_config.h"
+#include "load/load_types.h"
 #include "core/rng.h"
 
 namespace servebench::load {
@@ -27,7 +27,7 @@ class ArrivalProcess {
 };
 
 // smoothness is used by kGamma only (must be > 0).
-std::unique_ptr<ArrivalProcess> make_arrival_process(config::ArrivalPattern pattern, double smoothness,
+std::unique_ptr<ArrivalProcess> make_arrival_process(ArrivalPattern pattern, double smoothness,
                                                      core::Rng rng);
 
 }  // namespace servebench::load

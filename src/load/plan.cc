@@ -24,31 +24,51 @@ double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns) {
   return target_per_s * std::min(1.0, frac);
 }
 
-std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& c) {
+std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
   PhaseSpec base;
-  base.request_rate = c.request_rate;
-  base.pattern = c.arrival_pattern;
-  base.smoothness = c.arrival_smoothness.value_or(1.0);
-  base.concurrency = c.effective_concurrency();
-  base.prefill_concurrency = c.prefill_concurrency;
-  base.concurrency_ramp_ns = c.concurrency_ramp_ns.value_or(0);
-  base.rate_ramp_ns = c.request_rate_ramp_ns.value_or(0);
+  base.request_rate = s.request_rate;
+  base.pattern = s.arrival_pattern;
+  base.smoothness = s.arrival_smoothness;
+  base.concurrency = s.concurrency;
+  base.prefill_concurrency = s.prefill_concurrency;
+  base.concurrency_ramp_ns = s.concurrency_ramp_ns;
+  base.rate_ramp_ns = s.rate_ramp_ns;
+  base.sessions = s.sessions;
   std::vector<PhaseSpec> out;
-  if (c.has_warmup()) {
+  if (s.has_warmup()) {
     PhaseSpec w = base;
     w.phase = record::Phase::kWarmup;
-    w.request_count = c.warmup_request_count;
-    w.duration_ns = c.warmup_duration_ns;
+    w.request_count = s.warmup_request_count;
+    w.duration_ns = s.warmup_duration_ns;
     w.grace_ns = kNever;  // AIPerf: warm-up grace defaults to infinity
+    if (s.warmup_sessions) {
+      // Sessions of one turn are requests.
+      if (s.sessions) w.session_count = s.warmup_sessions;
+      else w.request_count = s.warmup_sessions;
+    }
     out.push_back(w);
   }
   PhaseSpec p = base;
   p.phase = record::Phase::kProfiling;
-  p.request_count = c.effective_request_count();
-  p.duration_ns = c.benchmark_duration_ns;
-  if (c.benchmark_duration_ns) {
-    const int64_t g = c.effective_grace_ns();
-    p.grace_ns = g == config::kInfiniteNs ? kNever : g;
+  p.request_count = s.request_count;
+  p.duration_ns = s.duration_ns;
+  if (s.duration_ns) p.grace_ns = s.grace_ns;
+  if (s.sessions) {
+    p.session_count = s.session_count;
+    if (s.user_centric) {
+      p.user_centric = true;
+      p.request_rate.reset();
+      p.concurrency = s.concurrency_ceiling;  // a ceiling on users in flight when given
+    }
+  }
+  if (s.fixed_offsets_ns) {
+    p.fixed_offsets_ns = s.fixed_offsets_ns;
+    p.request_rate.reset();
+    p.concurrency = s.concurrency_ceiling;  // a ceiling only when given (no closed-loop default)
+    const auto n = static_cast<int64_t>(s.fixed_offsets_ns->size());
+    // One offset per request (or session): the file plays once unless a count says less.
+    auto& count = s.sessions ? p.session_count : p.request_count;
+    count = count ? std::min(*count, n) : n;
   }
   out.push_back(p);
   return out;
@@ -110,49 +130,19 @@ std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit) {
   return out;
 }
 
-Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed) { return build_plan(config, seed, nullptr); }
-
-Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
-                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns, bool sessions) {
+Plan build_plan(const LoadSpec& spec, uint64_t seed) {
   Plan plan;
   plan.seed = seed;
-  for (auto spec : phases_from_config(config)) {
-    spec.sessions = sessions;
-    if (spec.phase == record::Phase::kWarmup && config.num_warmup_sessions) {
-      // Sessions of one turn are requests.
-      if (sessions) spec.session_count = config.num_warmup_sessions;
-      else spec.request_count = config.num_warmup_sessions;
-    }
-    if (sessions && spec.phase == record::Phase::kProfiling) {
-      spec.session_count = config.num_sessions;
-      if (config.user_centric_rate) {
-        spec.user_centric = true;
-        spec.request_rate.reset();
-        spec.concurrency = config.concurrency;  // a ceiling on users in flight when given
-      }
-    }
-    if (fixed_offsets_ns && spec.phase == record::Phase::kProfiling) {
-      spec.fixed_offsets_ns = fixed_offsets_ns;
-      spec.request_rate.reset();
-      spec.concurrency = config.concurrency;  // a ceiling only when given (no closed-loop default)
-      const auto n = static_cast<int64_t>(fixed_offsets_ns->size());
-      if (sessions) {
-        // One offset per session: every session of the file plays once unless a count says less.
-        spec.session_count = spec.session_count ? std::min(*spec.session_count, n) : n;
-      } else {
-        spec.request_count = spec.request_count ? std::min(*spec.request_count, n) : n;
-      }
-    }
-    plan.phases.push_back(build_phase_plan(spec, seed));
-  }
+  for (const auto& phase : phases_from_spec(spec))
+    plan.phases.push_back(build_phase_plan(phase, seed));
   return plan;
 }
 
-int default_worker_count(const config::BenchmarkConfig& config, int cores) {
+int default_worker_count(const LoadSpec& spec, int cores) {
   int64_t w = std::max(1, cores - 1);
-  if (config.workers_max) w = *config.workers_max;  // explicit: may exceed cores (tests, I/O-bound runs)
-  if (auto c = config.effective_concurrency()) w = std::min<int64_t>(w, *c);
-  if (config.prefill_concurrency) w = std::min<int64_t>(w, *config.prefill_concurrency);
+  if (spec.workers_max) w = *spec.workers_max;  // explicit: may exceed cores (tests, I/O-bound runs)
+  if (spec.concurrency) w = std::min<int64_t>(w, *spec.concurrency);
+  if (spec.prefill_concurrency) w = std::min<int64_t>(w, *spec.prefill_concurrency);
   return static_cast<int>(std::max<int64_t>(1, w));
 }
 

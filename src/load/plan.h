@@ -1,4 +1,4 @@
-// Plan: what the load engine will do, computed before t0 as a pure function of the config and
+// Plan: what the load engine will do, computed before t0 as a pure function of the load spec and
 // the seed (same seed ⇒ identical plan, on any machine). A plan is a list of phases (optional
 // warm-up, then profiling); each phase is either
 //   - open loop: intended send times (offsets from the phase start) for every request, optionally
@@ -22,18 +22,17 @@
 #include <string>
 #include <vector>
 
-#include "config/benchmark_config.h"
+#include "load/load_spec.h"
 #include "record/request_record.h"
 
 namespace servebench::load {
 
-inline constexpr int64_t kNever = INT64_MAX;
 inline constexpr int64_t kRateRampUpdateNs = 100'000'000;  // AIPerf's 0.1 s rate-ramp update
 
 struct PhaseSpec {
   record::Phase phase = record::Phase::kProfiling;
   std::optional<double> request_rate;         // open loop when set
-  config::ArrivalPattern pattern = config::ArrivalPattern::kPoisson;
+  ArrivalPattern pattern = ArrivalPattern::kPoisson;
   double smoothness = 1.0;
   std::optional<int64_t> concurrency;         // closed loop (alone) or ceiling (with a rate)
   std::optional<int64_t> prefill_concurrency;
@@ -94,18 +93,15 @@ struct Plan {
   std::vector<PhasePlan> phases;  // warm-up (if any) first, then profiling
 };
 
-// Phases the config asks for (warm-up falls back to the profiling load settings, with an
-// infinite grace period as in AIPerf).
-std::vector<PhaseSpec> phases_from_config(const config::BenchmarkConfig& config);
+// Phases the spec asks for: warm-up (if any; same load shape, infinite grace as in AIPerf), then
+// profiling with its stop conditions, sessions and fixed schedule.
+std::vector<PhaseSpec> phases_from_spec(const LoadSpec& spec);
 
 // Builds one phase. Open loop needs a request count or a duration (else it would be infinite).
 PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed);
 // Every arrival offset of an open-loop phase (stops at `limit` entries).
 std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit = 100'000'000);
-Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed);
-// Same, replaying `fixed_offsets_ns` (ascending, one per dataset entry) in the profiling phase.
-Plan build_plan(const config::BenchmarkConfig& config, uint64_t seed,
-                std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns, bool sessions = false);
+Plan build_plan(const LoadSpec& spec, uint64_t seed);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);
@@ -118,6 +114,6 @@ inline int64_t worker_share(int64_t limit, int worker, int workers) {
 
 // Worker count: --workers-max when given, else cores − 1 (at least 1); capped by the closed-loop
 // concurrency and prefill concurrency (a worker with no slot would idle).
-int default_worker_count(const config::BenchmarkConfig& config, int cores);
+int default_worker_count(const LoadSpec& spec, int cores);
 
 }  // namespace servebench::load

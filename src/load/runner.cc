@@ -70,7 +70,10 @@ Result<RunOutcome> Runner::run() {
       for (const auto& s : stats[next_phase - 1]) sent += s.issued;
       if (next_phase < phases.size()) phases[next_phase].index_base = phases[next_phase - 1].index_base + sent;
     }
-    if (next_phase < phases.size()) phases[next_phase].start_ns = clock_.now_ns();
+    if (next_phase < phases.size()) {
+      phases[next_phase].start_ns = clock_.now_ns();
+      if (observer_ && !abort.load()) observer_(plan_.phases[next_phase].spec.phase, phases[next_phase].start_ns);
+    }
     ++next_phase;
   };
   std::barrier sync(n, on_barrier);

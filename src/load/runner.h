@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -42,6 +43,11 @@ class Runner {
 
   // Runs every phase. Fails only when a worker cannot be set up (event loop, HTTP client).
   Result<RunOutcome> run();
+  // Called once per phase at its start instant, from the worker thread that completes the start
+  // barrier while the others wait: it must only record and return (no blocking, no I/O); run
+  // libraries hand the event to their own thread. Set before run().
+  using PhaseObserver = std::function<void(record::Phase phase, int64_t start_ns)>;
+  void set_phase_observer(PhaseObserver observer) { observer_ = std::move(observer); }
   // First call: stop issuing, drain briefly, cancel the rest. Second call: cancel at once.
   void interrupt();
   bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
@@ -52,6 +58,7 @@ class Runner {
   const int workers_;
   const core::Clock& clock_;
   RecordSink sink_;
+  PhaseObserver observer_;
   std::vector<std::unique_ptr<Worker>> pool_;
   std::atomic<bool> interrupted_{false};
   std::atomic<bool> ready_{false};  // workers initialized: interrupt() may reach them

@@ -29,14 +29,13 @@ std::string cache_bust_marker(uint64_t seed, uint64_t key) {
   return m;
 }
 
-void mark_first_turn(config::CacheBust where, const std::string& marker, std::string* content) {
-  if (where == config::CacheBust::kFirstTurnPrefix) *content = marker + " " + *content;
-  if (where == config::CacheBust::kFirstTurnSuffix) *content = *content + " " + marker;
+void mark_first_turn(CacheBust where, const std::string& marker, std::string* content) {
+  if (where == CacheBust::kFirstTurnPrefix) *content = marker + " " + *content;
+  if (where == CacheBust::kFirstTurnSuffix) *content = *content + " " + marker;
 }
 
-void mark_request(config::CacheBust where, const std::string& marker, bool warmup,
+void mark_request(CacheBust where, const std::string& marker, bool warmup,
                   std::vector<endpoints::Message>* messages) {
-  using config::CacheBust;
   auto& msgs = *messages;
   endpoints::Message* system = nullptr;
   for (auto& m : msgs) {

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "config/benchmark_config.h"
+#include "load/load_types.h"
 #include "endpoints/endpoint.h"
 
 namespace servebench::load {
@@ -61,7 +61,7 @@ struct SessionWorkload {
   // conversations are sorted by first timestamp and order is the identity.
   std::vector<uint32_t> order;
   const endpoints::Endpoint* endpoint = nullptr;  // renders bodies at send time (thread-safe)
-  config::CacheBust cache_bust = config::CacheBust::kNone;
+  CacheBust cache_bust = CacheBust::kNone;
   double user_centric_rate = 0;   // > 0: first turns from UserCentricGenerator
   int64_t num_users = 0;
 
@@ -82,13 +82,13 @@ void write_cache_bust_digits(uint64_t seed, uint64_t key, char* digits);
 
 // The first-turn cache-bust positions: marks the session's first user message (once; later
 // turns carry it in their history as sent).
-void mark_first_turn(config::CacheBust where, const std::string& marker, std::string* content);
+void mark_first_turn(CacheBust where, const std::string& marker, std::string* content);
 // The per-request markers, applied to a copy of the messages of every request: the system
 // cache-bust positions (a system message holding just the marker is added when there is none)
 // and the warm-up marker (AIPerf: warm-up requests start their system message, else their first
 // message, with "warmup" so they cannot prime the prefix cache profiling then hits; not with
 // --cache-bust, which already makes every session distinct).
-void mark_request(config::CacheBust where, const std::string& marker, bool warmup,
+void mark_request(CacheBust where, const std::string& marker, bool warmup,
                   std::vector<endpoints::Message>* messages);
 
 struct UserStart {

@@ -231,9 +231,9 @@ void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connect
   http.headers = settings_.headers;
   http.headers.push_back("X-Request-ID: " + rec.x_request_id);
   http.headers.push_back(settings_.session_header + ": " + rec.x_correlation_id);
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions) http.connection_group = connection_group;
+  if (settings_.reuse == ConnectionReuse::kStickyUserSessions) http.connection_group = connection_group;
   http.timeout_ns = settings_.request_timeout_ns;
-  http.fresh_connection = settings_.reuse == config::ConnectionReuse::kNever;
+  http.fresh_connection = settings_.reuse == ConnectionReuse::kNever;
   rec.request_bytes = static_cast<int64_t>(http.body.size());
   if (should_cancel(settings_.seed, phase_, rec.request_index - index_base_, settings_.cancellation_rate_pct))
     req->cancel_after_ns = settings_.cancellation_delay_ns;
@@ -315,7 +315,7 @@ void Worker::finish(Request* req) {
   if (req->session) {
     on_turn_done(req, now);  // history, next turn or session end (frees its slot)
   } else {
-    if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+    if (settings_.reuse == ConnectionReuse::kStickyUserSessions)
       client_->release_group(req->rec.request_index + 1);  // single-turn: the session ends here
     if (schedule_) schedule_->on_request_done(now);
   }

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "config/benchmark_config.h"
+#include "load/load_types.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "load/schedule.h"
@@ -73,11 +73,13 @@ struct WorkerSettings {
   bool streaming = false;
   int http_version = 1;
   bool verify_tls = true;
-  config::ConnectionReuse reuse = config::ConnectionReuse::kPooled;
+  ConnectionReuse reuse = ConnectionReuse::kPooled;
   int64_t request_timeout_ns = 0;
   double cancellation_rate_pct = 0;
   int64_t cancellation_delay_ns = 0;
-  int64_t interrupt_drain_ns = 2'000'000'000;
+  // Ctrl-C: in-flight requests get this long to finish before they are cancelled; short, so a
+  // stopped run ends (artifacts written) within about a second.
+  int64_t interrupt_drain_ns = 500'000'000;
   int64_t flush_interval_ns = 100'000'000;
   // Timed sends wake this much early and spin to the due instant: a timerfd wake-up on a VM is
   // ~40 µs late at p50 even with 1 ns slack (measured), the spin takes that out of the lag.

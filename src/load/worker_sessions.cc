@@ -115,7 +115,7 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
   s->max_turns = max_turns > 0 ? std::min(max_turns, turns) : turns;
   s->correlation_id = fmt::format("{:016x}-{}{:010x}", settings_.run_tag,
                                   phase_ == record::Phase::kWarmup ? 'w' : 's', number);
-  if (sessions_->cache_bust != config::CacheBust::kNone)
+  if (sessions_->cache_bust != CacheBust::kNone)
     s->marker = cache_bust_marker(settings_.seed, (static_cast<uint64_t>(phase_) << 48) ^ number);
   s->connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + number + 1;
   LiveSession* raw = s.get();
@@ -203,7 +203,7 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
 }
 
 void Worker::end_session(LiveSession* s, int64_t now_ns) {
-  if (settings_.reuse == config::ConnectionReuse::kStickyUserSessions)
+  if (settings_.reuse == ConnectionReuse::kStickyUserSessions)
     client_->release_group(s->connection_group);
   if (s->holds_slot) schedule_->on_request_done(now_ns);
   --live_sessions_;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "config/benchmark_config.h"
 #include "load/plan.h"
 
 namespace servebench::load {
@@ -12,10 +13,16 @@ config::BenchmarkConfig base_config() {
   return c;
 }
 
+LoadSpec replay(std::shared_ptr<const std::vector<int64_t>> offsets) {
+  LoadSpec spec;
+  spec.concurrency = 1;  // the closed-loop default a fixed schedule must not inherit
+  spec.fixed_offsets_ns = std::move(offsets);
+  return spec;
+}
+
 TEST(FixedSchedule, ArrivalsAreTheGivenOffsetsInOrder) {
   auto offsets = std::make_shared<std::vector<int64_t>>(std::vector<int64_t>{0, 5, 5, 20'000'000, 31'000'000});
-  auto cfg = base_config();
-  Plan plan = build_plan(cfg, 1, offsets);
+  Plan plan = build_plan(replay(offsets), 1);
   ASSERT_EQ(plan.phases.size(), 1u);
   const PhasePlan& p = plan.phases[0];
   EXPECT_TRUE(p.open_loop());
@@ -25,15 +32,15 @@ TEST(FixedSchedule, ArrivalsAreTheGivenOffsetsInOrder) {
 
 TEST(FixedSchedule, RequestCountAndDurationCutTheReplay) {
   auto offsets = std::make_shared<std::vector<int64_t>>(std::vector<int64_t>{0, 10, 20, 30, 40});
-  auto cfg = base_config();
-  cfg.request_count = 3;
-  EXPECT_EQ(materialize_arrivals(build_plan(cfg, 1, offsets).phases[0]), (std::vector<int64_t>{0, 10, 20}));
-  cfg.request_count.reset();
-  cfg.benchmark_duration_ns = 25;
-  EXPECT_EQ(materialize_arrivals(build_plan(cfg, 1, offsets).phases[0]), (std::vector<int64_t>{0, 10, 20}));
-  cfg.benchmark_duration_ns.reset();
-  cfg.concurrency = 2;  // a ceiling when given
-  auto with_ceiling = build_plan(cfg, 1, offsets).phases[0];
+  auto spec = replay(offsets);
+  spec.request_count = 3;
+  EXPECT_EQ(materialize_arrivals(build_plan(spec, 1).phases[0]), (std::vector<int64_t>{0, 10, 20}));
+  spec.request_count.reset();
+  spec.duration_ns = 25;
+  EXPECT_EQ(materialize_arrivals(build_plan(spec, 1).phases[0]), (std::vector<int64_t>{0, 10, 20}));
+  spec.duration_ns.reset();
+  spec.concurrency_ceiling = 2;  // a ceiling when given
+  auto with_ceiling = build_plan(spec, 1).phases[0];
   EXPECT_EQ(with_ceiling.concurrency_limit_at(0), 2);
   EXPECT_EQ(materialize_arrivals(with_ceiling).size(), 5u);
 }

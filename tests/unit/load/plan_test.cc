@@ -19,7 +19,7 @@ Built build(const PhaseSpec& spec, uint64_t seed) {
   return b;
 }
 
-PhaseSpec rate_spec(double rate, config::ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
+PhaseSpec rate_spec(double rate, ArrivalPattern pattern, int64_t count, double smoothness = 1.0) {
   PhaseSpec s;
   s.request_rate = rate;
   s.pattern = pattern;
@@ -44,16 +44,16 @@ GapStats gap_stats(const std::vector<int64_t>& arrivals) {
 }
 
 TEST(Plan, ConstantRateIsExact) {
-  auto p = build(rate_spec(10, config::ArrivalPattern::kConstant, 100), 1);
+  auto p = build(rate_spec(10, ArrivalPattern::kConstant, 100), 1);
   ASSERT_EQ(p.arrivals_ns.size(), 100u);
   for (size_t i = 0; i < p.arrivals_ns.size(); ++i) EXPECT_EQ(p.arrivals_ns[i], int64_t(i) * 100'000'000);
   // A rate whose period is not a whole number of ns does not drift.
-  auto q = build(rate_spec(3, config::ArrivalPattern::kConstant, 3001), 1);
+  auto q = build(rate_spec(3, ArrivalPattern::kConstant, 3001), 1);
   EXPECT_NEAR(q.arrivals_ns.back(), 1'000'000'000'000, 1);
 }
 
 TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
-  auto p = build(rate_spec(100, config::ArrivalPattern::kPoisson, 50'000), 42);
+  auto p = build(rate_spec(100, ArrivalPattern::kPoisson, 50'000), 42);
   auto s = gap_stats(p.arrivals_ns);
   EXPECT_NEAR(s.mean_s, 0.01, 0.01 * 0.02);
   EXPECT_NEAR(s.cv, 1.0, 0.03);
@@ -61,7 +61,7 @@ TEST(Plan, PoissonGapsHaveMeanAndCvOfExponential) {
 
 TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
   for (double shape : {0.25, 1.0, 4.0}) {
-    auto p = build(rate_spec(50, config::ArrivalPattern::kGamma, 50'000, shape), 7);
+    auto p = build(rate_spec(50, ArrivalPattern::kGamma, 50'000, shape), 7);
     auto s = gap_stats(p.arrivals_ns);
     EXPECT_NEAR(s.mean_s, 0.02, 0.02 * 0.03) << "shape " << shape;
     EXPECT_NEAR(s.cv, 1.0 / std::sqrt(shape), 0.05 / std::sqrt(shape)) << "shape " << shape;
@@ -69,7 +69,7 @@ TEST(Plan, GammaGapsHaveMeanAndCvOneOverSqrtShape) {
 }
 
 TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
-  auto spec = rate_spec(200, config::ArrivalPattern::kGamma, 1000, 0.5);
+  auto spec = rate_spec(200, ArrivalPattern::kGamma, 1000, 0.5);
   auto a = build(spec, 1234);
   auto b = build(spec, 1234);
   auto c = build(spec, 1235);
@@ -82,7 +82,7 @@ TEST(Plan, SameSeedSamePlanDifferentSeedDifferentPlan) {
 }
 
 TEST(Plan, DurationBoundsArrivalsAndCountWinsWhenSmaller) {
-  PhaseSpec s = rate_spec(10, config::ArrivalPattern::kConstant, 0);
+  PhaseSpec s = rate_spec(10, ArrivalPattern::kConstant, 0);
   s.request_count.reset();
   s.duration_ns = 2'000'000'000;
   auto p = build(s, 1);
@@ -102,7 +102,7 @@ TEST(Plan, RateRampStepsEveryHundredMilliseconds) {
   EXPECT_DOUBLE_EQ(ramped_rate(100, ramp, 5'000'000'000), 100);
   EXPECT_DOUBLE_EQ(ramped_rate(100, 0, 0), 100);
   // Constant arrivals during the ramp use the rate at the previous arrival: first gap 1/10 s.
-  PhaseSpec s = rate_spec(100, config::ArrivalPattern::kConstant, 200);
+  PhaseSpec s = rate_spec(100, ArrivalPattern::kConstant, 200);
   s.rate_ramp_ns = ramp;
   auto p = build(s, 1);
   EXPECT_EQ(p.arrivals_ns[1], 100'000'000);   // rate 10 at t=0
@@ -138,18 +138,13 @@ TEST(Plan, WorkerSharesSumToTheLimit) {
     }
 }
 
-config::BenchmarkConfig base_config() {
-  config::BenchmarkConfig c;
-  c.models = {"m"};
-  return c;
-}
-
-TEST(Plan, PhasesFromConfigAddWarmupWithInfiniteGrace) {
-  auto c = base_config();
-  c.concurrency = 4;
-  c.warmup_request_count = 3;
-  c.benchmark_duration_ns = 5'000'000'000;
-  auto phases = phases_from_config(c);
+TEST(Plan, PhasesFromSpecAddWarmupWithInfiniteGrace) {
+  LoadSpec spec;
+  spec.concurrency = 4;
+  spec.warmup_request_count = 3;
+  spec.duration_ns = 5'000'000'000;
+  spec.grace_ns = 30'000'000'000;
+  auto phases = phases_from_spec(spec);
   ASSERT_EQ(phases.size(), 2u);
   EXPECT_EQ(phases[0].phase, record::Phase::kWarmup);
   EXPECT_EQ(phases[0].request_count, 3);
@@ -160,8 +155,35 @@ TEST(Plan, PhasesFromConfigAddWarmupWithInfiniteGrace) {
   EXPECT_EQ(phases[1].concurrency, 4);
 }
 
+TEST(Plan, WarmupSessionsCountSessionsOrRequests) {
+  LoadSpec spec;
+  spec.concurrency = 2;
+  spec.warmup_sessions = 5;
+  EXPECT_EQ(phases_from_spec(spec)[0].request_count, 5);  // sessions of one turn are requests
+  spec.sessions = true;
+  const auto phases = phases_from_spec(spec);
+  EXPECT_EQ(phases[0].session_count, 5);
+  EXPECT_TRUE(phases[0].sessions);
+  EXPECT_TRUE(phases[1].sessions);
+}
+
+TEST(Plan, UserCentricSessionsKeepOnlyTheGivenCeiling) {
+  LoadSpec spec;
+  spec.request_rate = 3;
+  spec.sessions = true;
+  spec.user_centric = true;
+  spec.session_count = 9;
+  auto p = phases_from_spec(spec).back();
+  EXPECT_TRUE(p.user_centric);
+  EXPECT_FALSE(p.request_rate.has_value());
+  EXPECT_FALSE(p.concurrency.has_value());
+  EXPECT_EQ(p.session_count, 9);
+  spec.concurrency_ceiling = 4;
+  EXPECT_EQ(phases_from_spec(spec).back().concurrency, 4);
+}
+
 TEST(Plan, DefaultWorkerCount) {
-  auto c = base_config();
+  LoadSpec c;
   c.concurrency = 100;
   EXPECT_EQ(default_worker_count(c, 8), 7);
   EXPECT_EQ(default_worker_count(c, 1), 1);
@@ -173,6 +195,8 @@ TEST(Plan, DefaultWorkerCount) {
   c.request_rate = 10;
   c.workers_max.reset();
   EXPECT_EQ(default_worker_count(c, 16), 15);
+  c.prefill_concurrency = 4;
+  EXPECT_EQ(default_worker_count(c, 16), 4);
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ TEST(Schedule, ClosedLoopFillsSharesThenWaitsForCompletions) {
 TEST(Schedule, OpenLoopDealsArrivalsAndKeepsPlannedIntendedUnderCeiling) {
   PhaseSpec s;
   s.request_rate = 100;  // every 10 ms
-  s.pattern = config::ArrivalPattern::kConstant;
+  s.pattern = ArrivalPattern::kConstant;
   s.request_count = 6;
   s.concurrency = 2;     // ceiling: one slot per worker
   auto plan = build_phase_plan(s, 1);
@@ -83,7 +83,7 @@ TEST(Schedule, OpenLoopDealsArrivalsAndKeepsPlannedIntendedUnderCeiling) {
 TEST(Schedule, OpenLoopWorkersTogetherIssueExactlyThePlan) {
   PhaseSpec s;
   s.request_rate = 500;
-  s.pattern = config::ArrivalPattern::kGamma;
+  s.pattern = ArrivalPattern::kGamma;
   s.smoothness = 0.5;
   s.request_count = 1'001;  // (with a duration, sends at "the end of time" would be refused)
   const auto plan = build_phase_plan(s, 99);

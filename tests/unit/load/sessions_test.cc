@@ -78,7 +78,6 @@ TEST(CacheBust, MarkersAreDistinctDigitsOfFixedShape) {
 }
 
 TEST(CacheBust, PositionsFollowAiperf) {
-  using config::CacheBust;
   const std::string mk = "[rid:123456789012]";
   std::string c = "hello";
   mark_first_turn(CacheBust::kFirstTurnPrefix, mk, &c);
@@ -103,15 +102,15 @@ TEST(CacheBust, PositionsFollowAiperf) {
 
 TEST(WarmupMarker, PrefixesSystemElseFirstMessage) {
   std::vector<endpoints::Message> with_system = {{"system", "sys"}, {"user", "u"}};
-  mark_request(config::CacheBust::kNone, "", true, &with_system);
+  mark_request(CacheBust::kNone, "", true, &with_system);
   EXPECT_EQ(with_system[0].content, "warmup sys");
   EXPECT_EQ(with_system[1].content, "u");
   std::vector<endpoints::Message> plain = {{"user", "u"}, {"assistant", "a"}, {"user", "v"}};
-  mark_request(config::CacheBust::kNone, "", true, &plain);
+  mark_request(CacheBust::kNone, "", true, &plain);
   EXPECT_EQ(plain[0].content, "warmup u");
   EXPECT_EQ(plain[2].content, "v");
   std::vector<endpoints::Message> profiling = {{"user", "u"}};
-  mark_request(config::CacheBust::kNone, "", false, &profiling);
+  mark_request(CacheBust::kNone, "", false, &profiling);
   EXPECT_EQ(profiling[0].content, "u");
 }
 
@@ -120,7 +119,7 @@ TEST(WarmupMarker, PrefixesSystemElseFirstMessage) {
 TEST(SessionSchedule, ClaimsCountTurnsAcrossWorkers) {
   PhaseSpec s;
   s.request_rate = 1000;
-  s.pattern = config::ArrivalPattern::kConstant;
+  s.pattern = ArrivalPattern::kConstant;
   s.request_count = 5;
   s.sessions = true;
   auto plan = build_phase_plan(s, 3);
@@ -179,7 +178,7 @@ namespace {
 TEST(CeilingWake, HeldArrivalWaitsForACompletionNotATimer) {
   PhaseSpec s;
   s.request_rate = 1000;
-  s.pattern = config::ArrivalPattern::kConstant;
+  s.pattern = ArrivalPattern::kConstant;
   s.request_count = 10;
   s.concurrency = 1;
   auto plan = build_phase_plan(s, 1);

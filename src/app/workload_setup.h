@@ -1,4 +1,4 @@
-// What `servebench profile` sends, prepared before t0 from the synthetic-prompt flags or an
+// What a benchmark run sends, prepared before t0 from the synthetic-prompt flags or an
 // --input-file: conversations (a preamble of shared system prompt / user context, then turns),
 // and from them either
 //   - single-turn request templates, bodies rendered once per model (the fast path: every
@@ -22,7 +22,7 @@
 #include "load/worker.h"
 #include "tokenizer/tokenizer.h"
 
-namespace servebench::cli {
+namespace servebench::app {
 
 struct PreparedWorkload {
   std::vector<load::RequestTemplate> requests;         // single-turn: entry * models + m
@@ -46,4 +46,4 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
                                                const endpoints::Endpoint& endpoint, std::string_view corpus,
                                                uint64_t seed);
 
-}  // namespace servebench::cli
+}  // namespace servebench::app

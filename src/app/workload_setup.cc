@@ -1,4 +1,4 @@
-#include "cli/workload_setup.h"
+#include "app/workload_setup.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/interrupt.h"
 #include "dataset/conversations.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/file_workload.h"
@@ -14,8 +15,12 @@
 #include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
 
-namespace servebench::cli {
+namespace servebench::app {
 namespace {
+
+// Set-up loops poll the process interrupt flag (core/interrupt.h), so Ctrl-C stops a long
+// set-up; the run library maps the error to the signal's exit code.
+Error interrupted_error() { return Error{ErrorCode::kInternal, "interrupted during set-up"}; }
 
 Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
 
@@ -180,6 +185,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     // inputs.json: each turn as its delta (preamble + the turn's message); live replies are
     // added at send time (profile_export_raw.jsonl has every body as sent).
     for (const auto& c : a.convs) {
+      if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
       out.input_session_ids.push_back(c.conversation_id);
       auto& payloads = out.input_payloads.emplace_back();
       for (const auto& t : c.turns) {
@@ -199,6 +205,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
   }
   // Single turn: every turn of every conversation is an entry of its own.
   for (const auto& c : a.convs) {
+    if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     for (const auto& t : c.turns) {
       render_single(cfg, tok, endpoint, c, t, false, &out);
       if (warmup_marker) render_single(cfg, tok, endpoint, c, t, true, &out);
@@ -244,6 +251,7 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   o.seed = seed;
   auto convs = dataset::build_synthetic_conversations(*builder, tok, o);
   if (!convs) return tl::unexpected(convs.error());
+  if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
   Assembly a;
   a.default_strategy = dataset::SamplingStrategy::kShuffle;
   for (auto& c : *convs) {
@@ -304,6 +312,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   bool dropped_sharegpt_turns = false;
   std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
   for (const auto& conv : workload->conversations) {
+    if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     load::SessionTemplate s;
     s.conversation_id = conv.session_id;
     if (!conv.system_prompt.empty()) s.preamble.push_back({"system", conv.system_prompt});
@@ -408,4 +417,4 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
 }
 
-}  // namespace servebench::cli
+}  // namespace servebench::app

@@ -1,0 +1,379 @@
+// run_benchmark: what `servebench profile` did after flag parsing, as a library. The order
+// matters: everything that can fail on bad input (export options, artifact folder, descriptor
+// budget, tokenizer, workload) fails before anything is sent; the load is the last step that
+// touches the network; artifacts are written for every run that sent something.
+#include "app/run.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <thread>
+
+#include "app/artifact_dir.h"
+#include "app/fd_budget.h"
+#include "app/load_monitor.h"
+#include "app/load_setup.h"
+#include "app/workload_setup.h"
+#include "core/interrupt.h"
+#include "core/log.h"
+#include "core/rng.h"
+#include "dataset/synthetic_prompts.h"
+#include "endpoints/endpoint.h"
+#include "export/artifacts.h"
+#include "load/plan.h"
+#include "load/runner.h"
+#include "metrics/slo.h"
+#include "record/record_processor.h"
+#include "tokenizer/tokenizer.h"
+#include "transport/kv_cache_reset.h"
+
+namespace servebench::app {
+namespace {
+
+RunResult failed(int exit_code, std::string message) {
+  RunResult r;
+  r.exit_code = exit_code;
+  r.error = std::move(message);
+  return r;
+}
+RunResult usage_error(std::string message) { return failed(2, std::move(message)); }
+
+// A set-up step ended (or failed) after an interrupt: nothing was sent, nothing to write.
+RunResult interrupted_in_setup() {
+  RunResult r;
+  r.interrupted = true;
+  r.signal_number = core::interrupt_signal() != 0 ? core::interrupt_signal() : SIGINT;
+  r.exit_code = 128 + r.signal_number;
+  r.error = fmt::format("interrupted during set-up ({}); nothing was sent",
+                        r.signal_number == SIGTERM ? "SIGTERM" : "SIGINT");
+  return r;
+}
+
+exporter::ExportLevel export_level(config::ExportLevelName l) {
+  switch (l) {
+    case config::ExportLevelName::kSummary:
+      return exporter::ExportLevel::kSummary;
+    case config::ExportLevelName::kRaw:
+      return exporter::ExportLevel::kRaw;
+    case config::ExportLevelName::kRecords:
+      break;
+  }
+  return exporter::ExportLevel::kRecords;
+}
+
+std::string make_benchmark_id(uint64_t tag) {
+  return fmt::format("{:08x}-{:04x}-4{:03x}-a{:03x}-{:012x}", static_cast<uint32_t>(tag >> 32),
+                     static_cast<uint32_t>(tag >> 16) & 0xffff, static_cast<uint32_t>(tag) & 0xfff,
+                     static_cast<uint32_t>(tag >> 20) & 0xfff,
+                     (tag * 0x9E3779B97F4A7C15ULL) & 0xffffffffffffULL);
+}
+
+std::string run_folder(const config::BenchmarkConfig& cfg) {
+  return exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming,
+                                     cfg.load_label());
+}
+
+// Everything a worker needs to build requests (load/worker.h).
+load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
+                                           const endpoints::Endpoint& endpoint,
+                                           PreparedWorkload& work, uint64_t seed,
+                                           uint64_t run_tag) {
+  load::WorkerSettings settings;
+  const std::string path =
+      cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
+  for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
+  // The content headers go only with benchmark requests; credentials and -H with every request.
+  settings.headers.push_back("Content-Type: application/json");
+  if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
+  for (auto& h : user_headers(cfg)) settings.headers.push_back(std::move(h));
+  settings.models = cfg.models;
+  settings.requests = std::move(work.requests);
+  settings.warmup_requests = std::move(work.warmup_requests);
+  settings.order = std::move(work.order);
+  settings.sessions = work.sessions;
+  settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
+  settings.session_header = cfg.session_header;
+  settings.endpoint_type = cfg.endpoint_type;
+  settings.streaming = cfg.streaming;
+  settings.http_version = cfg.http_version;
+  settings.verify_tls = !cfg.insecure_tls;
+  settings.reuse = cfg.connection_reuse;
+  settings.request_timeout_ns = cfg.request_timeout_ns;
+  settings.cancellation_rate_pct = cfg.cancellation_rate_pct;
+  settings.cancellation_delay_ns = cfg.cancellation_delay_ns.value_or(0);
+  settings.seed = seed;
+  settings.run_tag = run_tag;
+  return settings;
+}
+
+// The run's load-independent checks, all before anything else: a typo or a bad folder never
+// costs a whole benchmark.
+Status check_export_options(const config::BenchmarkConfig& cfg) {
+  if (auto g = metrics::parse_goodput(cfg.goodput); !g) return tl::unexpected(g.error());
+  if (auto f = metrics::parse_fail_on(cfg.fail_on); !f) return tl::unexpected(f.error());
+  if (cfg.reset_kv_cache)
+    if (auto p = transport::validate_control_path(cfg.reset_kv_cache_path); !p)
+      return tl::unexpected(p.error());
+  return {};
+}
+
+// --reset-kv-cache: flush the server's prefix cache once before any load (warm-up included).
+Status reset_kv_cache(const config::BenchmarkConfig& cfg) {
+  transport::KvCacheResetOptions ro;
+  ro.path = cfg.reset_kv_cache_path;
+  ro.timeout_ns = cfg.reset_kv_cache_timeout_ns;
+  ro.verify_tls = !cfg.insecure_tls;
+  ro.headers = user_headers(cfg);
+  auto reset = transport::reset_kv_cache_all(cfg.urls, ro);
+  if (!reset)
+    return make_error(ErrorCode::kNetwork,
+                      "--reset-kv-cache failed, no load was sent: " + reset.error().message);
+  for (const auto& r : *reset)
+    SB_LOG_INFO("KV cache reset: POST {} -> HTTP {} in {:.1f} ms", r.url, r.http_status,
+                r.elapsed_ns / 1e6);
+  return {};
+}
+
+// What set-up hands to the load, all built before t0.
+struct Prepared {
+  std::shared_ptr<const tokenizer::Tokenizer> tok;
+  std::unique_ptr<endpoints::Endpoint> endpoint;
+  uint64_t seed = 0;
+  PreparedWorkload work;
+  WorkloadShape shape;
+  std::vector<std::string> warnings;
+};
+
+void warn(const std::string& w, std::vector<std::string>* warnings) {
+  SB_LOG_WARN("{}", w);
+  warnings->push_back(w);
+}
+
+// Checks that need no set-up: export options, the descriptor budget (the load shape does not
+// depend on the workload) and an artifact folder probe. A typo or a bad folder never costs a
+// whole benchmark. Returns the result to stop with, if any.
+std::optional<RunResult> preflight(const config::BenchmarkConfig& cfg, int cores,
+                                   std::vector<std::string>* warnings) {
+  if (auto st = check_export_options(cfg); !st) return usage_error(st.error().message);
+  const load::LoadSpec shape_only = make_load_spec(cfg, WorkloadShape{});
+  const int workers = load::default_worker_count(shape_only, cores);
+  const auto urls = static_cast<int64_t>(cfg.urls.size());
+  const FdNeed need = estimate_fd_need(shape_only, urls, workers, cfg.http_version);
+  const uint64_t limit = load::raise_fd_limit();
+  if (auto st = check_fd_budget(need, limit, urls, workers); !st)
+    return usage_error(st.error().message);
+  if (auto w = open_loop_fd_warning(shape_only, urls, workers, limit); !w.empty())
+    warn(w, warnings);
+  // The folder is made again (and kept) once set-up is done, so a set-up that fails or is
+  // interrupted leaves no empty folder behind.
+  auto probe = prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+  if (!probe) return usage_error(probe.error().message);
+  remove_unused(*probe);
+  return std::nullopt;
+}
+
+// Tokenizer, endpoint, seed, prompts and request bodies. Returns the result to stop with (a
+// usage error, or an interrupt) if any.
+std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* out) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  const int64_t t_start = clock.now_ns();
+  auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
+  // Tokenizer.
+  tokenizer::LoadOptions tok_opts;
+  tok_opts.revision = cfg.tokenizer_revision;
+  if (!cfg.tokenizer.empty()) {
+    auto t = tokenizer::load_tokenizer(cfg.tokenizer, tok_opts);
+    if (core::interrupt_requested()) return interrupted_in_setup();
+    if (!t) return usage_error(t.error().message);
+    out->tok = *t;
+  } else {
+    std::string warning;
+    out->tok = tokenizer::resolve_default_tokenizer(cfg.model(), tok_opts, &warning);
+    if (!warning.empty()) warn(warning, &out->warnings);
+  }
+  if (core::interrupt_requested()) return interrupted_in_setup();
+  SB_LOG_DEBUG("start-up: tokenizer {} ready at {:.1f} ms", out->tok->name(), since_ms());
+
+  // Endpoint.
+  endpoints::EndpointOptions ep_opts;
+  ep_opts.model = cfg.model();
+  ep_opts.streaming = cfg.streaming;
+  ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
+  ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
+  ep_opts.extra_inputs_json = cfg.extra_inputs_json;
+  auto endpoint = endpoints::make_endpoint(cfg.endpoint_type, ep_opts);
+  if (!endpoint) return usage_error(endpoint.error().message);
+  out->endpoint = std::move(*endpoint);
+
+  // Seed, prompts and request bodies: all before t0.
+  out->seed = cfg.random_seed
+                  ? *cfg.random_seed
+                  : (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  auto corpus = dataset::load_corpus(dataset::default_corpus_path());
+  if (!corpus) return usage_error(corpus.error().message);
+  auto prepared =
+      cfg.input_file.empty()
+          ? prepare_synthetic_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
+          : prepare_file_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed);
+  if (core::interrupt_requested()) return interrupted_in_setup();
+  if (!prepared) return usage_error(prepared.error().message);
+  out->work = std::move(*prepared);
+  const PreparedWorkload& work = out->work;
+  for (const auto& w : work.warnings) warn(w, &out->warnings);
+  out->shape = shape_of(cfg, work);
+  if (work.sessions && cfg.user_centric_rate && work.sessions->average_turns() < 2)
+    return usage_error(
+        "--user-centric-rate needs sessions of 2 or more turns on average; add "
+        "--session-turns-mean 2 or use a multi-turn input file");
+  SB_LOG_DEBUG("start-up: {} {} built at {:.1f} ms", work.entries,
+               work.sessions ? "conversation(s)" : "request bodies", since_ms());
+  return std::nullopt;
+}
+
+// Runs the load with the monitor beside it; calls before_load, load_started and load_ended.
+// `info` comes back as of load_ended.
+Result<load::RunOutcome> run_load(load::Runner& runner, const RunHooks& hooks,
+                                  const load::LoadSpec& spec, PhaseInfo* info) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  info->at_ns = clock.now_ns();
+  if (hooks.before_load) hooks.before_load(*info);
+  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
+  LoadMonitor monitor(&runner, hooks, *info, spec.duration_ns, clock);
+  runner.set_phase_observer(
+      [&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
+  outcome = runner.run();
+  *info =
+      monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
+  return outcome;
+}
+
+// The artifacts of a run that ran, and the exit-code facts.
+void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
+                   const load::WorkerSettings& settings, const load::RunOutcome& outcome,
+                   const std::vector<record::RequestRecord>& records,
+                   const core::WallAnchor& anchor, const std::string& artifact_dir,
+                   RunResult* result) {
+  PreparedWorkload& work = prep.work;
+  exporter::RunContext ctx;
+  ctx.input_config_json = config::to_json(effective_config(cfg, prep.shape));
+  ctx.cli_command = cfg.cli_command;
+  ctx.model = cfg.model();
+  ctx.endpoint_type = cfg.endpoint_type;
+  ctx.streaming = cfg.streaming;
+  ctx.random_seed = prep.seed;
+  ctx.has_random_seed = cfg.random_seed.has_value();
+  ctx.benchmark_id = make_benchmark_id(settings.run_tag);
+  ctx.anchor.steady_ns = anchor.steady_ns;
+  ctx.anchor.wall_ns = anchor.wall_ns;
+  ctx.start_wall_ns = anchor.to_wall_ns(outcome.first_start_ns);
+  ctx.end_wall_ns = anchor.to_wall_ns(outcome.end_ns);
+  ctx.interrupted = outcome.interrupted;
+  ctx.warnings = prep.warnings;
+  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
+  ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
+  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
+  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
+    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
+  exporter::ExportOptions eo;
+  eo.artifact_dir = artifact_dir;
+  eo.profile_export_prefix = cfg.profile_export_prefix;
+  eo.level = export_level(cfg.export_level);
+  eo.goodput = cfg.goodput;
+  eo.slice_duration_ns = cfg.slice_duration_ns;
+  eo.fail_on = cfg.fail_on;
+  eo.print_console = cfg.verbosity > 0;
+  auto written = exporter::write_artifacts(records, ctx, eo);
+  if (!written) {
+    result->exit_code = 3;
+    result->error = written.error().message;
+    return;
+  }
+  result->artifact_dir = eo.artifact_dir;
+
+  for (const auto& r : records) {
+    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
+    (r.ok() ? result->ok : result->failed)++;
+  }
+  result->gate_failures = written->gate_messages;
+  // An interrupt (during the load, or one that came while exporting) makes the run a
+  // cancelled one: never exit 0 for it, whatever completed.
+  result->interrupted = outcome.interrupted || core::interrupt_requested();
+  if (result->interrupted) {
+    result->signal_number = core::interrupt_signal() != 0 ? core::interrupt_signal() : SIGINT;
+    result->exit_code = 128 + result->signal_number;
+  } else if (result->ok == 0 && result->failed > 0) {
+    result->exit_code = 3;
+  } else if (written->gate_failed) {
+    result->exit_code = 1;
+  }
+}
+
+}  // namespace
+
+RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hooks) {
+  const core::Clock& clock = core::SteadyClock::instance();
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  Prepared prep;
+  if (auto stop = preflight(cfg, cores, &prep.warnings)) return std::move(*stop);
+  if (auto stop = set_up(cfg, &prep)) return std::move(*stop);
+
+  uint64_t tag_state = prep.seed;
+  const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
+  const load::WorkerSettings settings =
+      build_worker_settings(cfg, *prep.endpoint, prep.work, prep.seed, run_tag);
+  const load::LoadSpec spec = make_load_spec(cfg, prep.shape);
+  const load::Plan plan = load::build_plan(spec, prep.seed);
+  const int workers = load::default_worker_count(spec, cores);
+  SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start",
+              workers, prep.tok->name(), prep.seed, prep.work.entries,
+              prep.work.sessions ? "conversation(s)" : "prompt(s)");
+
+  if (core::interrupt_requested()) return interrupted_in_setup();
+  // The artifact folder exists and takes files before anything is sent (KV-cache reset
+  // included); until the load starts, leaving returns it to how it was.
+  auto artifacts =
+      prepare_artifact_dir(cfg.artifact_dir, run_folder(cfg), cfg.profile_export_prefix);
+  if (!artifacts) return usage_error(artifacts.error().message);
+  struct Cleanup {
+    const ArtifactDir& dir;
+    bool keep = false;
+    ~Cleanup() {
+      if (!keep) remove_unused(dir);
+    }
+  } cleanup{*artifacts};
+  if (cfg.reset_kv_cache)
+    if (auto st = reset_kv_cache(cfg); !st) return failed(3, st.error().message);
+  if (core::interrupt_requested()) return interrupted_in_setup();
+
+  // Run.
+  RunResult result;
+  result.workers = workers;
+  record::RecordProcessor processor(prep.tok, cfg.use_server_token_count, 1);
+  load::Runner runner(plan, settings, workers, clock,
+                      [&processor](std::vector<record::RequestRecord>&& batch) {
+                        processor.submit(std::move(batch));
+                      });
+  PhaseInfo info;
+  info.artifact_dir = artifacts->path;
+  info.anchor = core::WallAnchor::capture(clock);
+  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, &info);
+  result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
+  auto records = processor.finish();
+  info.at_ns = clock.now_ns();
+  if (hooks.after_grace) hooks.after_grace(info);
+  if (!outcome) {
+    // Worker set-up failed before any phase: nothing was measured.
+    result.exit_code = outcome.error().is_usage() ? 2 : 3;
+    result.error = outcome.error().message;
+    return result;
+  }
+  cleanup.keep = true;
+  write_results(cfg, prep, settings, *outcome, records, info.anchor, artifacts->path, &result);
+  result.warnings = prep.warnings;
+  return result;
+}
+
+}  // namespace servebench::app
