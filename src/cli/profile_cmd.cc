@@ -21,6 +21,7 @@
 #include "cli/workload_setup.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
+#include "endpoints/registry.h"
 #include "export/artifacts.h"
 #include "load/plan.h"
 #include "load/runner.h"
@@ -143,7 +144,9 @@ int run_profile(int argc, char** argv) {
   ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
   ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
-  auto endpoint = endpoints::make_endpoint(cfg.endpoint_type, ep_opts);
+  auto spec = endpoints::find_spec(cfg.endpoint_type);
+  if (!spec) return usage_error(spec.error().message);
+  auto endpoint = (*spec)->make_endpoint(ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);
 
   // Seed, prompts and request bodies: all before t0.
@@ -189,7 +192,7 @@ int run_profile(int argc, char** argv) {
   settings.sessions = work.sessions;
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
-  settings.endpoint_type = cfg.endpoint_type;
+  settings.make_parser = (*spec)->make_parser;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
   settings.verify_tls = !cfg.insecure_tls;
@@ -246,6 +249,8 @@ int run_profile(int argc, char** argv) {
   ctx.cli_command = cfg.cli_command;
   ctx.model = cfg.model();
   ctx.endpoint_type = cfg.endpoint_type;
+  ctx.capabilities = (*spec)->capabilities;
+  ctx.metrics_title = std::string((*spec)->metrics_title);
   ctx.streaming = cfg.streaming;
   ctx.random_seed = seed;
   ctx.has_random_seed = cfg.random_seed.has_value();
@@ -263,7 +268,8 @@ int run_profile(int argc, char** argv) {
     ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
   exporter::ExportOptions eo;
   eo.artifact_dir = cfg.artifact_dir + "/" +
-                    exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming, cfg.load_label());
+                    exporter::artifact_dir_name(cfg.model(), std::string((*spec)->artifact_name), cfg.streaming,
+                                                cfg.load_label());
   eo.profile_export_prefix = cfg.profile_export_prefix;
   eo.level = export_level(cfg.export_level);
   eo.goodput = cfg.goodput;
