@@ -95,6 +95,7 @@ simdjson::error_code read_error(value v, Extract* ex) {
 
 class EmbeddingsParser final : public EventParser {
  public:
+  using EventParser::parse_event;
   ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                           record::RequestRecord* rec) override {
     if (event.event == "error") return set_server_error("", event.data, rec, "server error event: ");

@@ -121,6 +121,7 @@ namespace {
 
 class OpenAiEventParser final : public EventParser {
  public:
+  using EventParser::parse_event;
   ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                           record::RequestRecord* rec) override {
     if (event.event == "error") {
