@@ -29,7 +29,8 @@ Status add_input(element v, const TokenCounter& counter, EmbeddingsRequest* out)
   }
   if (v.is_array()) {
     std::string ids;
-    for (element id : v.get_array().value_unsafe()) {
+    const simdjson::dom::array list = v.get_array().value_unsafe();  // range-for needs an lvalue
+    for (element id : list) {
       if (!id.is_int64()) return tl::unexpected(bad("'input': token id lists must hold integers"));
       ids += std::to_string(id.get_int64().value_unsafe()) + ",";
       ++out->prompt_tokens;
@@ -71,10 +72,12 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body, const 
   }
   element input;
   if (doc["input"].get(input) != simdjson::SUCCESS) return tl::unexpected(bad("'input' is required"));
-  const bool id_list = input.is_array() && input.get_array().value_unsafe().size() > 0 &&
-                       input.get_array().value_unsafe().at(0).value_unsafe().is_int64();
-  if (input.is_array() && !id_list) {
-    for (element item : input.get_array().value_unsafe()) {
+  simdjson::dom::array list;
+  const bool is_list = input.get_array().get(list) == simdjson::SUCCESS;
+  element head;
+  const bool id_list = is_list && list.at(0).get(head) == simdjson::SUCCESS && head.is_int64();
+  if (is_list && !id_list) {
+    for (element item : list) {
       if (auto st = add_input(item, counter, &out); !st) return tl::unexpected(st.error());
     }
   } else if (auto st = add_input(input, counter, &out); !st) {
