@@ -24,13 +24,14 @@ Result<BodyExtras> BodyExtras::parse(std::string_view json_object, std::string_v
   try {
     j = Ordered::parse(json_object);
   } catch (const std::exception& e) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      std::string(what) + ": not valid JSON (" + e.what() +
-                          "); pass key:value pairs or a JSON object");
+    return make_error(ErrorCode::kInvalidArgument, std::string(what) + ": not valid JSON (" +
+                                                       e.what() +
+                                                       "); pass key:value pairs or a JSON object");
   }
   if (!j.is_object()) {
     return make_error(ErrorCode::kInvalidArgument,
-                      std::string(what) + ": expected a JSON object such as {\"ignore_eos\":true}, got " +
+                      std::string(what) +
+                          ": expected a JSON object such as {\"ignore_eos\":true}, got " +
                           std::string(j.type_name()));
   }
   // ordered_json already folds a repeated key into its first position.

@@ -13,9 +13,10 @@ const EndpointSpec kCompletionsSpec{
     .metrics_title = "LLM Metrics",
     .artifact_name = "openai-completions",
     .batches_texts = false,
-    .make_endpoint = [](const EndpointOptions& o) {
-      return make_openai_text_endpoint(OpenAiTextKind::kCompletions, o);
-    },
+    .make_endpoint =
+        [](const EndpointOptions& o) {
+          return make_openai_text_endpoint(OpenAiTextKind::kCompletions, o);
+        },
     .make_parser = &make_openai_event_parser,
     .check = nullptr,
 };

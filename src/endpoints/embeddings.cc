@@ -25,7 +25,8 @@ class EmbeddingsEndpoint final : public Endpoint {
   std::string_view default_path() const override { return "/v1/embeddings"; }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later = turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
+    const BodyExtras* later =
+        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t bytes = default_model_json_.size() + 64;
     for (const Message& m : turn.messages) bytes += m.content.size() + 8;
     std::string out;

@@ -98,7 +98,8 @@ class EmbeddingsParser final : public EventParser {
   using EventParser::parse_event;
   ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                           record::RequestRecord* rec) override {
-    if (event.event == "error") return set_server_error("", event.data, rec, "server error event: ");
+    if (event.event == "error")
+      return set_server_error("", event.data, rec, "server error event: ");
     std::string_view t = trim_json_space(event.data);
     if (t == "[DONE]") return ParseStatus::kDone;
     if (t.empty()) return ParseStatus::kOk;

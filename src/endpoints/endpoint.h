@@ -25,7 +25,7 @@ namespace servebench::endpoints {
 // One input of a turn. Chat takes it as a role-tagged message; types without
 // core::kCapChatMessages use only `content`, as one input text.
 struct Message {
-  std::string role;     // "system", "user", "assistant" ("" = user)
+  std::string role;  // "system", "user", "assistant" ("" = user)
   std::string content;
 };
 
@@ -35,8 +35,8 @@ struct TurnPayload {
   // joined into one prompt. Embeddings: each content is one element of `input` (the batch of
   // --batch-size texts).
   std::vector<Message> messages;
-  int64_t max_output_tokens = -1;     // -1: let the server decide (ignored without token output)
-  std::string model;                  // "" = EndpointOptions::model
+  int64_t max_output_tokens = -1;  // -1: let the server decide (ignored without token output)
+  std::string model;               // "" = EndpointOptions::model
   // The turn's own body members (an input file's per-row `extra`), parsed once before t0 and
   // applied after --extra-inputs (later wins, as AIPerf's payload.update). Not owned; may be null.
   const BodyExtras* extras = nullptr;

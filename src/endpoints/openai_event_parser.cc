@@ -142,7 +142,6 @@ class OpenAiEventParser final : public EventParser {
   }
 
  private:
-
   simdjson::error_code read_message(value v) {
     json_type t;
     if (auto e = v.type().get(t)) return e;

@@ -26,7 +26,8 @@ class OpenAiTextEndpoint final : public Endpoint {
   }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later = turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
+    const BodyExtras* later =
+        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     auto overridden = [&](std::string_view key) { return either_has(extras_, later, key); };
     size_t content_bytes = 0;
     for (const Message& m : turn.messages) content_bytes += m.content.size() + m.role.size() + 32;
@@ -102,7 +103,8 @@ class OpenAiTextEndpoint final : public Endpoint {
     std::string tail;
     if (!either_has(extras_, later, "stream"))
       tail += options_.streaming ? ",\"stream\":true" : ",\"stream\":false";
-    if (options_.streaming && options_.include_usage && !either_has(extras_, later, "stream_options"))
+    if (options_.streaming && options_.include_usage &&
+        !either_has(extras_, later, "stream_options"))
       tail += ",\"stream_options\":{\"include_usage\":true}";
     return tail;
   }

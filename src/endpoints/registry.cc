@@ -48,8 +48,8 @@ Result<const EndpointSpec*> find_spec(std::string_view name) {
   for (const EndpointSpec* s : specs()) {
     if (s->name == name) return s;
   }
-  return tl::unexpected(usage("--endpoint-type: unknown type '" + std::string(name) +
-                              "'; known: " + type_names()));
+  return tl::unexpected(
+      usage("--endpoint-type: unknown type '" + std::string(name) + "'; known: " + type_names()));
 }
 
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {

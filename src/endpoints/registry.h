@@ -26,18 +26,18 @@ namespace servebench::endpoints {
 // The options an endpoint type may reject, as facts (filled by config validation, which the
 // endpoints module does not depend on).
 struct OptionFacts {
-  bool streaming = false;            // --streaming
-  bool cache_bust = false;           // --cache-bust other than none
-  bool shared_prompts = false;       // --shared-system-prompt-length / --user-context-prompt-length
-  bool multi_turn = false;           // --session-turns-mean > 1 (synthetic sessions with history)
-  int64_t batch_size = 1;            // --batch-size: texts per request
+  bool streaming = false;       // --streaming
+  bool cache_bust = false;      // --cache-bust other than none
+  bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
+  bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
+  int64_t batch_size = 1;       // --batch-size: texts per request
 };
 
 struct EndpointSpec {
-  std::string_view name;             // --endpoint-type value, e.g. "embeddings"
-  std::string_view default_path;     // e.g. "/v1/embeddings"
+  std::string_view name;          // --endpoint-type value, e.g. "embeddings"
+  std::string_view default_path;  // e.g. "/v1/embeddings"
   core::Capabilities capabilities = core::kCapNone;
-  std::string_view metrics_title;    // console table title, e.g. "Embeddings Metrics"
+  std::string_view metrics_title;  // console table title, e.g. "Embeddings Metrics"
   // The "<service>-<endpoint>" part of AIPerf's artifact folder name
   // "<model>-<service>-<endpoint>-<load>", e.g. "openai-embeddings".
   std::string_view artifact_name;

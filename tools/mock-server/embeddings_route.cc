@@ -53,7 +53,8 @@ void append_component(uint64_t key, int d, std::string* out) {
 
 }  // namespace
 
-Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body, const TokenCounter& counter) {
+Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
+                                                   const TokenCounter& counter) {
   simdjson::dom::parser parser;
   element doc;
   if (parser.parse(body.data(), body.size()).get(doc) != simdjson::SUCCESS)
@@ -71,7 +72,8 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body, const 
     out.dimensions = static_cast<int>(dims.get_int64().value_unsafe());
   }
   element input;
-  if (doc["input"].get(input) != simdjson::SUCCESS) return tl::unexpected(bad("'input' is required"));
+  if (doc["input"].get(input) != simdjson::SUCCESS)
+    return tl::unexpected(bad("'input' is required"));
   simdjson::dom::array list;
   const bool is_list = input.get_array().get(list) == simdjson::SUCCESS;
   element head;
@@ -89,7 +91,8 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body, const 
 
 std::string embeddings_body(const ResponseHead& head, const EmbeddingsRequest& request) {
   std::string out;
-  out.reserve(128 + request.input_keys.size() * (48 + 10 * static_cast<size_t>(request.dimensions)));
+  out.reserve(128 +
+              request.input_keys.size() * (48 + 10 * static_cast<size_t>(request.dimensions)));
   out.append("{\"id\":");
   append_json_string(head.id, &out);
   out.append(",\"object\":\"list\",\"created\":");
@@ -125,26 +128,33 @@ void Session::handle_embeddings() {
   g.knobs = state_.config.knobs;
   if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
     auto k = apply_scenario(g.knobs, std::string_view(it->value().data(), it->value().size()));
-    if (!k) return write_simple(400, "application/json", error_body(k.error().message, "BadRequestError", 400));
+    if (!k)
+      return write_simple(400, "application/json",
+                          error_body(k.error().message, "BadRequestError", 400));
     g.knobs = *k;
   }
   auto parsed = parse_embeddings_request(req.body(), *state_.counter);
-  if (!parsed) return write_simple(400, "application/json", error_body(parsed.error().message, "BadRequestError", 400));
+  if (!parsed)
+    return write_simple(400, "application/json",
+                        error_body(parsed.error().message, "BadRequestError", 400));
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
   uint64_t mix = state_.config.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
   core::Rng rng(core::splitmix64(&mix));
-  if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct) g.fault = g.knobs.error_kind;
+  if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct)
+    g.fault = g.knobs.error_kind;
   g.prompt_tokens = parsed->prompt_tokens;
   g.finish_reason = "stop";
   char id[64];
-  std::snprintf(id, sizeof(id), "embd-%016llx%08llx", static_cast<unsigned long long>(state_.config.seed),
+  std::snprintf(id, sizeof(id), "embd-%016llx%08llx",
+                static_cast<unsigned long long>(state_.config.seed),
                 static_cast<unsigned long long>(index));
   g.head.id = id;
   g.head.created_s = state_.anchor.to_wall_ns(g.received_ns) / 1'000'000'000;
   g.head.model_json = parsed->model.empty() ? state_.model_json : json_quote(parsed->model);
   g.prepared_body = embeddings_body(g.head, *parsed);
   // The latency model's answer for zero output tokens: one event at TTFT.
-  const int64_t due = g.received_ns + plan_events(g.knobs, g.prompt_tokens, 0, 0, rng).back().offset_ns;
+  const int64_t due =
+      g.received_ns + plan_events(g.knobs, g.prompt_tokens, 0, 0, rng).back().offset_ns;
   if (state_.record) {
     JsonLine r;
     r.str("path", g.path)
@@ -167,9 +177,10 @@ void Session::handle_embeddings() {
     gen_->status = status;
     gen_->outcome = fault_kind_name(gen_->fault);
     gen_->headers_ns = now_ns();
-    return write_simple(status, "application/json",
-                        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
-                                   status == 500 ? "InternalServerError" : "RateLimitError", status));
+    return write_simple(
+        status, "application/json",
+        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
+                   status == 500 ? "InternalServerError" : "RateLimitError", status));
   }
   wait_then(due, &Session::write_embeddings_response);
 }

@@ -41,7 +41,8 @@ struct EmbeddingsRequest {
 
 // Errors (→ HTTP 400): invalid JSON, a non-object body, a missing or mistyped `input`, an empty
 // input list, `dimensions` out of range.
-Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body, const TokenCounter& counter);
+Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
+                                                   const TokenCounter& counter);
 
 std::string embeddings_body(const ResponseHead& head, const EmbeddingsRequest& request);
 

@@ -69,8 +69,8 @@ TEST(MockEmbeddings, HonoursLatencyAndFaults) {
   EXPECT_TRUE(Json::parse(m.body, nullptr, false).is_discarded()) << "a truncated document";
 }
 
-const std::vector<std::string> kBase = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "16",
-                                        "--endpoint-type", "embeddings"};
+const std::vector<std::string> kBase = {"-m",    "mock-model", "--tokenizer",     "simple",
+                                        "--isl", "16",         "--endpoint-type", "embeddings"};
 
 std::vector<std::string> args(std::vector<std::string> extra) {
   std::vector<std::string> a = kBase;
@@ -82,12 +82,14 @@ TEST(ProfileEmbeddings, BatchOfFourEndToEnd) {
   const std::string dir = make_temp_dir("embeddings");
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--ttft-ms", "5", "--record-requests", dir + "/rec.jsonl"}));
-  auto r = run_profile(dir, args({"-u", mock.url(), "--batch-size", "4", "--concurrency", "4", "--request-count",
-                                  "24", "--random-seed", "7", "--num-dataset-entries", "10"}));
+  auto r = run_profile(
+      dir, args({"-u", mock.url(), "--batch-size", "4", "--concurrency", "4", "--request-count",
+                 "24", "--random-seed", "7", "--num-dataset-entries", "10"}));
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   ASSERT_FALSE(r.artifact_dir.empty());
-  EXPECT_NE(fs::path(r.artifact_dir).filename().string().find("mock-model-openai-embeddings-"), std::string::npos)
+  EXPECT_NE(fs::path(r.artifact_dir).filename().string().find("mock-model-openai-embeddings-"),
+            std::string::npos)
       << r.artifact_dir;
   // The server saw batches of four texts.
   const auto sent = read_jsonl(dir + "/rec.jsonl");
@@ -128,12 +130,12 @@ TEST(ProfileEmbeddings, LatencyWithoutTokenMetrics) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   for (const auto& rec : r.records()) {
     const auto& m = rec["metrics"];
-    ASSERT_TRUE(m.contains("request_latency")) << rec.dump();  // needs metrics branch
-    EXPECT_GE(m["request_latency"]["value"].get<double>(), 5.0);  // needs metrics branch
+    ASSERT_TRUE(m.contains("request_latency")) << rec.dump();          // needs metrics branch
+    EXPECT_GE(m["request_latency"]["value"].get<double>(), 5.0);       // needs metrics branch
     EXPECT_FALSE(m.contains("output_sequence_length")) << rec.dump();  // needs metrics branch
   }
   auto summary = r.summary();
-  EXPECT_TRUE(summary.contains("request_latency"));           // needs metrics branch
+  EXPECT_TRUE(summary.contains("request_latency"));  // needs metrics branch
   EXPECT_TRUE(summary.contains("request_throughput"));
   EXPECT_FALSE(summary.contains("output_sequence_length"));   // needs metrics branch
   EXPECT_FALSE(summary.contains("output_token_throughput"));  // needs metrics branch
@@ -141,8 +143,10 @@ TEST(ProfileEmbeddings, LatencyWithoutTokenMetrics) {
 
 TEST(ProfileEmbeddings, OptionsTheTypeCannotTakeAreUsageErrors) {
   const std::string dir = make_temp_dir("embeddings-usage");
-  for (const auto& extra : std::vector<std::vector<std::string>>{
-           {"--streaming"}, {"--cache-bust", "first_turn_prefix"}, {"--shared-system-prompt-length", "8"}}) {
+  for (const auto& extra :
+       std::vector<std::vector<std::string>>{{"--streaming"},
+                                             {"--cache-bust", "first_turn_prefix"},
+                                             {"--shared-system-prompt-length", "8"}}) {
     auto a = args({"-u", "127.0.0.1:9"});
     a.insert(a.end(), extra.begin(), extra.end());
     auto u = run_profile(dir, a, 10);
@@ -152,10 +156,13 @@ TEST(ProfileEmbeddings, OptionsTheTypeCannotTakeAreUsageErrors) {
   }
   auto chat_batch = run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--batch-size", "2"}, 10);
   EXPECT_EQ(chat_batch.exit_code, 2);
-  EXPECT_NE(chat_batch.stderr_text.find("--batch-size"), std::string::npos) << chat_batch.stderr_text;
-  auto unknown = run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--endpoint-type", "embedding"}, 10);
+  EXPECT_NE(chat_batch.stderr_text.find("--batch-size"), std::string::npos)
+      << chat_batch.stderr_text;
+  auto unknown =
+      run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--endpoint-type", "embedding"}, 10);
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.stderr_text.find("chat, completions, embeddings"), std::string::npos) << unknown.stderr_text;
+  EXPECT_NE(unknown.stderr_text.find("chat, completions, embeddings"), std::string::npos)
+      << unknown.stderr_text;
 }
 
 }  // namespace

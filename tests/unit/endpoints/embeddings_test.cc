@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
@@ -48,7 +49,8 @@ TEST(Embeddings, ExtrasAppendInOrderAndOverride) {
   TurnPayload t = batch({"a"});
   t.extras = &*turn_extras;
   EXPECT_EQ(e->render_body(t),
-            "{\"input\":[\"a\"],\"encoding_format\":\"float\",\"model\":\"z\",\"dimensions\":4,\"user\":\"u\"}");
+            "{\"input\":[\"a\"],\"encoding_format\":\"float\",\"model\":\"z\",\"dimensions\":4,"
+            "\"user\":\"u\"}");
 }
 
 TEST(Embeddings, ParserCountsVectorsAndReadsUsage) {
@@ -74,8 +76,9 @@ TEST(Embeddings, ParserCountsVectorsAndReadsUsage) {
 }
 
 TEST(Embeddings, ErrorObjectsAreServerErrors) {
-  for (const std::string body : {R"({"error":{"message":"model overloaded","type":"x","code":503}})",
-                                 R"({"object":"error","message":"model overloaded","code":400})"}) {
+  for (const std::string body :
+       {R"({"error":{"message":"model overloaded","type":"x","code":503}})",
+        R"({"object":"error","message":"model overloaded","code":400})"}) {
     auto p = make_event_parser("embeddings");
     RequestRecord rec;
     EXPECT_EQ(p->parse_body(body, 1, &rec), ParseStatus::kServerError) << body;
@@ -86,13 +89,14 @@ TEST(Embeddings, ErrorObjectsAreServerErrors) {
   // A null error member is no error.
   auto p = make_event_parser("embeddings");
   RequestRecord rec;
-  EXPECT_EQ(p->parse_body(R"({"error":null,"data":[{"embedding":[1]}]})", 1, &rec), ParseStatus::kOk);
+  EXPECT_EQ(p->parse_body(R"({"error":null,"data":[{"embedding":[1]}]})", 1, &rec),
+            ParseStatus::kOk);
   EXPECT_EQ(rec.output_items, 1);
 }
 
 TEST(Embeddings, MalformedBodies) {
-  for (const std::string body : {"", "{\"data\":[{\"embedding\":[0.1,", "[1,2]", "{\"object\":\"list\"}",
-                                 "{\"data\":[]} trailing"}) {
+  for (const std::string body : {"", "{\"data\":[{\"embedding\":[0.1,", "[1,2]",
+                                 "{\"object\":\"list\"}", "{\"data\":[]} trailing"}) {
     auto p = make_event_parser("embeddings");
     RequestRecord rec;
     EXPECT_EQ(p->parse_body(body, 1, &rec), ParseStatus::kMalformed) << body;
@@ -106,7 +110,8 @@ TEST(Embeddings, MalformedBodies) {
 TEST(Embeddings, SseErrorEventIsAServerError) {
   auto p = make_event_parser("embeddings");
   RequestRecord rec;
-  EXPECT_EQ(p->parse_event(SseEventView{"error", "overloaded"}, 1, &rec), ParseStatus::kServerError);
+  EXPECT_EQ(p->parse_event(SseEventView{"error", "overloaded"}, 1, &rec),
+            ParseStatus::kServerError);
   EXPECT_EQ(rec.error, ErrorKind::kServerErrorEvent);
 }
 
@@ -114,13 +119,15 @@ TEST(EventParser, ChatSseErrorEventNameIsSeen) {
   // The parser receives the whole event: an `event: error` is an error whatever its data says.
   auto p = make_event_parser("chat");
   RequestRecord rec;
-  EXPECT_EQ(p->parse_event(SseEventView{"error", R"({"choices":[{"delta":{"content":"x"}}]})"}, 1, &rec),
-            ParseStatus::kServerError);
+  EXPECT_EQ(
+      p->parse_event(SseEventView{"error", R"({"choices":[{"delta":{"content":"x"}}]})"}, 1, &rec),
+      ParseStatus::kServerError);
   EXPECT_EQ(rec.error, ErrorKind::kServerErrorEvent);
   EXPECT_TRUE(rec.chunks.empty());
   RequestRecord ok;
-  EXPECT_EQ(p->parse_event(SseEventView{"message", R"({"choices":[{"delta":{"content":"x"}}]})"}, 1, &ok),
-            ParseStatus::kOk);
+  EXPECT_EQ(
+      p->parse_event(SseEventView{"message", R"({"choices":[{"delta":{"content":"x"}}]})"}, 1, &ok),
+      ParseStatus::kOk);
   EXPECT_EQ(ok.output_text, "x");
 }
 
@@ -158,10 +165,11 @@ TEST(Endpoint, ChatTurnExtrasWinAndKeepOrder) {
   t.messages = {{"user", "q"}};
   t.max_output_tokens = 4;
   t.extras = &*extras;
-  EXPECT_EQ((*e)->render_body(t),
-            "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}],\"model\":\"m\",\"stream_options\":"
-            "{\"include_usage\":true},\"max_completion_tokens\":4,\"temperature\":0.5,\"top_p\":0.1,"
-            "\"stream\":false,\"seed\":7}");
+  EXPECT_EQ(
+      (*e)->render_body(t),
+      "{\"messages\":[{\"role\":\"user\",\"content\":\"q\"}],\"model\":\"m\",\"stream_options\":"
+      "{\"include_usage\":true},\"max_completion_tokens\":4,\"temperature\":0.5,\"top_p\":0.1,"
+      "\"stream\":false,\"seed\":7}");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
+#include "endpoints/registry.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
-
-#include "endpoints/registry.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -44,7 +44,8 @@ TEST(Registry, UnknownTypeErrorListsKnownTypes) {
   EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(s.error().message.find('\n'), std::string::npos);
   EXPECT_NE(s.error().message.find("'teleport'"), std::string::npos);
-  for (const std::string& t : endpoint_types()) EXPECT_NE(s.error().message.find(t), std::string::npos) << t;
+  for (const std::string& t : endpoint_types())
+    EXPECT_NE(s.error().message.find(t), std::string::npos) << t;
   EXPECT_FALSE(make_endpoint("teleport", {}).has_value());
   EXPECT_EQ(make_event_parser("teleport"), nullptr);
 }
@@ -74,7 +75,8 @@ void expect_rejected(std::string_view type, OptionFacts f, std::vector<std::stri
   ASSERT_FALSE(s.has_value()) << type;
   EXPECT_EQ(s.error().code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(s.error().message.find('\n'), std::string::npos);
-  for (const auto& w : words) EXPECT_NE(s.error().message.find(w), std::string::npos) << s.error().message;
+  for (const auto& w : words)
+    EXPECT_NE(s.error().message.find(w), std::string::npos) << s.error().message;
 }
 
 TEST(Registry, OptionChecksFollowCapabilities) {
