@@ -22,6 +22,7 @@
 #include "core/rng.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
+#include "endpoints/registry.h"
 #include "export/artifacts.h"
 #include "load/plan.h"
 #include "load/runner.h"
@@ -71,9 +72,14 @@ std::string make_benchmark_id(uint64_t tag) {
                      (tag * 0x9E3779B97F4A7C15ULL) & 0xffffffffffffULL);
 }
 
+// The endpoint type was checked against the registry by config::validate.
+const endpoints::EndpointSpec& spec_of(const config::BenchmarkConfig& cfg) {
+  return **endpoints::find_spec(cfg.endpoint_type);
+}
+
 std::string run_folder(const config::BenchmarkConfig& cfg) {
-  return exporter::artifact_dir_name(cfg.model(), cfg.endpoint_type, cfg.streaming,
-                                     cfg.load_label());
+  return exporter::artifact_dir_name(cfg.model(), std::string(spec_of(cfg).artifact_name),
+                                     cfg.streaming, cfg.load_label());
 }
 
 // Everything a worker needs to build requests (load/worker.h).
@@ -96,7 +102,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.sessions = work.sessions;
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
-  settings.endpoint_type = cfg.endpoint_type;
+  settings.make_parser = spec_of(cfg).make_parser;
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
   settings.verify_tls = !cfg.insecure_tls;
@@ -204,7 +210,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
   ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
-  auto endpoint = endpoints::make_endpoint(cfg.endpoint_type, ep_opts);
+  auto endpoint = spec_of(cfg).make_endpoint(ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);
   out->endpoint = std::move(*endpoint);
 
@@ -262,6 +268,8 @@ void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
   ctx.cli_command = cfg.cli_command;
   ctx.model = cfg.model();
   ctx.endpoint_type = cfg.endpoint_type;
+  ctx.capabilities = spec_of(cfg).capabilities;
+  ctx.metrics_title = std::string(spec_of(cfg).metrics_title);
   ctx.streaming = cfg.streaming;
   ctx.random_seed = prep.seed;
   ctx.has_random_seed = cfg.random_seed.has_value();

@@ -14,6 +14,7 @@
 #include "dataset/loaders/dataset_file.h"
 #include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
+#include "endpoints/registry.h"
 
 namespace servebench::app {
 namespace {
@@ -39,9 +40,10 @@ int64_t count_messages(const tokenizer::Tokenizer& tok, const std::vector<endpoi
 Result<std::string> body_from_messages(const endpoints::Endpoint& endpoint, const std::string& file,
                                        const std::string& messages_json, const std::string& tools_json,
                                        const std::string& model, int64_t max_tokens) {
-  if (endpoint.name() != "chat")
-    return tl::unexpected(usage(fmt::format(
-        "--input-file '{}': rows with 'messages' need --endpoint-type chat", file)));
+  auto spec = endpoints::find_spec(endpoint.name());
+  if (!spec || !(*spec)->has(core::kCapChatMessages))
+    return tl::unexpected(usage(fmt::format("--input-file '{}': rows with 'messages' need --endpoint-type {}", file,
+                                            endpoints::type_names(core::kCapChatMessages, " or "))));
   endpoints::TurnPayload p;
   p.model = model;
   p.max_output_tokens = max_tokens;
@@ -116,13 +118,8 @@ endpoints::TurnPayload delta_payload(const load::SessionTemplate& conv, const lo
   p.max_output_tokens = turn.max_output_tokens;
   p.messages = conv.preamble;
   p.messages.push_back({turn.role.empty() ? "user" : turn.role, turn.text});
+  p.extras = turn.extras.get();
   return p;
-}
-
-std::string render_with_extras(const endpoints::Endpoint& endpoint, const endpoints::TurnPayload& p,
-                               const std::string& extra_json) {
-  std::string body = endpoint.render_body(p);
-  return extra_json.empty() ? body : endpoints::merge_body_extras(body, extra_json);
 }
 
 // Entry (or conversation) per request (or session): timestamp order for a fixed schedule, else
@@ -139,7 +136,8 @@ std::vector<uint32_t> entry_order(const Assembly& a, const config::BenchmarkConf
 // One single-turn body per model, with its ISL.
 void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                    const endpoints::Endpoint& endpoint, const load::SessionTemplate& conv,
-                   const load::SessionTurn& turn, bool warmup, PreparedWorkload* out) {
+                   const load::SessionTurn& turn, const std::vector<const std::string*>& batch_more, bool warmup,
+                   PreparedWorkload* out) {
   const std::string placeholder(load::kCacheBustPlaceholder);
   for (const std::string& model : cfg.models) {
     load::RequestTemplate t;
@@ -150,9 +148,10 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
       t.input_tokens = turn.input_tokens;
     } else {
       endpoints::TurnPayload p = delta_payload(conv, turn, model);
+      for (const std::string* text : batch_more) p.messages.push_back({"user", *text});
       load::mark_first_turn(cfg.cache_bust, placeholder, &p.messages.back().content);
       load::mark_request(cfg.cache_bust, placeholder, warmup, &p.messages);
-      t.body = render_with_extras(endpoint, p, turn.extra_json);
+      t.body = endpoint.render_body(p);
       if (cfg.cache_bust != config::CacheBust::kNone) {
         const size_t at = t.body.find(placeholder);
         if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);
@@ -190,7 +189,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
       auto& payloads = out.input_payloads.emplace_back();
       for (const auto& t : c.turns) {
         payloads.push_back(t.body.empty()
-                               ? render_with_extras(endpoint, delta_payload(c, t, cfg.models.front()), t.extra_json)
+                               ? endpoint.render_body(delta_payload(c, t, cfg.models.front()))
                                : t.body);
       }
     }
@@ -203,14 +202,20 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     out.sessions = std::move(sw);
     return out;
   }
-  // Single turn: every turn of every conversation is an entry of its own.
-  for (const auto& c : a.convs) {
+  // Single turn: every turn of every conversation is an entry of its own. With --batch-size N an
+  // entry carries N texts: its own and those of the N - 1 entries after it (wrapping around).
+  std::vector<std::pair<const load::SessionTemplate*, const load::SessionTurn*>> flat;
+  for (const auto& c : a.convs)
+    for (const auto& t : c.turns) flat.emplace_back(&c, &t);
+  std::vector<const std::string*> more;
+  for (size_t k = 0; k < flat.size(); ++k) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
-    for (const auto& t : c.turns) {
-      render_single(cfg, tok, endpoint, c, t, false, &out);
-      if (warmup_marker) render_single(cfg, tok, endpoint, c, t, true, &out);
-      ++out.entries;
-    }
+    more.clear();
+    for (int64_t j = 1; j < cfg.batch_size; ++j) more.push_back(&flat[(k + static_cast<size_t>(j)) % flat.size()].second->text);
+    const auto& [c, t] = flat[k];
+    render_single(cfg, tok, endpoint, *c, *t, more, false, &out);
+    if (warmup_marker) render_single(cfg, tok, endpoint, *c, *t, more, true, &out);
+    ++out.entries;
   }
   out.order = entry_order(a, cfg, out.entries, seed);
   return out;
@@ -321,7 +326,11 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       load::SessionTurn st;
       st.role = t.role.empty() ? "user" : t.role;
       st.text = t.text;
-      st.extra_json = t.extra_json;
+      if (!t.extra_json.empty()) {
+        auto extras = endpoints::BodyExtras::parse(t.extra_json, fmt::format("--input-file '{}': extra", cfg.input_file));
+        if (!extras) return tl::unexpected(extras.error());
+        st.extras = std::make_shared<const endpoints::BodyExtras>(std::move(*extras));
+      }
       st.max_output_tokens = t.max_output_tokens > 0 ? t.max_output_tokens : default_osl;
       st.input_tokens = t.input_tokens;
       st.delay_ns = ms_to_ns(t.delay_ms);

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "endpoints/registry.h"
+
 namespace servebench::config {
 namespace {
 
@@ -78,7 +80,8 @@ std::string BenchmarkConfig::load_label() const {
 Status validate(const BenchmarkConfig& c) {
   if (c.models.empty() || c.models.front().empty())
     return bad("--model is required; name the served model, e.g. -m Qwen/Qwen3-0.6B");
-  if (c.endpoint_type.empty()) return bad("--endpoint-type is empty; use chat or completions");
+  auto spec = endpoints::find_spec(c.endpoint_type);
+  if (!spec) return tl::unexpected(spec.error());
   if (c.arrival_smoothness) {
     if (c.arrival_pattern != ArrivalPattern::kGamma)
       return bad("--arrival-smoothness applies only to the gamma pattern; add --arrival-pattern gamma or drop it");
@@ -154,8 +157,6 @@ Status validate(const BenchmarkConfig& c) {
   if (c.session_delay_ratio < 0) return bad("--session-delay-ratio must be >= 0");
   if ((c.prefix_prompt_pool_size > 0) != (c.prefix_prompt_length > 0))
     return bad("--prefix-prompt-pool-size and --prefix-prompt-length go together; set both (or neither)");
-  if (c.cache_bust != CacheBust::kNone && c.endpoint_type != "chat")
-    return bad("--cache-bust needs --endpoint-type chat (the marker goes into a chat message)");
   if (c.fixed_schedule.value_or(false) && c.sampling_strategy != SamplingStrategyName::kDefault)
     return bad("--dataset-sampling-strategy does not apply to --fixed-schedule (rows are sent in timestamp order)");
   if (!c.sequence_distribution.empty() && (c.isl_range_ratio || c.osl_range_ratio))
@@ -171,10 +172,13 @@ Status validate(const BenchmarkConfig& c) {
     if (c.has_warmup())
       return bad("--user-centric-rate with a warm-up phase is not supported yet; drop the warm-up flags");
   }
-  if (c.streaming && c.endpoint_type != "chat" && c.endpoint_type != "completions") {
-    // Other endpoint types decide for themselves whether they stream (checked by the registry).
-  }
-  return {};
+  endpoints::OptionFacts facts;
+  facts.streaming = c.streaming;
+  facts.cache_bust = c.cache_bust != CacheBust::kNone;
+  facts.shared_prompts = c.shared_system_prompt_length > 0 || c.user_context_prompt_length > 0;
+  facts.multi_turn = c.multi_turn_synthetic() && c.input_file.empty();
+  facts.batch_size = c.batch_size;
+  return endpoints::check_options(**spec, facts);
 }
 
 std::string to_json(const BenchmarkConfig& c) {
@@ -237,6 +241,7 @@ std::string to_json(const BenchmarkConfig& c) {
   input["prompt"]["user_context_prompt_length"] =
       c.user_context_prompt_length > 0 ? json(c.user_context_prompt_length) : json(nullptr);
   input["cache_bust"] = cache_bust_name(c.cache_bust);
+  input["prompt"]["batch_size"] = c.batch_size;
   ep["session_header"] = c.session_header;
   ep["reset_kv_cache"] = c.reset_kv_cache ? json({{"path", c.reset_kv_cache_path},
                                                   {"timeout_seconds", ns_to_s(c.reset_kv_cache_timeout_ns)}})

@@ -78,6 +78,7 @@ struct BenchmarkConfig {
   int64_t prefix_prompt_length = 0;           // --prefix-prompt-length (tokens)
   int64_t shared_system_prompt_length = 0;    // --shared-system-prompt-length (tokens, 0 = none)
   int64_t user_context_prompt_length = 0;     // --user-context-prompt-length (tokens, 0 = none)
+  int64_t batch_size = 1;                     // --batch-size/--batch-size-text: texts per request
   std::string session_header = "X-Correlation-ID";  // --session-header
   CacheBust cache_bust = CacheBust::kNone;    // --cache-bust
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
+#include "endpoints/registry.h"
 
 namespace servebench::config {
 namespace {
@@ -32,7 +33,7 @@ struct RawFlags {
   std::string duration, grace, warmup_count, warmup_duration, concurrency_ramp, rate_ramp;
   std::string prefill_concurrency, cancel_rate, cancel_delay, workers_max;
   std::string seq_dist, sampling, num_sessions, turns_mean, turns_stddev, delay_mean, delay_stddev, delay_ratio;
-  std::string prefix_pool, prefix_len, system_len, user_context_len, cache_bust;
+  std::string prefix_pool, prefix_len, system_len, user_context_len, cache_bust, batch_size;
   std::string session_header = "X-Correlation-ID";
   bool reset_kv = false;
   std::string reset_kv_path, reset_kv_timeout, user_centric_rate, num_users;
@@ -47,7 +48,8 @@ void define_flags(CLI::App& app, RawFlags& f) {
       ->delimiter(',');
   app.add_option("-u,--url", f.urls, "Server base URL(s), repeatable: round robin")
       ->delimiter(',');
-  app.add_option("--endpoint-type", f.endpoint_type, "API type: chat, completions");
+  app.add_option("--endpoint-type", f.endpoint_type, "API type: " + endpoints::type_names());
+  app.add_option("-b,--batch-size,--batch-size-text,--prompt-batch-size", f.batch_size, "Texts per request (embeddings)");
   app.add_option("--custom-endpoint,--endpoint", f.custom_endpoint, "URL path overriding the type's default");
   app.add_flag("--streaming", f.streaming, "Request SSE streaming (needed for TTFT/ITL)");
   app.add_option("--api-key", f.api_key, "Sent as 'Authorization: Bearer <key>' (never exported)");
@@ -288,7 +290,8 @@ Status convert(const RawFlags& f, BenchmarkConfig* c) {
        {std::tuple{"--prefix-prompt-pool-size", &f.prefix_pool, &c->prefix_prompt_pool_size},
         std::tuple{"--prefix-prompt-length", &f.prefix_len, &c->prefix_prompt_length},
         std::tuple{"--shared-system-prompt-length", &f.system_len, &c->shared_system_prompt_length},
-        std::tuple{"--user-context-prompt-length", &f.user_context_len, &c->user_context_prompt_length}}) {
+        std::tuple{"--user-context-prompt-length", &f.user_context_len, &c->user_context_prompt_length},
+        std::tuple{"--batch-size", &f.batch_size, &c->batch_size}}) {
     if (raw->empty()) continue;
     SB_TRY(v, to_count(flag, *raw, 0));
     *out = *v;

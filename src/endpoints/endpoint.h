@@ -1,11 +1,13 @@
-// Endpoint: one per API type (chat, completions, later embeddings, responses, ...). Renders
-// request bodies and classifies response events into a RequestRecord. The static part of every
-// body is rendered once before t0; render_body only splices the turn's content in.
+// Endpoint: one per API type (chat, completions, embeddings, ...). Renders request bodies and
+// classifies response events into a RequestRecord. The static part of every body is rendered
+// once before t0; render_body only splices the turn's content in.
 //
-// Registry: make_endpoint("chat") etc.; unknown names are a usage error listing the known ones.
+// Each type is described by an EndpointSpec registered in its own file (registry.h); the free
+// functions at the bottom are shorthands over that registry. Unknown names are a usage error
+// listing the known ones.
 //
-// Thread safety: const after construction; one parse scratch (simdjson parser) per thread is
-// held by EventParser, which each worker owns.
+// Thread safety: an Endpoint is const after construction and shared by all workers; an
+// EventParser holds one parse scratch (simdjson parser) and is owned by one worker.
 #pragma once
 
 #include <cstdint>
@@ -15,20 +17,29 @@
 #include <vector>
 
 #include "core/result.h"
+#include "endpoints/body_extras.h"
 #include "record/request_record.h"
 
 namespace servebench::endpoints {
 
+// One input of a turn. Chat takes it as a role-tagged message; types without
+// core::kCapChatMessages use only `content`, as one input text.
 struct Message {
-  std::string role;     // "system", "user", "assistant"
+  std::string role;  // "system", "user", "assistant" ("" = user)
   std::string content;
 };
 
 // Everything that varies per request.
 struct TurnPayload {
-  std::vector<Message> messages;      // chat: the whole history; completions: texts joined
-  int64_t max_output_tokens = -1;     // -1: let the server decide
-  std::string model;
+  // The turn's inputs in order. Chat: the whole history as messages. Completions: the contents
+  // joined into one prompt. Embeddings: each content is one element of `input` (the batch of
+  // --batch-size texts).
+  std::vector<Message> messages;
+  int64_t max_output_tokens = -1;  // -1: let the server decide (ignored without token output)
+  std::string model;               // "" = EndpointOptions::model
+  // The turn's own body members (an input file's per-row `extra`), parsed once before t0 and
+  // applied after --extra-inputs (later wins, as AIPerf's payload.update). Not owned; may be null.
+  const BodyExtras* extras = nullptr;
 };
 
 struct EndpointOptions {
@@ -39,7 +50,7 @@ struct EndpointOptions {
   std::string extra_inputs_json;       // JSON object merged into every body ("" = none)
 };
 
-// Result of parsing one SSE data payload or a whole non-streamed body.
+// Result of parsing one SSE event or a whole non-streamed body.
 enum class ParseStatus { kOk, kDone, kMalformed, kServerError };
 
 class Endpoint {
@@ -47,29 +58,45 @@ class Endpoint {
   virtual ~Endpoint() = default;
   virtual std::string_view name() const = 0;          // "chat"
   virtual std::string_view default_path() const = 0;  // "/v1/chat/completions"
-  virtual bool supports_streaming() const = 0;
   // Full JSON request body for one turn.
   virtual std::string render_body(const TurnPayload& turn) const = 0;
 };
 
-// Per-worker response parser (owns the simdjson parser). Appends chunks/text/usage to `rec`.
+// One whole SSE event as framed by the transport: its `event:` name ("" when none was given)
+// and its joined data lines. Views are valid only during the parse call.
+struct SseEventView {
+  std::string_view event;
+  std::string_view data;
+};
+
+// Per-worker response parser. Appends chunks/text/usage/output_items to `rec`; on an error sets
+// rec->error and a one-line rec->error_message (when the record has none yet).
 class EventParser {
  public:
   virtual ~EventParser() = default;
-  // One SSE data payload (already de-framed). "[DONE]" → kDone.
-  virtual ParseStatus parse_event(std::string_view data, int64_t recv_ns,
+  // One streamed event. A data payload of "[DONE]" → kDone.
+  virtual ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                                   record::RequestRecord* rec) = 0;
   // A whole non-streamed response body.
   virtual ParseStatus parse_body(std::string_view body, int64_t recv_ns,
                                  record::RequestRecord* rec) = 0;
+  // An event without an `event:` name.
+  ParseStatus parse_event(std::string_view data, int64_t recv_ns, record::RequestRecord* rec) {
+    return parse_event(SseEventView{{}, data}, recv_ns, rec);
+  }
 };
 
-// Merges a JSON object's keys into a JSON object body (later wins: AIPerf applies a turn's
-// `extra` after --extra-inputs). Returns `body` unchanged when either is not an object.
+// Merges a JSON object's keys into a JSON object body, keeping the body's key order (a key
+// already present keeps its place and takes the new value; new keys are appended). Returns
+// `body` unchanged when either is not an object. For set-up only: it parses both texts.
 std::string merge_body_extras(std::string_view body, std::string_view extra_json);
 
-Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type, const EndpointOptions& options);
+// Registry shorthands (registry.h has the specs).
+Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type,
+                                                const EndpointOptions& options);
+// nullptr for an unknown type.
 std::unique_ptr<EventParser> make_event_parser(std::string_view type);
+// Registered type names, sorted.
 std::vector<std::string> endpoint_types();
 
 }  // namespace servebench::endpoints

@@ -9,6 +9,7 @@
 //   choices[0].finish_reason (string)            → RequestRecord::finish_reason
 //   usage (non-empty object)                     → RequestRecord::usage (last one wins)
 //   {"error": ...} or {"object":"error",...}     → kServerError
+//   an `event: error` SSE event (any data)       → kServerError (AIPerf: code 502)
 // Unknown fields (llama.cpp's `timings`, logprobs, ids) are skipped without being decoded.
 // An event with text gets the kind of its first non-empty part in the order content, tool call,
 // reasoning (content and reasoning in one event: the chunk is kContent and the reasoning text is
@@ -22,7 +23,8 @@
 
 #include <cstring>
 
-#include "endpoints/endpoint.h"
+#include "endpoints/openai_text.h"
+#include "endpoints/parse_errors.h"
 
 namespace servebench::endpoints {
 
@@ -31,23 +33,6 @@ namespace {
 using simdjson::ondemand::json_type;
 using simdjson::ondemand::object;
 using simdjson::ondemand::value;
-
-constexpr size_t kExcerptBytes = 200;
-
-std::string excerpt(std::string_view s) {
-  std::string out(s.substr(0, kExcerptBytes));
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  if (s.size() > kExcerptBytes) out += "...";
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 // What one event carried; string views point into the simdjson parser's buffers.
 struct Extract {
@@ -132,11 +117,18 @@ simdjson::error_code read_usage(value v, Extract* ex) {
 
 }  // namespace
 
+namespace {
+
 class OpenAiEventParser final : public EventParser {
  public:
-  ParseStatus parse_event(std::string_view data, int64_t recv_ns,
+  using EventParser::parse_event;
+  ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                           record::RequestRecord* rec) override {
-    std::string_view t = trim(data);
+    if (event.event == "error") {
+      return set_server_error(event.data.substr(0, kExcerptBytes), event.data, rec,
+                              "server error event: ");
+    }
+    std::string_view t = trim_json_space(event.data);
     if (t == "[DONE]") return ParseStatus::kDone;
     if (t.empty()) return ParseStatus::kOk;  // keep-alive payload: nothing to record
     return parse(t, recv_ns, rec);
@@ -144,21 +136,12 @@ class OpenAiEventParser final : public EventParser {
 
   ParseStatus parse_body(std::string_view body, int64_t recv_ns,
                          record::RequestRecord* rec) override {
-    std::string_view t = trim(body);
-    if (t.empty()) return malformed(body, rec, "empty response body");
-    ParseStatus s = parse(t, recv_ns, rec);
-    return s;
+    std::string_view t = trim_json_space(body);
+    if (t.empty()) return set_malformed(body, rec, "empty response body");
+    return parse(t, recv_ns, rec);
   }
 
  private:
-  ParseStatus malformed(std::string_view data, record::RequestRecord* rec, const char* why) {
-    if (rec->error == record::ErrorKind::kNone) {
-      rec->error = record::ErrorKind::kMalformedSse;
-      rec->error_message = std::string(why) + ": " + excerpt(data);
-    }
-    return ParseStatus::kMalformed;
-  }
-
   simdjson::error_code read_message(value v) {
     json_type t;
     if (auto e = v.type().get(t)) return e;
@@ -332,15 +315,11 @@ class OpenAiEventParser final : public EventParser {
     ex_ = Extract{};
     tool_text_.clear();
     if (simdjson::error_code e = walk(json)) {
-      return malformed(json, rec, simdjson::error_message(e));
+      return set_malformed(json, rec, simdjson::error_message(e));
     }
     if (ex_.is_error || ex_.object_is_error) {
-      if (rec->error == record::ErrorKind::kNone) {
-        rec->error = record::ErrorKind::kServerErrorEvent;
-        std::string_view msg = !ex_.error_message.empty() ? ex_.error_message : ex_.top_message;
-        rec->error_message = "server error: " + excerpt(msg.empty() ? json : msg);
-      }
-      return ParseStatus::kServerError;
+      return set_server_error(!ex_.error_message.empty() ? ex_.error_message : ex_.top_message,
+                              json, rec);
     }
     if (ex_.has_usage) rec->usage = ex_.usage;
     if (ex_.has_finish) rec->finish_reason.assign(ex_.finish_reason);
@@ -376,9 +355,10 @@ class OpenAiEventParser final : public EventParser {
   Extract ex_;
 };
 
-std::unique_ptr<EventParser> make_event_parser(std::string_view type) {
-  if (type == "chat" || type == "completions") return std::make_unique<OpenAiEventParser>();
-  return nullptr;
+}  // namespace
+
+std::unique_ptr<EventParser> make_openai_event_parser() {
+  return std::make_unique<OpenAiEventParser>();
 }
 
 }  // namespace servebench::endpoints

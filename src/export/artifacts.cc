@@ -79,6 +79,7 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   metrics::SummaryOptions so;
   so.slos = *slos;
   so.anchor = context.anchor;
+  so.capabilities = context.capabilities;
   const metrics::Summary summary = metrics::summarize(profiling, so);
   metrics::Summary warm;
   if (!warmup.empty()) warm = metrics::summarize(warmup, so);
@@ -178,7 +179,7 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   }
 
   ConsoleInput ci;
-  ci.title = "servebench | " + metrics_title(context.endpoint_type);
+  ci.title = "servebench | " + context.metrics_title;
   ci.summary = &summary;
   ci.engine_warnings = context.warnings;
   ci.cli_command = context.cli_command;
@@ -195,13 +196,13 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   return outcome;
 }
 
-std::string artifact_dir_name(const std::string& model, const std::string& endpoint_type,
+std::string artifact_dir_name(const std::string& model, const std::string& endpoint_part,
                               bool streaming, const std::string& load_label) {
   // AIPerf: "<model>-<service_kind>-<endpoint_type>-<stimulus>"; '/' in the model becomes '_'.
   // AIPerf does not mark streaming in the name; neither do we (same folder for both).
   (void)streaming;
   std::string name = sanitize_component(model.empty() ? "model" : model);
-  name += "-openai-" + sanitize_component(endpoint_type.empty() ? "chat" : endpoint_type);
+  name += "-" + sanitize_component(endpoint_part);
   if (!load_label.empty()) name += "-" + sanitize_component(load_label);
   return name;
 }

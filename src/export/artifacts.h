@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/result.h"
 #include "record/request_record.h"
 
@@ -40,6 +41,9 @@ struct RunContext {
   std::string cli_command;             // the command line, secrets redacted
   std::string model;
   std::string endpoint_type;           // "chat", "completions", ...
+  // From the endpoint's spec (endpoints/registry.h): which metrics apply, and the console title.
+  core::Capabilities capabilities = core::kTextGenerationCaps;
+  std::string metrics_title = "LLM Metrics";
   bool streaming = false;
   uint64_t random_seed = 0;
   bool has_random_seed = false;
@@ -78,8 +82,9 @@ struct ArtifactNames {
 ArtifactNames artifact_names(const std::string& prefix);
 
 // AIPerf's default folder name: "<model>-<service>-<endpoint>-<load>", e.g.
-// "Qwen_Qwen3-0.6B-openai-chat-concurrency2" ('/' in the model becomes '_').
-std::string artifact_dir_name(const std::string& model, const std::string& endpoint_type,
+// "Qwen_Qwen3-0.6B-openai-chat-concurrency2" ('/' in the model becomes '_'). `endpoint_part` is
+// the "<service>-<endpoint>" part the endpoint's spec supplies, e.g. "openai-chat".
+std::string artifact_dir_name(const std::string& model, const std::string& endpoint_part,
                               bool streaming, const std::string& load_label);
 
 }  // namespace servebench::exporter

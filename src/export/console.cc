@@ -106,12 +106,6 @@ std::string pct(double part, double whole) {
 
 }  // namespace
 
-std::string metrics_title(const std::string& endpoint_type) {
-  if (endpoint_type.find("embed") != std::string::npos) return "Embeddings Metrics";
-  if (endpoint_type.find("rank") != std::string::npos) return "Rankings Metrics";
-  return "LLM Metrics";
-}
-
 std::string render_metrics_table(const std::string& title, const Summary& summary) {
   std::vector<const MetricResult*> shown;
   for (const MetricResult& m : summary.metrics) {

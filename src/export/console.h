@@ -30,7 +30,4 @@ std::string render_metrics_table(const std::string& title, const metrics::Summar
 // The whole console report.
 std::string render_console(const ConsoleInput& in);
 
-// Title for an endpoint type: "LLM Metrics", "Embeddings Metrics", "Rankings Metrics".
-std::string metrics_title(const std::string& endpoint_type);
-
 }  // namespace servebench::exporter

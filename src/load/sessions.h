@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
@@ -39,7 +40,8 @@ struct SessionTurn {
   std::string text;              // the turn's message (a delta: history is added live)
   std::string role = "user";
   std::string body;              // verbatim body (raw payload, message-array rows): sent as is
-  std::string extra_json;        // per-turn JSON object merged into the body ("" = none)
+  // Per-turn body members (an input row's `extra`), parsed once before t0 (null = none).
+  std::shared_ptr<const endpoints::BodyExtras> extras;
   int64_t input_tokens = -1;     // ISL when known before t0 (verbatim bodies); else counted live
   int64_t max_output_tokens = -1;
   int64_t delay_ns = -1;         // wait after the previous turn completed (-1: none)

@@ -66,10 +66,8 @@ Status Worker::init() {
   auto client = transport::make_http_client(*loop_, opts);
   if (!client) return tl::unexpected(client.error());
   client_ = std::move(*client);
-  parser_ = endpoints::make_event_parser(settings_.endpoint_type);
-  if (!parser_)
-    return make_error(ErrorCode::kUnsupported,
-                      fmt::format("no response parser for endpoint type '{}'", settings_.endpoint_type));
+  if (settings_.make_parser) parser_ = settings_.make_parser();
+  if (!parser_) return make_error(ErrorCode::kInternal, "worker settings carry no response parser");
   return {};
 }
 

@@ -110,15 +110,8 @@ struct Worker::Request final : transport::ResponseHandler {
   }
 
   void on_event(const transport::SseEvent& ev) {
-    if (ev.event == "error") {
-      if (rec.error == record::ErrorKind::kNone) {
-        rec.error = record::ErrorKind::kServerErrorEvent;
-        rec.error_message = "server error event: " + std::string(ev.data.substr(0, 200));
-      }
-      return;
-    }
     const size_t before = rec.chunks.size();
-    worker->parser_->parse_event(ev.data, ev.recv_ns, &rec);
+    worker->parser_->parse_event(endpoints::SseEventView{ev.event, ev.data}, ev.recv_ns, &rec);
     if (awaiting_first_token) {
       for (size_t i = before; i < rec.chunks.size(); ++i) {
         if (is_output_chunk(rec.chunks[i].kind)) {
@@ -152,10 +145,14 @@ struct Worker::Request final : transport::ResponseHandler {
       std::replace(excerpt.begin(), excerpt.end(), '\n', ' ');
       std::replace(excerpt.begin(), excerpt.end(), '\r', ' ');
       rec.error_message = fmt::format("HTTP {}: {}", rec.http_status, excerpt);
-    } else if (rec.streaming) {
-      sse.finish(end_ns, [this](const transport::SseEvent& ev) { on_event(ev); });
     } else {
-      worker->parser_->parse_body(body, last_recv_ns ? last_recv_ns : end_ns, &rec);
+      if (rec.streaming) {
+        sse.finish(end_ns, [this](const transport::SseEvent& ev) { on_event(ev); });
+      } else {
+        worker->parser_->parse_body(body, last_recv_ns ? last_recv_ns : end_ns, &rec);
+      }
+      // Received whole and parsed without error: latency of every endpoint type ends here.
+      if (rec.ok()) rec.response_complete_ns = last_recv_ns ? last_recv_ns : end_ns;
     }
     worker->finish(this);
   }

@@ -163,8 +163,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
     p.messages.push_back(s->pending_user);
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
+    p.extras = turn.extras.get();
     http.body = sessions_->endpoint->render_body(p);
-    if (!turn.extra_json.empty()) http.body = endpoints::merge_body_extras(http.body, turn.extra_json);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());
     for (auto& m : p.messages) rec.input_texts.push_back(std::move(m.content));

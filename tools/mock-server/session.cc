@@ -177,6 +177,8 @@ void Session::route() {
     if (need(http::verb::post)) handle_generation(ApiKind::kChat);
   } else if (target == "/v1/completions") {
     if (need(http::verb::post)) handle_generation(ApiKind::kCompletions);
+  } else if (target == "/v1/embeddings") {
+    if (need(http::verb::post)) handle_embeddings();
   } else if (target == "/v1/models") {
     if (need(http::verb::get)) write_simple(200, "application/json", state_.models_body);
   } else if (target == "/health") {

@@ -108,6 +108,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string x_request_id;
     std::string outcome = "ok";
     std::vector<TruthEntry> truth;
+    std::string prepared_body;  // routes answered in one piece (embeddings): built at receipt
   };
 
   void read_request();
@@ -116,6 +117,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void on_read(boost::beast::error_code ec);
   void route();
   void handle_generation(ApiKind kind);
+  void handle_embeddings();           // embeddings_route.cc
+  void write_embeddings_response();   // embeddings_route.cc
   void write_simple(int status, const char* content_type, const std::string& body,
                     bool close = false);
   void after_write(boost::beast::error_code ec);

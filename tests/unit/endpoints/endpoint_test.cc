@@ -24,7 +24,7 @@ TurnPayload turn(std::vector<Message> m, int64_t max_tokens = -1, std::string mo
 }
 
 TEST(Endpoint, RegistryListsTypesAndRejectsUnknown) {
-  EXPECT_EQ(endpoint_types(), (std::vector<std::string>{"chat", "completions"}));
+  EXPECT_EQ(endpoint_types(), (std::vector<std::string>{"chat", "completions", "embeddings"}));
   auto bad = make_endpoint("embedings", EndpointOptions{});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument);

@@ -221,7 +221,7 @@ TEST(EventParser, EscapedKeysAndUnicodeEscapes) {
   EXPECT_EQ(rec.output_text, "\xF0\x9F\x98\x80 \t\\");
 }
 
-TEST(EventParser, UnknownTypeHasNoParser) { EXPECT_EQ(make_event_parser("embeddings"), nullptr); }
+TEST(EventParser, UnknownTypeHasNoParser) { EXPECT_EQ(make_event_parser("embedings"), nullptr); }
 
 }  // namespace
 }  // namespace servebench::endpoints

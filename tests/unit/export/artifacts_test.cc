@@ -188,9 +188,9 @@ TEST(ArtifactsTest, InputsJson) {
 }
 
 TEST(ArtifactsTest, DirName) {
-  EXPECT_EQ(artifact_dir_name("Qwen/Qwen3-0.6B", "chat", true, "concurrency2"),
+  EXPECT_EQ(artifact_dir_name("Qwen/Qwen3-0.6B", "openai-chat", true, "concurrency2"),
             "Qwen_Qwen3-0.6B-openai-chat-concurrency2");
-  EXPECT_EQ(artifact_dir_name("m", "completions", false, "request_rate10.0"),
+  EXPECT_EQ(artifact_dir_name("m", "openai-completions", false, "request_rate10.0"),
             "m-openai-completions-request_rate10.0");
 }
 

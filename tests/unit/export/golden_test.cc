@@ -71,7 +71,7 @@ struct Fixture {
 TEST(GoldenTest, Console) {
   Fixture f;
   ConsoleInput in;
-  in.title = "servebench | " + metrics_title("chat");
+  in.title = "servebench | LLM Metrics";
   in.summary = &f.profiling;
   in.cli_command = f.ctx.cli_command;
   in.engine_warnings = {"tokenizer fallback: using builtin"};

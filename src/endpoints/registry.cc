@@ -1,0 +1,102 @@
+#include "endpoints/registry.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace servebench::endpoints {
+
+namespace {
+
+// A function-local static: registrars in other files may run before this file's statics.
+std::vector<const EndpointSpec*>& specs() {
+  static std::vector<const EndpointSpec*> all;
+  return all;
+}
+
+Error usage(std::string message) { return Error{ErrorCode::kInvalidArgument, std::move(message)}; }
+
+}  // namespace
+
+EndpointRegistrar::EndpointRegistrar(const EndpointSpec& spec) {
+  auto& all = specs();
+  for (const EndpointSpec* s : all) {
+    if (s->name == spec.name) {
+      std::fprintf(stderr, "servebench: endpoint type '%.*s' registered twice\n",
+                   static_cast<int>(spec.name.size()), spec.name.data());
+      std::abort();
+    }
+  }
+  all.push_back(&spec);
+  std::sort(all.begin(), all.end(),
+            [](const EndpointSpec* a, const EndpointSpec* b) { return a->name < b->name; });
+}
+
+std::vector<const EndpointSpec*> registered_specs() { return specs(); }
+
+std::string type_names(core::Capabilities caps, std::string_view sep) {
+  std::string out;
+  for (const EndpointSpec* s : specs()) {
+    if ((s->capabilities & caps) != caps) continue;
+    if (!out.empty()) out.append(sep);
+    out.append(s->name);
+  }
+  return out;
+}
+
+Result<const EndpointSpec*> find_spec(std::string_view name) {
+  for (const EndpointSpec* s : specs()) {
+    if (s->name == name) return s;
+  }
+  return tl::unexpected(
+      usage("--endpoint-type: unknown type '" + std::string(name) + "'; known: " + type_names()));
+}
+
+Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
+  const std::string type(spec.name);
+  if (facts.streaming && !spec.has(core::kCapStreams)) {
+    return tl::unexpected(usage("--streaming: endpoint type '" + type +
+                                "' does not stream; drop --streaming (streaming types: " +
+                                type_names(core::kCapStreams) + ")"));
+  }
+  if (facts.cache_bust && !spec.has(core::kCapChatMessages)) {
+    return tl::unexpected(usage("--cache-bust needs an endpoint type that takes chat messages (" +
+                                type_names(core::kCapChatMessages, " or ") + "), not '" + type +
+                                "'"));
+  }
+  if (facts.batch_size < 1) return tl::unexpected(usage("--batch-size must be at least 1"));
+  if (facts.batch_size > 1 && !spec.batches_texts) {
+    std::string batching;
+    for (const EndpointSpec* s : specs()) {
+      if (!s->batches_texts) continue;
+      if (!batching.empty()) batching += ", ";
+      batching += s->name;
+    }
+    return tl::unexpected(usage("--batch-size " + std::to_string(facts.batch_size) +
+                                ": endpoint type '" + type + "' sends one input per request; " +
+                                "batches apply to " + batching));
+  }
+  if (spec.check != nullptr) return spec.check(facts);
+  return {};
+}
+
+Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type,
+                                                const EndpointOptions& options) {
+  auto spec = find_spec(type);
+  if (!spec) return tl::unexpected(spec.error());
+  return (*spec)->make_endpoint(options);
+}
+
+std::unique_ptr<EventParser> make_event_parser(std::string_view type) {
+  auto spec = find_spec(type);
+  if (!spec) return nullptr;
+  return (*spec)->make_parser();
+}
+
+std::vector<std::string> endpoint_types() {
+  std::vector<std::string> out;
+  for (const EndpointSpec* s : specs()) out.emplace_back(s->name);
+  return out;
+}
+
+}  // namespace servebench::endpoints

@@ -1,0 +1,76 @@
+// The endpoint registry: one EndpointSpec per API type, each registered from its own file by a
+// static EndpointRegistrar, so nothing outside src/endpoints/ names a type. Callers look a spec
+// up by the --endpoint-type name and read what they need from it: capabilities (which metrics
+// apply, whether messages or streaming make sense), the console title, the artifact folder's
+// name part, the default path, the factories, and the option checks.
+//
+// Adding a type: a new file that defines a spec and registers it (docs/endpoints.md), plus its
+// line in CMakeLists.txt. The library is linked as a whole archive so every registrar runs.
+//
+// Thread safety: registration happens during static initialisation (single-threaded); after
+// main() starts the registry is read-only and may be read from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/capabilities.h"
+#include "core/result.h"
+#include "endpoints/endpoint.h"
+
+namespace servebench::endpoints {
+
+// The options an endpoint type may reject, as facts (filled by config validation, which the
+// endpoints module does not depend on).
+struct OptionFacts {
+  bool streaming = false;       // --streaming
+  bool cache_bust = false;      // --cache-bust other than none
+  bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
+  bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
+  int64_t batch_size = 1;       // --batch-size: texts per request
+};
+
+struct EndpointSpec {
+  std::string_view name;          // --endpoint-type value, e.g. "embeddings"
+  std::string_view default_path;  // e.g. "/v1/embeddings"
+  core::Capabilities capabilities = core::kCapNone;
+  std::string_view metrics_title;  // console table title, e.g. "Embeddings Metrics"
+  // The "<service>-<endpoint>" part of AIPerf's artifact folder name
+  // "<model>-<service>-<endpoint>-<load>", e.g. "openai-embeddings".
+  std::string_view artifact_name;
+  // Takes a batch of independent texts per request (--batch-size > 1 allowed).
+  bool batches_texts = false;
+  Result<std::unique_ptr<Endpoint>> (*make_endpoint)(const EndpointOptions& options) = nullptr;
+  std::unique_ptr<EventParser> (*make_parser)() = nullptr;
+  // Type-specific option rules beyond the capability ones check_options applies (may be null).
+  Status (*check)(const OptionFacts& facts) = nullptr;
+
+  bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
+};
+
+// Registers `spec` at static-initialisation time; define one per type at namespace scope:
+//   const EndpointRegistrar kRegistrar{kEmbeddingsSpec};
+// A duplicate name is a programming error: the process aborts with a message at start-up.
+class EndpointRegistrar {
+ public:
+  explicit EndpointRegistrar(const EndpointSpec& spec);
+};
+
+// The spec for `name`, or an InvalidArgument error "--endpoint-type: unknown type 'x'; known:
+// chat, completions, ...".
+Result<const EndpointSpec*> find_spec(std::string_view name);
+// Every registered spec, sorted by name.
+std::vector<const EndpointSpec*> registered_specs();
+// The names of the registered types that have every capability in `caps`, sorted, joined with
+// `sep` (e.g. "chat" for kCapChatMessages): for error messages and --help.
+std::string type_names(core::Capabilities caps = core::kCapNone, std::string_view sep = ", ");
+
+// The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
+// kCapChatMessages, --batch-size > 1 needs batches_texts, then the spec's own check.
+// Errors are usage errors naming the flag and the types that accept it.
+Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
+
+}  // namespace servebench::endpoints

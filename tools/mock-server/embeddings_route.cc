@@ -1,0 +1,212 @@
+#include "embeddings_route.h"
+
+#include <simdjson.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/rng.h"
+#include "json_line.h"
+#include "session.h"
+
+namespace servebench::mock {
+
+namespace {
+
+using simdjson::dom::element;
+
+Error bad(std::string message) { return Error{ErrorCode::kInvalidArgument, std::move(message)}; }
+
+constexpr int kMaxDimensions = 4096;
+
+// One input: a string, or a list of token ids.
+Status add_input(element v, const TokenCounter& counter, EmbeddingsRequest* out) {
+  if (v.is_string()) {
+    const std::string_view text = v.get_string().value_unsafe();
+    out->input_keys.push_back(core::fnv1a64(text));
+    out->prompt_tokens += counter.count(text);
+    return core::ok_status();
+  }
+  if (v.is_array()) {
+    std::string ids;
+    const simdjson::dom::array list = v.get_array().value_unsafe();  // range-for needs an lvalue
+    for (element id : list) {
+      if (!id.is_int64()) return tl::unexpected(bad("'input': token id lists must hold integers"));
+      ids += std::to_string(id.get_int64().value_unsafe()) + ",";
+      ++out->prompt_tokens;
+    }
+    out->input_keys.push_back(core::fnv1a64(ids));
+    return core::ok_status();
+  }
+  return tl::unexpected(bad("'input' must be a string, a list of strings or a list of token ids"));
+}
+
+void append_component(uint64_t key, int d, std::string* out) {
+  uint64_t state = key ^ (0x9E3779B97F4A7C15ull * static_cast<uint64_t>(d + 1));
+  const uint64_t r = core::splitmix64(&state);
+  const long micro = static_cast<long>(r % 2'000'001) - 1'000'000;  // [-1, 1] in 1e-6 steps
+  char buf[32];
+  const int n = std::snprintf(buf, sizeof(buf), "%s%ld.%06ld", micro < 0 ? "-" : "",
+                              std::labs(micro) / 1'000'000, std::labs(micro) % 1'000'000);
+  out->append(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
+                                                   const TokenCounter& counter) {
+  simdjson::dom::parser parser;
+  element doc;
+  if (parser.parse(body.data(), body.size()).get(doc) != simdjson::SUCCESS)
+    return tl::unexpected(bad("request body is not valid JSON"));
+  if (!doc.is_object()) return tl::unexpected(bad("request body must be a JSON object"));
+  EmbeddingsRequest out;
+  element model;
+  if (doc["model"].get(model) == simdjson::SUCCESS && model.is_string())
+    out.model = std::string(model.get_string().value_unsafe());
+  element dims;
+  if (doc["dimensions"].get(dims) == simdjson::SUCCESS && !dims.is_null()) {
+    if (!dims.is_int64() || dims.get_int64().value_unsafe() < 1 ||
+        dims.get_int64().value_unsafe() > kMaxDimensions)
+      return tl::unexpected(bad("'dimensions' must be an integer from 1 to 4096"));
+    out.dimensions = static_cast<int>(dims.get_int64().value_unsafe());
+  }
+  element input;
+  if (doc["input"].get(input) != simdjson::SUCCESS)
+    return tl::unexpected(bad("'input' is required"));
+  simdjson::dom::array list;
+  const bool is_list = input.get_array().get(list) == simdjson::SUCCESS;
+  element head;
+  const bool id_list = is_list && list.at(0).get(head) == simdjson::SUCCESS && head.is_int64();
+  if (is_list && !id_list) {
+    for (element item : list) {
+      if (auto st = add_input(item, counter, &out); !st) return tl::unexpected(st.error());
+    }
+  } else if (auto st = add_input(input, counter, &out); !st) {
+    return tl::unexpected(st.error());
+  }
+  if (out.input_keys.empty()) return tl::unexpected(bad("'input' must not be empty"));
+  return out;
+}
+
+std::string embeddings_body(const ResponseHead& head, const EmbeddingsRequest& request) {
+  std::string out;
+  out.reserve(128 +
+              request.input_keys.size() * (48 + 10 * static_cast<size_t>(request.dimensions)));
+  out.append("{\"id\":");
+  append_json_string(head.id, &out);
+  out.append(",\"object\":\"list\",\"created\":");
+  append_json_int(head.created_s, &out);
+  out.append(",\"model\":");
+  out.append(head.model_json);
+  out.append(",\"data\":[");
+  for (size_t i = 0; i < request.input_keys.size(); ++i) {
+    if (i) out.push_back(',');
+    out.append("{\"index\":");
+    append_json_int(static_cast<int64_t>(i), &out);
+    out.append(",\"object\":\"embedding\",\"embedding\":[");
+    for (int d = 0; d < request.dimensions; ++d) {
+      if (d) out.push_back(',');
+      append_component(request.input_keys[i], d, &out);
+    }
+    out.append("]}");
+  }
+  out.append("],\"usage\":{\"prompt_tokens\":");
+  append_json_int(request.prompt_tokens, &out);
+  out.append(",\"total_tokens\":");
+  append_json_int(request.prompt_tokens, &out);
+  out.append(",\"completion_tokens\":0,\"prompt_tokens_details\":null}}");
+  return out;
+}
+
+void Session::handle_embeddings() {
+  const auto& req = parser_->get();
+  Generation g;
+  g.received_ns = now_ns();
+  g.path = std::string(req.target());
+  g.x_request_id = std::string(req["X-Request-ID"]);
+  g.knobs = state_.config.knobs;
+  if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
+    auto k = apply_scenario(g.knobs, std::string_view(it->value().data(), it->value().size()));
+    if (!k)
+      return write_simple(400, "application/json",
+                          error_body(k.error().message, "BadRequestError", 400));
+    g.knobs = *k;
+  }
+  auto parsed = parse_embeddings_request(req.body(), *state_.counter);
+  if (!parsed)
+    return write_simple(400, "application/json",
+                        error_body(parsed.error().message, "BadRequestError", 400));
+  const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
+  uint64_t mix = state_.config.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
+  core::Rng rng(core::splitmix64(&mix));
+  if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct)
+    g.fault = g.knobs.error_kind;
+  g.prompt_tokens = parsed->prompt_tokens;
+  g.finish_reason = "stop";
+  char id[64];
+  std::snprintf(id, sizeof(id), "embd-%016llx%08llx",
+                static_cast<unsigned long long>(state_.config.seed),
+                static_cast<unsigned long long>(index));
+  g.head.id = id;
+  g.head.created_s = state_.anchor.to_wall_ns(g.received_ns) / 1'000'000'000;
+  g.head.model_json = parsed->model.empty() ? state_.model_json : json_quote(parsed->model);
+  g.prepared_body = embeddings_body(g.head, *parsed);
+  // The latency model's answer for zero output tokens: one event at TTFT.
+  const int64_t due =
+      g.received_ns + plan_events(g.knobs, g.prompt_tokens, 0, 0, rng).back().offset_ns;
+  if (state_.record) {
+    JsonLine r;
+    r.str("path", g.path)
+        .num("received_steady_ns", g.received_ns)
+        .num("received_wall_ns", state_.anchor.to_wall_ns(g.received_ns))
+        .num("body_bytes", static_cast<int64_t>(req.body().size()))
+        .str("model", parsed->model)
+        .num("num_inputs", static_cast<int64_t>(parsed->input_keys.size()))
+        .num("dimensions", parsed->dimensions)
+        .num("prompt_tokens", parsed->prompt_tokens)
+        .str("x_request_id", g.x_request_id)
+        .str("fault", fault_kind_name(g.fault))
+        .str("id", g.head.id);
+    state_.record->write_line(r.finish());
+  }
+  state_.metrics.prompt_tokens.fetch_add(g.prompt_tokens, std::memory_order_relaxed);
+  gen_ = std::move(g);
+  if (gen_->fault == FaultKind::kHttp500 || gen_->fault == FaultKind::kHttp429) {
+    const int status = gen_->fault == FaultKind::kHttp500 ? 500 : 429;
+    gen_->status = status;
+    gen_->outcome = fault_kind_name(gen_->fault);
+    gen_->headers_ns = now_ns();
+    return write_simple(
+        status, "application/json",
+        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
+                   status == 500 ? "InternalServerError" : "RateLimitError", status));
+  }
+  wait_then(due, &Session::write_embeddings_response);
+}
+
+void Session::write_embeddings_response() {
+  Generation& g = *gen_;
+  if (g.fault == FaultKind::kReset) return apply_fault_reset();
+  if (g.fault == FaultKind::kStall) return apply_fault_stall();
+  std::string body = std::move(g.prepared_body);
+  int status = 200;
+  const int64_t t = now_ns();
+  if (g.fault == FaultKind::kMalformed) {
+    body.resize(body.size() / 2);  // a truncated JSON document
+    g.outcome = "malformed";
+  } else if (g.fault == FaultKind::kErrorEvent) {
+    status = 500;
+    body = error_body("mock injected error event", "InternalServerError", 500);
+    g.outcome = "error-event";
+  } else {
+    g.first_token_ns = t;
+    state_.metrics.observe_ttft_ns(t - g.received_ns);
+  }
+  g.status = status;
+  g.headers_ns = t;
+  if (state_.truth) g.truth.push_back(TruthEntry{t, t, "body", 0});
+  write_simple(status, "application/json", body);
+}
+
+}  // namespace servebench::mock
