@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "endpoints/registry.h"
 #include "integration/mock/mock_harness.h"
+#include "load/load_spec.h"
 #include "load/plan.h"
 #include "load/runner.h"
 
@@ -29,16 +30,15 @@ std::vector<record::RequestRecord> run(const std::string& type, bool streaming, 
   turn.messages = {{"user", "one two three"}, {"user", "four"}};
   turn.max_output_tokens = 4;
 
-  config::BenchmarkConfig cfg;
-  cfg.models = {"mock-model"};
-  cfg.concurrency = 1;
-  cfg.request_count = 3;
-  const load::Plan plan = load::build_plan(cfg, 1);
+  load::LoadSpec spec_load;
+  spec_load.concurrency = 1;
+  spec_load.request_count = 3;
+  const load::Plan plan = load::build_plan(spec_load, 1);
   load::WorkerSettings settings;
   settings.urls = {"http://127.0.0.1:" + std::to_string(port) + std::string(spec->default_path)};
   settings.headers = {"Content-Type: application/json"};
   if (!scenario.empty()) settings.headers.push_back("X-Mock-Scenario: " + scenario);
-  settings.models = cfg.models;
+  settings.models = {"mock-model"};
   load::RequestTemplate t;
   t.body = (*endpoint)->render_body(turn);
   settings.requests = {t};
