@@ -8,6 +8,7 @@ namespace servebench::tokenizer {
 namespace {
 
 std::atomic<MergeQueue> g_queue{MergeQueue::kAuto};
+std::atomic<bool> g_split{true};
 
 constexpr TokenId kNoPair = ~TokenId{0};
 // Scratch buffers above this many elements are released after the word instead of being kept
@@ -191,7 +192,7 @@ void bucket_merge(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymbo
 
 void merge_symbols(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymbol>* syms) {
   if (syms->size() < 2) return;
-  MergeQueue q = g_queue.load(std::memory_order_relaxed);
+  MergeQueue q = g_queue.load(std::memory_order_relaxed);  // kAuto unless a test forces one
   if (q == MergeQueue::kAuto) {
     q = syms->size() >= kRankBucketMinSymbols ? MergeQueue::kRankBuckets : MergeQueue::kHeap;
   }
@@ -202,8 +203,21 @@ void merge_symbols(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymb
   }
 }
 
-void set_merge_queue(MergeQueue queue) { g_queue.store(queue, std::memory_order_relaxed); }
+void TokenBigrams::add_token(std::string_view token) {
+  for (size_t i = 1; i < token.size(); ++i) {
+    const unsigned b = static_cast<unsigned>(static_cast<unsigned char>(token[i - 1])) << 8 |
+                       static_cast<unsigned char>(token[i]);
+    bits_[b >> 6] |= uint64_t{1} << (b & 63);
+  }
+}
 
-MergeQueue merge_queue() { return g_queue.load(std::memory_order_relaxed); }
+void set_long_word_options(const LongWordOptions& options) {
+  g_queue.store(options.queue, std::memory_order_relaxed);
+  g_split.store(options.split_at_safe_boundaries, std::memory_order_relaxed);
+}
+
+LongWordOptions long_word_options() {
+  return {g_queue.load(std::memory_order_relaxed), g_split.load(std::memory_order_relaxed)};
+}
 
 }  // namespace servebench::tokenizer

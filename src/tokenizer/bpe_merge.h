@@ -15,12 +15,21 @@
 //    about what the same bytes of prose cost.
 // kAuto uses kRankBuckets for words of at least kRankBucketMinSymbols symbols.
 //
-// Thread safety: merge_symbols keeps per-thread scratch buffers; set_merge_queue is a
-// process-wide relaxed setting meant for tests and benchmarks.
+// Long words of byte-level models are also cut into pieces where cutting provably changes no id
+// (TokenBigrams): every symbol during BPE is a vocabulary token spelling its bytes of the word,
+// so no symbol can span a boundary between two bytes that appear next to each other in no token.
+// No pair across such a boundary has a merge, and a merge on one side never changes a pair of
+// the other, so each side's merges happen in the same order whether the sides are merged
+// together or alone. Text with little repetition (random letters, mixed scripts, emoji) has such
+// boundaries every few dozen bytes, and short pieces merge in cache.
+//
+// Thread safety: merge_symbols keeps per-thread scratch buffers; TokenBigrams is immutable once
+// filled; set_long_word_options is a process-wide relaxed setting meant for tests and benchmarks.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "tokenizer/hash_maps.h"
@@ -43,9 +52,40 @@ constexpr size_t kRankBucketMinSymbols = 256;
 // whose len is still non-zero, in index order.
 void merge_symbols(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymbol>* syms);
 
-// Forces one queue for every later merge_symbols call in the process (kAuto: the default
-// choice by word length). For tests and benchmarks that compare the two.
-void set_merge_queue(MergeQueue queue);
-MergeQueue merge_queue();
+// The byte pairs that occur inside some token of a byte-level vocabulary (8 KB).
+class TokenBigrams {
+ public:
+  void add_token(std::string_view token);
+  bool inside_token(unsigned char a, unsigned char b) const {
+    const unsigned i = static_cast<unsigned>(a) << 8 | b;
+    return (bits_[i >> 6] >> (i & 63)) & 1;
+  }
+  // Calls piece(p) for consecutive pieces p of `word` that concatenate to it, cut only between
+  // bytes a, b where !inside_token(a, b), and only once a piece holds at least min_bytes.
+  template <class F>
+  void for_each_piece(std::string_view word, size_t min_bytes, F&& piece) const {
+    size_t start = 0;
+    for (size_t i = min_bytes ? min_bytes : 1; i < word.size(); ++i) {
+      if (i - start < min_bytes) continue;
+      if (!inside_token(static_cast<unsigned char>(word[i - 1]), static_cast<unsigned char>(word[i]))) {
+        piece(word.substr(start, i - start));
+        start = i;
+      }
+    }
+    piece(word.substr(start));
+  }
+
+ private:
+  uint64_t bits_[65536 / 64] = {};
+};
+
+// Strategies for long words; the defaults outside tests. Every combination gives the same ids;
+// tests and benchmarks change them process-wide (relaxed atomics) to compare.
+struct LongWordOptions {
+  MergeQueue queue = MergeQueue::kAuto;
+  bool split_at_safe_boundaries = true;  // TokenBigrams pieces (byte-level models)
+};
+void set_long_word_options(const LongWordOptions& options);
+LongWordOptions long_word_options();
 
 }  // namespace servebench::tokenizer

@@ -261,11 +261,45 @@ void BpeModel::tokenize(std::string_view word, std::vector<TokenId>* out) const 
       return;
     }
   }
+  if (word.size() > WordCache::kMaxWordBytes) {
+    tokenize_long(word, out);
+    return;
+  }
   WordCache& cache = cache_for(uid_);
   if (cache.find(word, out)) return;
   size_t before = out->size();
   merge_word(word, out);
   cache.insert(word, out->data() + before, out->size() - before);
+}
+
+const TokenBigrams* BpeModel::token_bigrams() const {
+  std::call_once(long_words_->once, [this] {
+    if (!byte_keys_ || !prefix_.empty() || !suffix_.empty()) return;
+    // A byte without a token becomes an unknown or byte-fallback symbol, which spell no bytes.
+    for (int32_t id : byte_ids_) {
+      if (id < 0) return;
+    }
+    auto bigrams = std::make_unique<TokenBigrams>();
+    if (lazy_) {
+      for (uint32_t r = 0; r < lazy_->tables.ranks; ++r) bigrams->add_token(lazy_->tables.token(r));
+    } else {
+      vocab_.for_each([&](std::string_view token, uint32_t) { bigrams->add_token(token); });
+    }
+    long_words_->bigrams = std::move(bigrams);
+  });
+  return long_words_->bigrams.get();
+}
+
+void BpeModel::tokenize_long(std::string_view word, std::vector<TokenId>* out) const {
+  // Pieces of at least this many bytes: fewer, longer pieces cost less per byte than many tiny
+  // ones, and stay short enough to merge in cache.
+  constexpr size_t kMinPieceBytes = 64;
+  const TokenBigrams* bigrams = long_word_options().split_at_safe_boundaries ? token_bigrams() : nullptr;
+  if (!bigrams) {
+    merge_word(word, out);
+    return;
+  }
+  bigrams->for_each_piece(word, kMinPieceBytes, [&](std::string_view piece) { merge_word(piece, out); });
 }
 
 }  // namespace servebench::tokenizer

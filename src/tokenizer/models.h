@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tokenizer/bpe_merge.h"
 #include "tokenizer/hash_maps.h"
 #include "tokenizer/rank_tables.h"
 #include "tokenizer/tokenizer.h"
@@ -79,6 +80,12 @@ class BpeModel final : public Model {
   void merge_word(std::string_view word, std::vector<TokenId>* out,
                   uint32_t max_rank = UINT32_MAX) const;
   void merge_word_below(std::string_view word, uint32_t max_rank, std::vector<TokenId>* out) const;
+  // A word too long for the word cache: merged in pieces where that provably changes no id
+  // (bpe_merge.h), else whole.
+  void tokenize_long(std::string_view word, std::vector<TokenId>* out) const;
+  // The byte pairs inside this model's tokens, built on first use; null when words of this model
+  // cannot be cut that way (not plain byte-level, or a byte without a token).
+  const TokenBigrams* token_bigrams() const;
   // from_rank_tables: fills vocab_ and id_to_token_ from the blob, once, on first use.
   void build_vocab_from_ranks() const;
   struct LazyRanks {
@@ -86,6 +93,11 @@ class BpeModel final : public Model {
     std::once_flag once;
   };
   std::unique_ptr<LazyRanks> lazy_;  // set by from_rank_tables only
+  struct LongWords {
+    std::once_flag once;
+    std::unique_ptr<TokenBigrams> bigrams;
+  };
+  std::unique_ptr<LongWords> long_words_ = std::make_unique<LongWords>();
   PairMap merges_;
   std::optional<TokenId> unk_id_;
   std::string prefix_, suffix_;
