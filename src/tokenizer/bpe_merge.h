@@ -15,13 +15,16 @@
 //    about what the same bytes of prose cost.
 // kAuto uses kRankBuckets for words of at least kRankBucketMinSymbols symbols.
 //
-// Long words of byte-level models are also cut into pieces where cutting provably changes no id
-// (TokenBigrams): every symbol during BPE is a vocabulary token spelling its bytes of the word,
-// so no symbol can span a boundary between two bytes that appear next to each other in no token.
-// No pair across such a boundary has a merge, and a merge on one side never changes a pair of
-// the other, so each side's merges happen in the same order whether the sides are merged
-// together or alone. Text with little repetition (random letters, mixed scripts, emoji) has such
-// boundaries every few dozen bytes, and short pieces merge in cache.
+// Long words are also cut into pieces where cutting provably changes no id (TokenBigrams): when
+// every symbol during BPE is a vocabulary token spelling its bytes of the word (byte-level
+// models; character-level models between two known characters, when no merge takes an unknown
+// or byte-fallback token), no symbol can span a boundary between two bytes that appear next to
+// each other in no token. No pair across such a boundary has a merge, and a merge on one side
+// never changes a pair of the other, so each side's merges happen in the same order whether the
+// sides are merged together or alone. Text with little repetition (random letters, mixed
+// scripts, emoji) has such boundaries every few dozen bytes, and SentencePiece-style text (one
+// word per text, "▁" for spaces) at nearly every space, so the pieces merge in cache and
+// repeated pieces come from the word cache.
 //
 // Thread safety: merge_symbols keeps per-thread scratch buffers; TokenBigrams is immutable once
 // filled; set_long_word_options is a process-wide relaxed setting meant for tests and benchmarks.
@@ -60,14 +63,16 @@ class TokenBigrams {
     const unsigned i = static_cast<unsigned>(a) << 8 | b;
     return (bits_[i >> 6] >> (i & 63)) & 1;
   }
-  // Calls piece(p) for consecutive pieces p of `word` that concatenate to it, cut only between
-  // bytes a, b where !inside_token(a, b), and only once a piece holds at least min_bytes.
-  template <class F>
-  void for_each_piece(std::string_view word, size_t min_bytes, F&& piece) const {
+  // Calls piece(p) for consecutive pieces p of `word` that concatenate to it, cut only before
+  // bytes i where !inside_token(word[i - 1], word[i]) and may_cut(i) (the model's own condition),
+  // and only once a piece holds at least min_bytes.
+  template <class Cut, class F>
+  void for_each_piece(std::string_view word, size_t min_bytes, Cut&& may_cut, F&& piece) const {
     size_t start = 0;
     for (size_t i = min_bytes ? min_bytes : 1; i < word.size(); ++i) {
       if (i - start < min_bytes) continue;
-      if (!inside_token(static_cast<unsigned char>(word[i - 1]), static_cast<unsigned char>(word[i]))) {
+      if (!inside_token(static_cast<unsigned char>(word[i - 1]), static_cast<unsigned char>(word[i])) &&
+          may_cut(i)) {
         piece(word.substr(start, i - start));
         start = i;
       }

@@ -272,12 +272,42 @@ void BpeModel::tokenize(std::string_view word, std::vector<TokenId>* out) const 
   cache.insert(word, out->data() + before, out->size() - before);
 }
 
+namespace {
+
+// True when some merge takes an unknown or byte-fallback token, whose spelling is not its text.
+bool merges_take(const PairMap& merges, const std::optional<TokenId>& unk, const int32_t* fallback_ids) {
+  std::vector<bool> special;
+  auto mark = [&](int64_t id) {
+    if (id < 0) return;
+    if (static_cast<size_t>(id) >= special.size()) special.resize(static_cast<size_t>(id) + 1);
+    special[static_cast<size_t>(id)] = true;
+  };
+  if (unk) mark(*unk);
+  for (int b = 0; b < 256; ++b) mark(fallback_ids[b]);
+  auto is_special = [&](uint32_t id) { return id < special.size() && special[id]; };
+  const uint64_t* keys = merges.raw_keys();
+  for (size_t i = 0; i < merges.capacity(); ++i) {
+    if (keys[i] == PairMap::kEmpty) continue;
+    if (is_special(static_cast<uint32_t>(keys[i] >> 32)) || is_special(static_cast<uint32_t>(keys[i]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 const TokenBigrams* BpeModel::token_bigrams() const {
   std::call_once(long_words_->once, [this] {
-    if (!byte_keys_ || !prefix_.empty() || !suffix_.empty()) return;
-    // A byte without a token becomes an unknown or byte-fallback symbol, which spell no bytes.
-    for (int32_t id : byte_ids_) {
-      if (id < 0) return;
+    if (!prefix_.empty() || !suffix_.empty()) return;  // symbols would spell more than their text
+    if (byte_keys_) {
+      // A byte without a token becomes an unknown or byte-fallback symbol.
+      for (int32_t id : byte_ids_) {
+        if (id < 0) return;
+      }
+    } else {
+      if (merges_take(merges_, unk_id_, byte_fallback_ids_)) return;
+      long_words_->char_level = true;
     }
     auto bigrams = std::make_unique<TokenBigrams>();
     if (lazy_) {
@@ -290,16 +320,32 @@ const TokenBigrams* BpeModel::token_bigrams() const {
   return long_words_->bigrams.get();
 }
 
+bool BpeModel::may_cut_before(std::string_view w, size_t i) const {
+  if (!long_words_->char_level) return true;
+  if ((static_cast<unsigned char>(w[i]) & 0xC0) == 0x80) return false;  // inside a character
+  size_t start = i - 1;
+  while (start > 0 && (static_cast<unsigned char>(w[start]) & 0xC0) == 0x80) --start;
+  const size_t next_len = std::min(utf8_len(static_cast<unsigned char>(w[i])), w.size() - i);
+  return vocab_.find(w.substr(start, i - start)) && vocab_.find(w.substr(i, next_len));
+}
+
 void BpeModel::tokenize_long(std::string_view word, std::vector<TokenId>* out) const {
-  // Pieces of at least this many bytes: fewer, longer pieces cost less per byte than many tiny
-  // ones, and stay short enough to merge in cache.
-  constexpr size_t kMinPieceBytes = 64;
+  // Pieces up to this size enter the word cache: ordinary words do, most pieces of text without
+  // repetition do not, so such text leaves room for real words.
+  constexpr size_t kMaxCachedPieceBytes = 32;
   const TokenBigrams* bigrams = long_word_options().split_at_safe_boundaries ? token_bigrams() : nullptr;
   if (!bigrams) {
     merge_word(word, out);
     return;
   }
-  bigrams->for_each_piece(word, kMinPieceBytes, [&](std::string_view piece) { merge_word(piece, out); });
+  WordCache& cache = cache_for(uid_);
+  auto may_cut = [&](size_t i) { return may_cut_before(word, i); };
+  bigrams->for_each_piece(word, 1, may_cut, [&](std::string_view piece) {
+    if (cache.find(piece, out)) return;
+    const size_t before = out->size();
+    merge_word(piece, out);
+    if (piece.size() <= kMaxCachedPieceBytes) cache.insert(piece, out->data() + before, out->size() - before);
+  });
 }
 
 }  // namespace servebench::tokenizer

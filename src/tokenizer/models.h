@@ -84,8 +84,9 @@ class BpeModel final : public Model {
   // (bpe_merge.h), else whole.
   void tokenize_long(std::string_view word, std::vector<TokenId>* out) const;
   // The byte pairs inside this model's tokens, built on first use; null when words of this model
-  // cannot be cut that way (not plain byte-level, or a byte without a token).
+  // cannot be cut that way (see bpe_merge.h).
   const TokenBigrams* token_bigrams() const;
+  bool may_cut_before(std::string_view word, size_t i) const;
   // from_rank_tables: fills vocab_ and id_to_token_ from the blob, once, on first use.
   void build_vocab_from_ranks() const;
   struct LazyRanks {
@@ -96,6 +97,7 @@ class BpeModel final : public Model {
   struct LongWords {
     std::once_flag once;
     std::unique_ptr<TokenBigrams> bigrams;
+    bool char_level = false;  // cut only between two characters that are tokens
   };
   std::unique_ptr<LongWords> long_words_ = std::make_unique<LongWords>();
   PairMap merges_;

@@ -100,6 +100,8 @@ TEST(MergeQueues, RepeatedSymbolMergesLeftmostFirst) {
 
 // ---- safe boundaries ------------------------------------------------------------------------
 
+const auto kAnywhere = [](size_t) { return true; };
+
 TEST(TokenBigrams, CutsOnlyBetweenBytesNoTokenHoldsTogether) {
   TokenBigrams b;
   b.add_token("ab");
@@ -110,11 +112,14 @@ TEST(TokenBigrams, CutsOnlyBetweenBytesNoTokenHoldsTogether) {
   EXPECT_FALSE(b.inside_token('b', 'a'));
   const std::string word = "abcabcaabbcc";
   std::vector<std::string> pieces;
-  b.for_each_piece(word, 1, [&](std::string_view p) { pieces.emplace_back(p); });
+  b.for_each_piece(word, 1, kAnywhere, [&](std::string_view p) { pieces.emplace_back(p); });
   EXPECT_EQ(pieces, (std::vector<std::string>{"abc", "abc", "a", "ab", "bc", "c"}));
   pieces.clear();
-  b.for_each_piece(word, 4, [&](std::string_view p) { pieces.emplace_back(p); });
+  b.for_each_piece(word, 4, kAnywhere, [&](std::string_view p) { pieces.emplace_back(p); });
   EXPECT_EQ(pieces, (std::vector<std::string>{"abcabc", "aabbc", "c"}));
+  pieces.clear();
+  b.for_each_piece(word, 1, [](size_t i) { return i != 3; }, [&](std::string_view p) { pieces.emplace_back(p); });
+  EXPECT_EQ(pieces, (std::vector<std::string>{"abcabc", "a", "ab", "bc", "c"}));
 }
 
 TEST(TokenBigrams, PiecesConcatenateToTheWord) {
@@ -128,7 +133,7 @@ TEST(TokenBigrams, PiecesConcatenateToTheWord) {
     for (size_t min : {0, 1, 3, 64, 1000}) {
       std::string joined;
       size_t count = 0;
-      b->for_each_piece(word, min, [&](std::string_view p) {
+      b->for_each_piece(word, min, kAnywhere, [&](std::string_view p) {
         EXPECT_FALSE(p.empty());
         joined += p;
         ++count;
