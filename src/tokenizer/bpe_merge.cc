@@ -123,6 +123,7 @@ class RankQueue {
       if (buckets_.size() < used_.size()) buckets_.emplace_back();
     }
     Bucket& b = buckets_[static_cast<size_t>(index)];
+    ++pushed_;
     if (!b.live) {
       b.live = true;
       ranks_.push_back(rank);
@@ -148,7 +149,9 @@ class RankQueue {
     for (uint32_t r : used_) bucket_of_rank_[r] = -1;
     used_.clear();
     ranks_.clear();
-    if (buckets_.size() > 4096) buckets_.resize(4096);  // many ranks: keep a bounded pool
+    // The pool keeps its buckets' capacity for the next word, unless this word was large.
+    if (pushed_ > kKeepScratch) std::vector<Bucket>().swap(buckets_);
+    pushed_ = 0;
   }
 
  private:
@@ -156,6 +159,7 @@ class RankQueue {
   std::vector<uint32_t> used_;           // ranks given a bucket for this word, in bucket order
   std::vector<Bucket> buckets_;          // pool, reused across words
   std::vector<uint32_t> ranks_;          // min-heap of the ranks whose bucket is live
+  size_t pushed_ = 0;                    // entries pushed for this word
 };
 
 void bucket_merge(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymbol>& syms) {
@@ -166,7 +170,8 @@ void bucket_merge(const PairMap& merges, uint32_t max_rank, std::vector<BpeSymbo
   pair_id.assign(syms.size(), kNoPair);
   auto refresh = [&](int32_t i) {
     const BpeSymbol& s = syms[static_cast<size_t>(i)];
-    const PairMap::Value* v = s.next >= 0 ? merges.find(s.id, syms[static_cast<size_t>(s.next)].id) : nullptr;
+    const PairMap::Value* v =
+        s.next >= 0 ? merges.find(s.id, syms[static_cast<size_t>(s.next)].id) : nullptr;
     pair_id[static_cast<size_t>(i)] = v ? v->id : kNoPair;
     if (v && v->rank < max_rank) queue.push(v->rank, {i, v->id});
   };

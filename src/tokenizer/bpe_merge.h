@@ -26,8 +26,10 @@
 // word per text, "▁" for spaces) at nearly every space, so the pieces merge in cache and
 // repeated pieces come from the word cache.
 //
-// Thread safety: merge_symbols keeps per-thread scratch buffers; TokenBigrams is immutable once
-// filled; set_long_word_options is a process-wide relaxed setting meant for tests and benchmarks.
+// Thread safety: merge_symbols keeps per-thread scratch buffers (released after a word of more
+// than 64 Ki symbols, except 4 bytes per merge rank for the bucket index); TokenBigrams is
+// immutable once filled; set_long_word_options is a process-wide relaxed setting meant for tests
+// and benchmarks.
 #pragma once
 
 #include <cstddef>
@@ -71,7 +73,8 @@ class TokenBigrams {
     size_t start = 0;
     for (size_t i = min_bytes ? min_bytes : 1; i < word.size(); ++i) {
       if (i - start < min_bytes) continue;
-      if (!inside_token(static_cast<unsigned char>(word[i - 1]), static_cast<unsigned char>(word[i])) &&
+      if (!inside_token(static_cast<unsigned char>(word[i - 1]),
+                        static_cast<unsigned char>(word[i])) &&
           may_cut(i)) {
         piece(word.substr(start, i - start));
         start = i;

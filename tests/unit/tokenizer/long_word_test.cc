@@ -3,10 +3,10 @@
 // plain heap over the whole word, and of Hugging Face tokenizers@0.23.2 (long_words/refs.jsonl,
 // written by long_words/make_refs.js from long_words/inputs.jsonl).
 #include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include <random>
 #include <set>
-#include <simdjson.h>
 
 #include "tokenizer/bpe_merge.h"
 #include "tokenizer/fixtures.h"
@@ -24,7 +24,9 @@ using testing::source_dir;
 // Sets the process-wide long-word strategy for one scope.
 class ScopedOptions {
  public:
-  explicit ScopedOptions(LongWordOptions o) : saved_(long_word_options()) { set_long_word_options(o); }
+  explicit ScopedOptions(LongWordOptions o) : saved_(long_word_options()) {
+    set_long_word_options(o);
+  }
   ~ScopedOptions() { set_long_word_options(saved_); }
 
  private:
@@ -73,7 +75,8 @@ TEST(MergeQueues, HeapAndRankBucketsMergeIdentically) {
     TokenId next_id = alphabet;
     for (uint32_t r : ranks) {
       TokenId a = rng() % next_id, b = rng() % next_id;
-      TokenId id = (rng() % 5 == 0 && next_id > alphabet) ? alphabet + rng() % (next_id - alphabet) : next_id++;
+      TokenId id = (rng() % 5 == 0 && next_id > alphabet) ? alphabet + rng() % (next_id - alphabet)
+                                                          : next_id++;
       merges.insert(a, b, {r, id});
     }
     for (int word = 0; word < 25; ++word) {
@@ -93,7 +96,8 @@ TEST(MergeQueues, RepeatedSymbolMergesLeftmostFirst) {
   merges.insert(0, 0, {0, 1});  // aa
   merges.insert(1, 1, {1, 2});  // aaaa
   for (MergeQueue q : {MergeQueue::kHeap, MergeQueue::kRankBuckets}) {
-    EXPECT_EQ(merge_with(q, merges, UINT32_MAX, {0, 0, 0, 0, 0, 0, 0}), (std::vector<TokenId>{2, 1, 0}));
+    EXPECT_EQ(merge_with(q, merges, UINT32_MAX, {0, 0, 0, 0, 0, 0, 0}),
+              (std::vector<TokenId>{2, 1, 0}));
     EXPECT_EQ(merge_with(q, merges, 1, {0, 0, 0, 0, 0}), (std::vector<TokenId>{1, 1, 0}));
   }
 }
@@ -118,14 +122,17 @@ TEST(TokenBigrams, CutsOnlyBetweenBytesNoTokenHoldsTogether) {
   b.for_each_piece(word, 4, kAnywhere, [&](std::string_view p) { pieces.emplace_back(p); });
   EXPECT_EQ(pieces, (std::vector<std::string>{"abcabc", "aabbc", "c"}));
   pieces.clear();
-  b.for_each_piece(word, 1, [](size_t i) { return i != 3; }, [&](std::string_view p) { pieces.emplace_back(p); });
+  b.for_each_piece(
+      word, 1, [](size_t i) { return i != 3; },
+      [&](std::string_view p) { pieces.emplace_back(p); });
   EXPECT_EQ(pieces, (std::vector<std::string>{"abcabc", "a", "ab", "bc", "c"}));
 }
 
 TEST(TokenBigrams, PiecesConcatenateToTheWord) {
   TokenBigrams none, all;
   for (int a = 0; a < 256; ++a) {
-    for (int b = 0; b < 256; ++b) all.add_token(std::string{static_cast<char>(a), static_cast<char>(b)});
+    for (int b = 0; b < 256; ++b)
+      all.add_token(std::string{static_cast<char>(a), static_cast<char>(b)});
   }
   std::string word = "x";
   for (int i = 0; i < 500; ++i) word += static_cast<char>('a' + i * 7 % 26);
@@ -139,7 +146,9 @@ TEST(TokenBigrams, PiecesConcatenateToTheWord) {
         ++count;
       });
       EXPECT_EQ(joined, word);
-      EXPECT_EQ(count, b == &all || min >= word.size() ? 1u : (word.size() - 1) / std::max<size_t>(min, 1) + 1);
+      EXPECT_EQ(count, b == &all || min >= word.size()
+                           ? 1u
+                           : (word.size() - 1) / std::max<size_t>(min, 1) + 1);
     }
   }
 }
@@ -178,7 +187,8 @@ std::vector<Ref> load_refs(const std::string& family) {
     simdjson::dom::element e = parser.parse(line);
     if (std::string_view(e["family"].get_string()) != family) continue;
     for (simdjson::dom::element r : e["results"].get_array()) {
-      out.push_back({static_cast<size_t>(uint64_t(r["count"])), std::string(std::string_view(r["hash"].get_string()))});
+      out.push_back({static_cast<size_t>(uint64_t(r["count"])),
+                     std::string(std::string_view(r["hash"].get_string()))});
     }
   }
   return out;
@@ -200,13 +210,15 @@ std::string fnv64(const std::vector<TokenId>& ids) {
 
 // Every input encoded with a freshly loaded tokenizer (its word cache empty, so no strategy
 // sees ids another one computed).
-std::vector<std::vector<TokenId>> encode_all(const std::string& spec, const std::vector<std::string>& inputs,
+std::vector<std::vector<TokenId>> encode_all(const std::string& spec,
+                                             const std::vector<std::string>& inputs,
                                              const LongWordOptions& options) {
   ScopedOptions scoped(options);
   auto tok = load_tokenizer(spec);
   EXPECT_TRUE(tok.has_value()) << spec << ": " << tok.error().message;
   std::vector<std::vector<TokenId>> out;
-  for (const auto& text : inputs) out.push_back(tok ? (*tok)->encode(text, false) : std::vector<TokenId>{});
+  for (const auto& text : inputs)
+    out.push_back(tok ? (*tok)->encode(text, false) : std::vector<TokenId>{});
   return out;
 }
 
@@ -219,7 +231,8 @@ TEST_P(LongWords, EveryStrategyMatchesTheOldQueueAndHuggingFace) {
   const std::vector<std::string> inputs = load_inputs();
   ASSERT_GE(inputs.size(), 10u);
   const std::vector<Ref> refs = load_refs(family == "builtin" ? "gpt4o" : family);
-  ASSERT_EQ(refs.size(), inputs.size()) << "regenerate: node tests/unit/tokenizer/long_words/make_refs.js";
+  ASSERT_EQ(refs.size(), inputs.size())
+      << "regenerate: node tests/unit/tokenizer/long_words/make_refs.js";
   const auto old = encode_all(spec, inputs, kOld);
   for (size_t i = 0; i < inputs.size(); ++i) {
     EXPECT_EQ(old[i].size(), refs[i].count) << family << " input #" << i << " (old queue) vs HF";
@@ -228,7 +241,8 @@ TEST_P(LongWords, EveryStrategyMatchesTheOldQueueAndHuggingFace) {
   for (const auto& [name, options] : kNewStrategies) {
     const auto got = encode_all(spec, inputs, options);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      EXPECT_EQ(got[i], old[i]) << family << " input #" << i << ": " << name << " differs from the old queue";
+      EXPECT_EQ(got[i], old[i]) << family << " input #" << i << ": " << name
+                                << " differs from the old queue";
     }
   }
 }
