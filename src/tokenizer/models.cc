@@ -89,6 +89,18 @@ Result<std::unique_ptr<UnigramModel>> UnigramModel::create(UnigramConfig c) {
   }
   m->unk_id_ = c.unk_id;
   m->byte_fallback_ = c.byte_fallback;
+  size_t prefixes = 0;
+  for (const auto& piece : m->id_to_token_) prefixes += piece.size();
+  size_t bits = 64;
+  while (bits < prefixes * 8) bits <<= 1;  // ~12% of absent prefixes collide
+  m->prefix_bits_.assign(bits / 64, 0);
+  m->prefix_mask_ = bits - 1;
+  for (const auto& piece : m->id_to_token_) {
+    for (size_t n = 1; n < piece.size(); ++n) {  // every byte length: the text may not be UTF-8
+      const uint64_t h = hash_bytes(std::string_view(piece).substr(0, n)) & m->prefix_mask_;
+      m->prefix_bits_[h >> 6] |= uint64_t{1} << (h & 63);
+    }
+  }
   fill_byte_fallback(m->vocab_, m->byte_fallback_ids_);
   return m;
 }
@@ -121,7 +133,7 @@ void UnigramModel::tokenize(std::string_view s, std::vector<TokenId>* out) const
         }
         if (end - pos == mblen) has_single = true;
       }
-      if (end == s.size()) break;
+      if (end == s.size() || !may_extend(s.substr(pos, end - pos))) break;
       end += std::min(utf8_len(static_cast<unsigned char>(s[end])), s.size() - end);
     }
     if (!has_single && unk_id_) {

@@ -125,6 +125,15 @@ class UnigramModel final : public Model {
   bool byte_fallback_ = false;
   double min_score_ = 0;
   size_t max_piece_bytes_ = 0;
+  // Bit (hash_bytes(p) & mask) set for every proper prefix p of a piece: when the bit of the text
+  // matched so far is clear, no longer piece starts there, and the search stops instead of
+  // trying every length up to max_piece_bytes_. A set bit may be a collision (search goes on).
+  std::vector<uint64_t> prefix_bits_;
+  uint64_t prefix_mask_ = 0;
+  bool may_extend(std::string_view prefix) const {
+    const uint64_t h = hash_bytes(prefix) & prefix_mask_;
+    return (prefix_bits_[h >> 6] >> (h & 63)) & 1;
+  }
   int32_t byte_fallback_ids_[256];
 };
 
