@@ -275,7 +275,8 @@ void BpeModel::tokenize(std::string_view word, std::vector<TokenId>* out) const 
 namespace {
 
 // True when some merge takes an unknown or byte-fallback token, whose spelling is not its text.
-bool merges_take(const PairMap& merges, const std::optional<TokenId>& unk, const int32_t* fallback_ids) {
+bool merges_take(const PairMap& merges, const std::optional<TokenId>& unk,
+                 const int32_t* fallback_ids) {
   std::vector<bool> special;
   auto mark = [&](int64_t id) {
     if (id < 0) return;
@@ -288,7 +289,8 @@ bool merges_take(const PairMap& merges, const std::optional<TokenId>& unk, const
   const uint64_t* keys = merges.raw_keys();
   for (size_t i = 0; i < merges.capacity(); ++i) {
     if (keys[i] == PairMap::kEmpty) continue;
-    if (is_special(static_cast<uint32_t>(keys[i] >> 32)) || is_special(static_cast<uint32_t>(keys[i]))) {
+    if (is_special(static_cast<uint32_t>(keys[i] >> 32)) ||
+        is_special(static_cast<uint32_t>(keys[i]))) {
       return true;
     }
   }
@@ -333,7 +335,8 @@ void BpeModel::tokenize_long(std::string_view word, std::vector<TokenId>* out) c
   // Pieces up to this size enter the word cache: ordinary words do, most pieces of text without
   // repetition do not, so such text leaves room for real words.
   constexpr size_t kMaxCachedPieceBytes = 32;
-  const TokenBigrams* bigrams = long_word_options().split_at_safe_boundaries ? token_bigrams() : nullptr;
+  const TokenBigrams* bigrams =
+      long_word_options().split_at_safe_boundaries ? token_bigrams() : nullptr;
   if (!bigrams) {
     merge_word(word, out);
     return;
@@ -344,7 +347,9 @@ void BpeModel::tokenize_long(std::string_view word, std::vector<TokenId>* out) c
     if (cache.find(piece, out)) return;
     const size_t before = out->size();
     merge_word(piece, out);
-    if (piece.size() <= kMaxCachedPieceBytes) cache.insert(piece, out->data() + before, out->size() - before);
+    if (piece.size() <= kMaxCachedPieceBytes) {
+      cache.insert(piece, out->data() + before, out->size() - before);
+    }
   });
 }
 
