@@ -1,12 +1,13 @@
 #include "tokenizer/models.h"
 
 #include <algorithm>
-#include <iterator>
+#include <atomic>
 #include <cstdio>
 #include <limits>
-#include <queue>
+#include <memory>
 #include <unordered_map>
 
+#include "tokenizer/model_internal.h"
 #include "tokenizer/unicode.h"
 
 namespace servebench::tokenizer {
@@ -14,30 +15,9 @@ namespace {
 
 std::atomic<uint64_t> g_next_uid{1};
 
-// Per-thread word -> ids cache of one model. When full it stops admitting words (as HF's cache
-// does): the words seen first are the frequent ones in Zipf-distributed text.
-class WordCache {
- public:
-  static constexpr size_t kMaxWords = 1 << 16;
-  static constexpr size_t kMaxWordBytes = 256;
-  bool find(std::string_view word, std::vector<TokenId>* out) const {
-    const uint32_t* e = map_.find(word);
-    if (!e) return false;
-    out->insert(out->end(), ids_.begin() + starts_[*e], ids_.begin() + starts_[*e + 1]);
-    return true;
-  }
-  void insert(std::string_view word, const TokenId* ids, size_t n) {
-    if (word.size() > kMaxWordBytes || map_.size() >= kMaxWords) return;
-    map_.insert(word, static_cast<uint32_t>(starts_.size() - 1));
-    ids_.insert(ids_.end(), ids, ids + n);
-    starts_.push_back(static_cast<uint32_t>(ids_.size()));
-  }
+}  // namespace
 
- private:
-  StringIdMap map_;
-  std::vector<TokenId> ids_;
-  std::vector<uint32_t> starts_{0};
-};
+namespace internal {
 
 WordCache& cache_for(uint64_t uid) {
   thread_local uint64_t last_uid = 0;
@@ -65,7 +45,12 @@ void set_token(std::vector<std::string>* table, TokenId id, std::string s) {
   (*table)[id] = std::move(s);
 }
 
-}  // namespace
+}  // namespace internal
+
+using internal::cache_for;
+using internal::fill_byte_fallback;
+using internal::set_token;
+using internal::WordCache;
 
 Model::Model() : uid_(g_next_uid.fetch_add(1)) {}
 
@@ -86,308 +71,6 @@ size_t Model::memory_bytes() const {
   return n;
 }
 
-// ---- BPE -------------------------------------------------------------------------------------
-
-Result<std::unique_ptr<BpeModel>> BpeModel::create(BpeConfig c) {
-  std::unique_ptr<BpeModel> m(new BpeModel());
-  m->byte_keys_ = c.byte_level;
-  m->fuse_unk_ = c.fuse_unk;
-  m->byte_fallback_ = c.byte_fallback;
-  m->ignore_merges_ = c.ignore_merges;
-  m->vocab_.reserve(c.vocab.size());
-  std::string conv;
-  auto to_key = [&](const std::string& s, std::string* out) {
-    if (!c.byte_level) {
-      *out = s;
-      return true;
-    }
-    return byte_level_to_bytes(s, out);
-  };
-  for (auto& [tok, id] : c.vocab) {
-    if (to_key(tok, &conv)) m->vocab_.insert(conv, id);
-    set_token(&m->id_to_token_, id, std::move(tok));
-  }
-  if (!to_key(c.continuing_subword_prefix, &m->prefix_) || !to_key(c.end_of_word_suffix, &m->suffix_)) {
-    return make_error(ErrorCode::kUnsupported, "BPE: prefix/suffix outside the byte-level alphabet");
-  }
-  if (c.unk_token) {
-    const uint32_t* id = m->vocab_.find(*c.unk_token);
-    if (!id) {
-      return make_error(ErrorCode::kParse, "BPE: unk_token '" + *c.unk_token + "' is not in the vocabulary");
-    }
-    m->unk_id_ = *id;
-  }
-  m->merges_.reserve(c.merges.size());
-  std::string a, b;
-  for (size_t r = 0; r < c.merges.size(); ++r) {
-    if (!to_key(c.merges[r].first, &a) || !to_key(c.merges[r].second, &b)) continue;
-    const uint32_t* ia = m->vocab_.find(a);
-    const uint32_t* ib = m->vocab_.find(b);
-    size_t plen = std::min(m->prefix_.size(), b.size());
-    std::string merged = a + b.substr(plen);
-    const uint32_t* in = m->vocab_.find(merged);
-    if (!ia || !ib || !in) {
-      return make_error(ErrorCode::kParse, "BPE: merge '" + c.merges[r].first + " " +
-                                               c.merges[r].second + "' uses a token not in the vocabulary");
-    }
-    m->merges_.insert(*ia, *ib, {static_cast<uint32_t>(r), *in});
-  }
-  for (int i = 0; i < 256; ++i) {
-    char ch = static_cast<char>(i);
-    const uint32_t* id = m->vocab_.find(std::string_view(&ch, 1));
-    m->byte_ids_[i] = id ? static_cast<int32_t>(*id) : -1;
-  }
-  fill_byte_fallback(m->vocab_, m->byte_fallback_ids_);
-  return m;
-}
-
-Result<std::unique_ptr<BpeModel>> BpeModel::from_ranks(
-    const std::vector<std::string>& tokens, const std::vector<std::pair<int32_t, int32_t>>* merges) {
-  std::unique_ptr<BpeModel> m(new BpeModel());
-  m->byte_keys_ = true;
-  m->vocab_.reserve(tokens.size());
-  const auto& b2u = byte_to_unicode();
-  m->id_to_token_.resize(tokens.size());
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    m->vocab_.insert(tokens[i], static_cast<uint32_t>(i));
-    std::string spelled;
-    for (unsigned char ch : tokens[i]) append_utf8(&spelled, b2u[ch]);
-    m->id_to_token_[i] = std::move(spelled);
-  }
-  for (int i = 0; i < 256; ++i) {
-    char ch = static_cast<char>(i);
-    const uint32_t* id = m->vocab_.find(std::string_view(&ch, 1));
-    if (!id) return make_error(ErrorCode::kParse, "tiktoken ranks: byte " + std::to_string(i) + " has no rank");
-    m->byte_ids_[i] = static_cast<int32_t>(*id);
-    m->byte_fallback_ids_[i] = -1;
-  }
-  m->merges_.reserve(tokens.size());
-  if (merges) {
-    if (merges->size() != tokens.size()) return make_error(ErrorCode::kParse, "tiktoken merges do not match the ranks");
-    for (size_t r = 0; r < tokens.size(); ++r) {
-      auto [a, b] = (*merges)[r];
-      if (a < 0) continue;
-      if (static_cast<size_t>(a) >= r || static_cast<size_t>(b) >= r) {
-        return make_error(ErrorCode::kParse, "tiktoken merge of rank " + std::to_string(r) + " is out of order");
-      }
-      m->merges_.insert(static_cast<uint32_t>(a), static_cast<uint32_t>(b),
-                        {static_cast<uint32_t>(r), static_cast<uint32_t>(r)});
-    }
-    return m;
-  }
-  // The pair that forms token t is the last merge of tiktoken's own algorithm run on t's bytes
-  // with ranks below t (how HF converts tiktoken files). Ranks are processed in order, so every
-  // lower-ranked token already has its merge.
-  std::vector<TokenId> parts;
-  for (size_t r = 0; r < tokens.size(); ++r) {
-    const std::string& t = tokens[r];
-    if (t.size() < 2) continue;
-    parts.clear();
-    m->merge_word(t, &parts);  // uses merges of ranks < r only: t itself has no merge yet
-    if (parts.size() != 2) continue;  // unreachable token: never produced by BPE
-    m->merges_.insert(parts[0], parts[1], {static_cast<uint32_t>(r), static_cast<uint32_t>(r)});
-  }
-  return m;
-}
-
-std::unique_ptr<BpeModel> BpeModel::from_rank_tables(RankTables tables) {
-  std::unique_ptr<BpeModel> m(new BpeModel());
-  m->byte_keys_ = true;
-  std::copy(std::begin(tables.byte_ranks), std::end(tables.byte_ranks), m->byte_ids_);
-  std::fill(std::begin(m->byte_fallback_ids_), std::end(m->byte_fallback_ids_), -1);
-  m->merges_ = std::move(tables.merges);
-  m->lazy_ = std::make_unique<LazyRanks>();
-  m->lazy_->tables = std::move(tables);
-  return m;
-}
-
-void BpeModel::build_vocab_from_ranks() const {
-  std::call_once(lazy_->once, [this] {
-    // Built once, before any reader of these members (call_once orders them); the model is
-    // never a const object, only accessed through const methods.
-    auto* self = const_cast<BpeModel*>(this);
-    const RankTables& t = lazy_->tables;
-    const auto& b2u = byte_to_unicode();
-    self->vocab_.reserve(t.ranks);
-    self->id_to_token_.resize(t.ranks);
-    for (uint32_t r = 0; r < t.ranks; ++r) {
-      const std::string_view tok = t.token(r);
-      self->vocab_.insert(tok, r);
-      std::string& spelled = self->id_to_token_[r];
-      for (unsigned char ch : tok) append_utf8(&spelled, b2u[ch]);
-    }
-  });
-}
-
-const std::string* BpeModel::id_to_token(TokenId id) const {
-  if (lazy_) build_vocab_from_ranks();
-  return Model::id_to_token(id);
-}
-
-size_t BpeModel::vocab_size() const { return lazy_ ? lazy_->tables.ranks : Model::vocab_size(); }
-
-std::vector<std::pair<int32_t, int32_t>> BpeModel::derive_rank_merges(const std::vector<std::string>& tokens) {
-  std::vector<std::pair<int32_t, int32_t>> out(tokens.size(), {-1, -1});
-  auto m = from_ranks(tokens);
-  if (!m) return out;
-  std::vector<TokenId> parts;
-  for (size_t r = 0; r < tokens.size(); ++r) {
-    if (tokens[r].size() < 2) continue;
-    // With every merge present, the symbols of t merge up to t itself; the last pair merged is
-    // the one whose merged id is r. Re-run with merges below r by looking the pair up directly.
-    parts.clear();
-    (*m)->merge_word_below(tokens[r], static_cast<uint32_t>(r), &parts);
-    if (parts.size() == 2) out[r] = {static_cast<int32_t>(parts[0]), static_cast<int32_t>(parts[1])};
-  }
-  return out;
-}
-
-std::optional<TokenId> BpeModel::token_to_id(std::string_view token) const {
-  if (lazy_) build_vocab_from_ranks();
-  if (!byte_keys_) return Model::token_to_id(token);
-  std::string raw;
-  if (!byte_level_to_bytes(token, &raw)) return std::nullopt;
-  return Model::token_to_id(raw);
-}
-
-void BpeModel::merge_word_below(std::string_view w, uint32_t max_rank, std::vector<TokenId>* out) const {
-  merge_word(w, out, max_rank);
-}
-
-void BpeModel::merge_word(std::string_view w, std::vector<TokenId>* out, uint32_t max_rank) const {
-  struct Symbol {
-    TokenId id;
-    int32_t prev, next;
-    uint32_t len;
-  };
-  thread_local std::vector<Symbol> syms;
-  syms.clear();
-  // Pending unknown symbol (HF keeps one so consecutive unknowns can fuse).
-  bool has_unk = false;
-  TokenId unk_id = 0;
-  uint32_t unk_len = 0;
-  auto add = [&](TokenId id, uint32_t len) {
-    int32_t n = static_cast<int32_t>(syms.size());
-    syms.push_back({id, n - 1, n + 1, len});
-  };
-  const bool plain_bytes = byte_keys_ && prefix_.empty() && suffix_.empty();
-  std::string s;
-  for (size_t i = 0; i < w.size();) {
-    size_t start = i;
-    if (byte_keys_) {
-      ++i;
-    } else {
-      i += std::min(utf8_len(static_cast<unsigned char>(w[i])), w.size() - i);
-    }
-    auto byte_len = static_cast<uint32_t>(i - start);
-    const uint32_t* id;
-    uint32_t id_storage;
-    if (plain_bytes) {
-      int32_t b = byte_ids_[static_cast<unsigned char>(w[start])];
-      id_storage = static_cast<uint32_t>(b);
-      id = b >= 0 ? &id_storage : nullptr;
-    } else {
-      s.clear();
-      if (start > 0) s += prefix_;
-      s.append(w.substr(start, byte_len));
-      if (i == w.size()) s += suffix_;
-      id = vocab_.find(s);
-    }
-    if (id) {
-      if (has_unk) {
-        add(unk_id, unk_len);
-        has_unk = false;
-      }
-      add(*id, byte_len);
-      continue;
-    }
-    if (byte_fallback_) {
-      std::string_view piece = plain_bytes ? w.substr(start, byte_len) : std::string_view(s);
-      bool all = true;
-      for (unsigned char ch : piece) all = all && byte_fallback_ids_[ch] >= 0;
-      if (all) {
-        for (unsigned char ch : piece) add(static_cast<TokenId>(byte_fallback_ids_[ch]), 1);
-        continue;
-      }
-    }
-    if (unk_id_) {
-      if (has_unk && fuse_unk_) {
-        unk_len += byte_len;
-      } else {
-        if (has_unk) add(unk_id, unk_len);
-        has_unk = true;
-        unk_id = *unk_id_;
-        unk_len = byte_len;
-      }
-    }
-  }
-  if (has_unk) add(unk_id, unk_len);
-  if (syms.empty()) return;
-  syms.back().next = -1;
-
-  struct Merge {
-    uint32_t rank;
-    int32_t pos;
-    TokenId id;
-    bool operator<(const Merge& o) const {  // max-heap: lowest rank, then leftmost, on top
-      return rank != o.rank ? rank > o.rank : pos > o.pos;
-    }
-  };
-  thread_local std::vector<Merge> heap;
-  heap.clear();
-  for (size_t i = 0; i + 1 < syms.size(); ++i) {
-    if (const auto* v = merges_.find(syms[i].id, syms[i + 1].id); v && v->rank < max_rank) {
-      heap.push_back({v->rank, static_cast<int32_t>(i), v->id});
-    }
-  }
-  std::make_heap(heap.begin(), heap.end());
-  while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end());
-    Merge top = heap.back();
-    heap.pop_back();
-    Symbol& cur = syms[top.pos];
-    if (cur.len == 0 || cur.next < 0) continue;
-    Symbol right = syms[cur.next];
-    const auto* v = merges_.find(cur.id, right.id);
-    if (!v || v->id != top.id) continue;  // stale entry
-    cur.id = top.id;
-    cur.len += right.len;
-    syms[cur.next].len = 0;
-    cur.next = right.next;
-    if (right.next >= 0) syms[right.next].prev = top.pos;
-    if (cur.prev >= 0) {
-      if (const auto* pv = merges_.find(syms[cur.prev].id, cur.id); pv && pv->rank < max_rank) {
-        heap.push_back({pv->rank, cur.prev, pv->id});
-        std::push_heap(heap.begin(), heap.end());
-      }
-    }
-    if (cur.next >= 0) {
-      if (const auto* nv = merges_.find(cur.id, syms[cur.next].id); nv && nv->rank < max_rank) {
-        heap.push_back({nv->rank, top.pos, nv->id});
-        std::push_heap(heap.begin(), heap.end());
-      }
-    }
-  }
-  for (const Symbol& sym : syms) {
-    if (sym.len != 0) out->push_back(sym.id);
-  }
-}
-
-void BpeModel::tokenize(std::string_view word, std::vector<TokenId>* out) const {
-  if (word.empty()) return;
-  if (ignore_merges_) {
-    if (const uint32_t* id = vocab_.find(word)) {
-      out->push_back(*id);
-      return;
-    }
-  }
-  WordCache& cache = cache_for(uid_);
-  if (cache.find(word, out)) return;
-  size_t before = out->size();
-  merge_word(word, out);
-  cache.insert(word, out->data() + before, out->size() - before);
-}
-
 // ---- Unigram ---------------------------------------------------------------------------------
 
 Result<std::unique_ptr<UnigramModel>> UnigramModel::create(UnigramConfig c) {
@@ -406,6 +89,18 @@ Result<std::unique_ptr<UnigramModel>> UnigramModel::create(UnigramConfig c) {
   }
   m->unk_id_ = c.unk_id;
   m->byte_fallback_ = c.byte_fallback;
+  size_t prefixes = 0;
+  for (const auto& piece : m->id_to_token_) prefixes += piece.size();
+  size_t bits = 64;
+  while (bits < prefixes * 8) bits <<= 1;  // ~12% of absent prefixes collide
+  m->prefix_bits_.assign(bits / 64, 0);
+  m->prefix_mask_ = bits - 1;
+  for (const auto& piece : m->id_to_token_) {
+    for (size_t n = 1; n < piece.size(); ++n) {  // every byte length: the text may not be UTF-8
+      const uint64_t h = hash_bytes(std::string_view(piece).substr(0, n)) & m->prefix_mask_;
+      m->prefix_bits_[h >> 6] |= uint64_t{1} << (h & 63);
+    }
+  }
   fill_byte_fallback(m->vocab_, m->byte_fallback_ids_);
   return m;
 }
@@ -438,7 +133,7 @@ void UnigramModel::tokenize(std::string_view s, std::vector<TokenId>* out) const
         }
         if (end - pos == mblen) has_single = true;
       }
-      if (end == s.size()) break;
+      if (end == s.size() || !may_extend(s.substr(pos, end - pos))) break;
       end += std::min(utf8_len(static_cast<unsigned char>(s[end])), s.size() - end);
     }
     if (!has_single && unk_id_) {

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tokenizer/bpe_merge.h"
 #include "tokenizer/hash_maps.h"
 #include "tokenizer/rank_tables.h"
 #include "tokenizer/tokenizer.h"
@@ -79,6 +80,13 @@ class BpeModel final : public Model {
   void merge_word(std::string_view word, std::vector<TokenId>* out,
                   uint32_t max_rank = UINT32_MAX) const;
   void merge_word_below(std::string_view word, uint32_t max_rank, std::vector<TokenId>* out) const;
+  // A word too long for the word cache: merged in pieces where that provably changes no id
+  // (bpe_merge.h), else whole.
+  void tokenize_long(std::string_view word, std::vector<TokenId>* out) const;
+  // The byte pairs inside this model's tokens, built on first use; null when words of this model
+  // cannot be cut that way (see bpe_merge.h).
+  const TokenBigrams* token_bigrams() const;
+  bool may_cut_before(std::string_view word, size_t i) const;
   // from_rank_tables: fills vocab_ and id_to_token_ from the blob, once, on first use.
   void build_vocab_from_ranks() const;
   struct LazyRanks {
@@ -86,6 +94,12 @@ class BpeModel final : public Model {
     std::once_flag once;
   };
   std::unique_ptr<LazyRanks> lazy_;  // set by from_rank_tables only
+  struct LongWords {
+    std::once_flag once;
+    std::unique_ptr<TokenBigrams> bigrams;
+    bool char_level = false;  // cut only between two characters that are tokens
+  };
+  std::unique_ptr<LongWords> long_words_ = std::make_unique<LongWords>();
   PairMap merges_;
   std::optional<TokenId> unk_id_;
   std::string prefix_, suffix_;
@@ -111,6 +125,15 @@ class UnigramModel final : public Model {
   bool byte_fallback_ = false;
   double min_score_ = 0;
   size_t max_piece_bytes_ = 0;
+  // Bit (hash_bytes(p) & mask) set for every proper prefix p of a piece: when the bit of the text
+  // matched so far is clear, no longer piece starts there, and the search stops instead of
+  // trying every length up to max_piece_bytes_. A set bit may be a collision (search goes on).
+  std::vector<uint64_t> prefix_bits_;
+  uint64_t prefix_mask_ = 0;
+  bool may_extend(std::string_view prefix) const {
+    const uint64_t h = hash_bytes(prefix) & prefix_mask_;
+    return (prefix_bits_[h >> 6] >> (h & 63)) & 1;
+  }
   int32_t byte_fallback_ids_[256];
 };
 
