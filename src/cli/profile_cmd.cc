@@ -22,6 +22,7 @@
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
 #include "export/artifacts.h"
+#include "export/record_stream.h"
 #include "load/plan.h"
 #include "load/runner.h"
 #include "metrics/slo.h"
@@ -224,23 +225,9 @@ int run_profile(int argc, char** argv) {
       SB_LOG_INFO("KV cache reset: POST {} -> HTTP {} in {:.1f} ms", r.url, r.http_status, r.elapsed_ns / 1e6);
   }
 
-  // Run.
-  record::RecordProcessor processor(tok, cfg.use_server_token_count, 1);
-  load::Runner runner(plan, settings, workers, clock,
-                      [&processor](std::vector<record::RequestRecord>&& batch) { processor.submit(std::move(batch)); });
+  // Artifacts: the run's context and the per-request files are set up before the load, so
+  // records are written and summarized as they complete and then dropped (record_stream.h).
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
-  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
-  {
-    SignalWatcher watcher(&runner);
-    outcome = runner.run();
-  }
-  auto records = processor.finish();
-  if (!outcome) {
-    std::fprintf(stderr, "servebench profile: %s\n", outcome.error().message.c_str());
-    return outcome.error().is_usage() ? 2 : 3;
-  }
-
-  // Artifacts.
   exporter::RunContext ctx;
   ctx.input_config_json = config::to_json(cfg);
   ctx.cli_command = cfg.cli_command;
@@ -252,10 +239,6 @@ int run_profile(int argc, char** argv) {
   ctx.benchmark_id = make_benchmark_id(settings.run_tag);
   ctx.anchor.steady_ns = anchor.steady_ns;
   ctx.anchor.wall_ns = anchor.wall_ns;
-  ctx.start_wall_ns = anchor.to_wall_ns(outcome->first_start_ns);
-  ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
-  ctx.interrupted = outcome->interrupted;
-  ctx.warnings = warnings;
   // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
   for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
@@ -270,17 +253,44 @@ int run_profile(int argc, char** argv) {
   eo.slice_duration_ns = cfg.slice_duration_ns;
   eo.fail_on = cfg.fail_on;
   eo.print_console = cfg.verbosity > 0;
-  auto written = exporter::write_artifacts(records, ctx, eo);
+  auto stream = exporter::RecordStream::open(ctx, eo, 1);
+  if (!stream) {
+    std::fprintf(stderr, "servebench profile: %s; no load was sent\n", stream.error().message.c_str());
+    return stream.error().is_usage() ? 2 : 3;
+  }
+
+  // Run.
+  record::RecordProcessor processor(
+      tok, cfg.use_server_token_count, 1,
+      [&stream](const std::vector<record::RequestRecord>& batch, size_t slot) { (*stream)->add_batch(batch, slot); });
+  load::Runner runner(plan, settings, workers, clock,
+                      [&processor](std::vector<record::RequestRecord>&& batch) { processor.submit(std::move(batch)); });
+  Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
+  {
+    SignalWatcher watcher(&runner);
+    outcome = runner.run();
+  }
+  processor.finish();
+  auto summaries = (*stream)->finish();
+  if (!outcome) {
+    std::fprintf(stderr, "servebench profile: %s\n", outcome.error().message.c_str());
+    return outcome.error().is_usage() ? 2 : 3;
+  }
+  if (!summaries) {
+    std::fprintf(stderr, "servebench profile: %s\n", summaries.error().message.c_str());
+    return 3;
+  }
+  ctx.start_wall_ns = anchor.to_wall_ns(outcome->first_start_ns);
+  ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
+  ctx.interrupted = outcome->interrupted;
+  ctx.warnings = warnings;
+  auto written = exporter::write_summary_artifacts(*summaries, ctx, eo);
   if (!written) {
     std::fprintf(stderr, "servebench profile: %s\n", written.error().message.c_str());
     return 3;
   }
 
-  int64_t ok = 0, failed = 0;
-  for (const auto& r : records) {
-    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
-    (r.ok() ? ok : failed)++;
-  }
+  const int64_t ok = written->request_count, failed = written->error_request_count;
   std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n", static_cast<long long>(ok),
                static_cast<long long>(failed), outcome->interrupted ? ", interrupted" : "", eo.artifact_dir.c_str());
   if (ok == 0 && failed > 0) return 3;
