@@ -168,9 +168,10 @@ Result<RequestRecord> parse_record_line(std::string_view line) {
   r.output_items = int_or(sb, "output_items", -1);
   r.request_sent_ns = int_or(sb, "request_sent_ns", 0);
   r.response_complete_ns = int_or(sb, "response_complete_ns", 0);
-  if (r.cancelled()) r.cancel_reason = cancel_reason_from(str_or(sb, "cancel_reason"));
-  if (r.cancelled() && r.cancel_reason == record::CancelReason::kNone) {
-    r.cancel_reason = record::CancelReason::kRate;  // AIPerf's lines: every cancel is counted
+  if (r.cancelled()) {
+    // Without our key (an AIPerf line) every cancellation is a counted one, as in AIPerf.
+    r.cancel_reason = sb.contains("cancel_reason") ? cancel_reason_from(str_or(sb, "cancel_reason"))
+                                                   : record::CancelReason::kRate;
   }
   if (!r.cancelled()) r.cancel_ns = 0;
   read_usage_and_bytes(metrics, &r);
