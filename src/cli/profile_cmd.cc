@@ -255,8 +255,9 @@ int run_profile(int argc, char** argv) {
   eo.print_console = cfg.verbosity > 0;
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) {
+    // A folder or file that cannot be written is bad input, found before any load was sent.
     std::fprintf(stderr, "servebench profile: %s; no load was sent\n", stream.error().message.c_str());
-    return stream.error().is_usage() ? 2 : 3;
+    return 2;
   }
 
   // Run.
