@@ -153,14 +153,16 @@ Result<RequestRecord> parse_record_line(std::string_view line) {
   }
   static const json kEmpty = json::object();
   const json& metrics = j.contains("metrics") && j["metrics"].is_object() ? j["metrics"] : kEmpty;
-  const json& sb = j.contains("servebench") && j["servebench"].is_object() ? j["servebench"] : kEmpty;
+  const json& sb =
+      j.contains("servebench") && j["servebench"].is_object() ? j["servebench"] : kEmpty;
   RequestRecord r;
   read_metadata(j["metadata"], &r);
   read_error(j, &r);
   r.request_index = static_cast<uint64_t>(int_or(sb, "request_index", 0));
   r.http_status = static_cast<int32_t>(int_or(sb, "http_status", r.http_status));
-  r.streaming = sb.contains("streaming") ? sb["streaming"].is_boolean() && sb["streaming"].get<bool>()
-                                         : metrics.contains("time_to_first_token");
+  r.streaming = sb.contains("streaming")
+                    ? sb["streaming"].is_boolean() && sb["streaming"].get<bool>()
+                    : metrics.contains("time_to_first_token");
   r.input_tokens = int_or(sb, "input_tokens", -1);
   r.output_tokens = int_or(sb, "output_tokens", -1);
   r.reasoning_tokens = int_or(sb, "reasoning_tokens", -1);

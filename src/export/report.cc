@@ -105,7 +105,9 @@ int64_t parse_wall_time(const std::string& text) {
 
 Result<ExportOutcome> report_from_artifacts(const ReportOptions& options) {
   const ArtifactNames names = artifact_names(options.profile_export_prefix);
-  auto path = [&](const std::string& name) { return (fs::path(options.artifact_dir) / name).string(); };
+  auto path = [&](const std::string& name) {
+    return (fs::path(options.artifact_dir) / name).string();
+  };
   auto doc = load_json(path(names.json));
   if (!doc) return tl::unexpected(doc.error());
   RunContext context;
