@@ -272,22 +272,19 @@ int run_profile(int argc, char** argv) {
     outcome = runner.run();
   }
   processor.finish();
-  auto summaries = (*stream)->finish();
+  const exporter::RunSummaries summaries = (*stream)->finish();
   if (!outcome) {
     std::fprintf(stderr, "servebench profile: %s\n", outcome.error().message.c_str());
     return outcome.error().is_usage() ? 2 : 3;
-  }
-  if (!summaries) {
-    std::fprintf(stderr, "servebench profile: %s\n", summaries.error().message.c_str());
-    return 3;
   }
   ctx.start_wall_ns = anchor.to_wall_ns(outcome->first_start_ns);
   ctx.end_wall_ns = anchor.to_wall_ns(outcome->end_ns);
   ctx.interrupted = outcome->interrupted;
   ctx.warnings = warnings;
-  auto written = exporter::write_summary_artifacts(*summaries, ctx, eo);
-  if (!written) {
-    std::fprintf(stderr, "servebench profile: %s\n", written.error().message.c_str());
+  auto written = exporter::write_summary_artifacts(summaries, ctx, eo);
+  if (!written || !summaries.record_write_error.empty()) {
+    std::fprintf(stderr, "servebench profile: %s\n",
+                 (written ? summaries.record_write_error : written.error().message).c_str());
     return 3;
   }
 

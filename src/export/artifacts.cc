@@ -71,9 +71,12 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   auto stream = RecordStream::open(context, options, 1);
   if (!stream) return tl::unexpected(stream.error());
   (*stream)->add_batch(records, 0);
-  auto summaries = (*stream)->finish();
-  if (!summaries) return tl::unexpected(summaries.error());
-  return write_summary_artifacts(*summaries, context, options);
+  const RunSummaries summaries = (*stream)->finish();
+  auto outcome = write_summary_artifacts(summaries, context, options);
+  if (outcome && !summaries.record_write_error.empty()) {
+    return make_error(ErrorCode::kIo, summaries.record_write_error);
+  }
+  return outcome;
 }
 
 Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const RunContext& context,

@@ -93,20 +93,18 @@ void RecordStream::set_slice_origin(int64_t steady_ns) {
   if (slices_) slices_->set_origin(steady_ns);
 }
 
-Result<RunSummaries> RecordStream::finish() {
-  Status written;
-  if (jsonl_) written = jsonl_->close();
-  if (raw_) {
-    auto st = raw_->close();
-    if (written && !st) written = st;
+RunSummaries RecordStream::finish() {
+  RunSummaries out;
+  for (JsonlWriter* w : {jsonl_.get(), raw_.get()}) {
+    if (w == nullptr) continue;
+    auto st = w->close();
+    if (!st && out.record_write_error.empty()) out.record_write_error = st.error().message;
   }
-  if (!written) return tl::unexpected(written.error());
   metrics::SummaryAccumulator profiling(summary_options_), warmup(summary_options_);
   for (auto& sl : slots_) {
     profiling.merge(std::move(sl->profiling));
     warmup.merge(std::move(sl->warmup));
   }
-  RunSummaries out;
   out.profiling = profiling.finish();
   if (warmup.size() > 0) out.warmup = warmup.finish();
   if (slices_) {

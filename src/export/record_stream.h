@@ -42,6 +42,9 @@ struct RunSummaries {
   std::vector<metrics::TimeSlice> slices;   // --slice-duration only
   // The per-request files written, as (console label, path), in the console's order.
   std::vector<std::pair<std::string, std::string>> record_files;
+  // The first write error of the per-request files ("" = none). The summaries are complete
+  // anyway (the accumulators saw every record): write them, then report the loss.
+  std::string record_write_error;
 };
 
 class RecordStream {
@@ -57,8 +60,8 @@ class RecordStream {
   // Time slices start here (steady ns) instead of at the earliest request start; see
   // slice_accumulator.h. Call before the first profiling record for bounded memory.
   void set_slice_origin(int64_t steady_ns);
-  // Closes the files (a write error is returned here) and merges the accumulators.
-  Result<RunSummaries> finish();
+  // Closes the files (a write error lands in record_write_error) and merges the accumulators.
+  RunSummaries finish();
 
  private:
   struct Slot;

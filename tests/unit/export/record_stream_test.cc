@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <random>
 #include <set>
@@ -113,8 +114,8 @@ TEST(RecordStream, BatchesFromSeveralSlotsGiveTheWholeRunsSummaryAndLines) {
     (*stream)->add_batch(batch, slot++ % 3);
     at += n;
   }
-  auto run = (*stream)->finish();
-  ASSERT_TRUE(run) << run.error().message;
+  auto run = std::optional<RunSummaries>((*stream)->finish());
+  EXPECT_EQ(run->record_write_error, "");
 
   metrics::SummaryOptions so;
   so.anchor = ctx.anchor;
@@ -155,8 +156,7 @@ TEST(RecordStream, SummaryLevelOpensNoRecordFilesAndBadDirFails) {
   auto stream = RecordStream::open(ctx, o, 1);
   ASSERT_TRUE(stream);
   (*stream)->add_batch(servebench::testing::golden_records(), 0);
-  auto run = (*stream)->finish();
-  ASSERT_TRUE(run);
+  auto run = std::optional<RunSummaries>((*stream)->finish());
   EXPECT_TRUE(run->record_files.empty());
   EXPECT_EQ(run->profiling.request_count, 6);
   EXPECT_FALSE(fs::exists(o.artifact_dir + "/profile_export.jsonl"));
@@ -168,6 +168,19 @@ TEST(RecordStream, SummaryLevelOpensNoRecordFilesAndBadDirFails) {
   auto bad = RecordStream::open(ctx, o, 1);
   ASSERT_FALSE(bad);
   EXPECT_TRUE(bad.error().is_usage());
+}
+
+TEST(JsonlWriter, AWriteFailureIsKeptAndReportedAtClose) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  auto w = JsonlWriter::open("/dev/full");
+  ASSERT_TRUE(w);
+  const std::string big(1 << 20, 'x');  // past any stdio buffer: the write itself fails
+  (*w)->append(big);
+  (*w)->append("{}\n");
+  auto st = (*w)->close();
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("/dev/full"), std::string::npos);
+  EXPECT_FALSE(JsonlWriter::open("/proc/self/no/such/file.jsonl"));
 }
 
 TEST(SliceAccumulator, OriginSetEarlyLateOrNeverGivesTheSameSlices) {
