@@ -22,7 +22,9 @@ void JsonlWriter::append(std::string_view text) {
   if (text.empty()) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (file_ == nullptr || failed_) return;
-  failed_ = std::fwrite(text.data(), 1, text.size(), file_) != text.size();
+  // Flushed at once: one write(2) per batch, and a line is on disk as soon as its batch is.
+  failed_ = std::fwrite(text.data(), 1, text.size(), file_) != text.size() ||
+            std::fflush(file_) != 0;
   if (!failed_) bytes_ += static_cast<int64_t>(text.size());
 }
 

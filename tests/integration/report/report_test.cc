@@ -2,6 +2,8 @@
 // profile_export.jsonl alone must equal what the run wrote: profile_export_aiperf.json value for
 // value (exact statistics, warm-up, error summary, gates, servebench extras), the CSV and the
 // console text byte for byte.
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -106,6 +108,43 @@ TEST(Report, MissingOrBadFilesAreUsageErrors) {
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_NE(bad.err.find("profile_export.jsonl:2"), std::string::npos) << bad.err;
   EXPECT_EQ(run_report(dir, {}).exit_code, 2);
+}
+
+// Records are written as they complete: half-way through a 3 s run the JSONL already holds
+// lines, and they are in completion order with every request present at the end.
+TEST(StreamedRecords, LinesAppearWhileTheRunGoesOn) {
+  const std::string dir = make_temp_dir("live");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "5", "--itl-ms", "1"}));
+  const std::vector<std::string> argv = {
+      bin_dir() + "/servebench", "profile", "-m", "mock-model", "--tokenizer", "simple", "-u",
+      mock.url(), "--streaming", "--request-rate", "20", "--request-count", "60", "--osl", "4",
+      "--artifact-dir", dir + "/art", "-q"};
+  pid_t pid = spawn(argv, -1, -1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  size_t lines_mid_run = 0;
+  if (fs::exists(dir + "/art")) {
+    for (const auto& sub : fs::directory_iterator(dir + "/art")) {
+      const std::string text = read_file(sub.path().string() + "/profile_export.jsonl");
+      lines_mid_run += static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    }
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  mock.stop();
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_GT(lines_mid_run, 5u) << "no line was written during the run";
+  EXPECT_LT(lines_mid_run, 60u) << "the run was over before the check";
+  size_t total = 0;
+  for (const auto& sub : fs::directory_iterator(dir + "/art")) {
+    std::set<int64_t> indices;
+    for (const auto& line : read_jsonl(sub.path().string() + "/profile_export.jsonl")) {
+      indices.insert(line["servebench"]["request_index"].get<int64_t>());
+      ++total;
+    }
+    EXPECT_EQ(indices.size(), 60u);
+  }
+  EXPECT_EQ(total, 60u);
 }
 
 }  // namespace
