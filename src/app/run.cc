@@ -24,6 +24,7 @@
 #include "endpoints/endpoint.h"
 #include "endpoints/registry.h"
 #include "export/artifacts.h"
+#include "export/record_stream.h"
 #include "load/plan.h"
 #include "load/runner.h"
 #include "metrics/slo.h"
@@ -240,28 +241,30 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
 }
 
 // Runs the load with the monitor beside it; calls before_load, load_started and load_ended.
-// `info` comes back as of load_ended.
+// `info` comes back as of load_ended. The profiling phase's start is also the time slices'
+// origin.
 Result<load::RunOutcome> run_load(load::Runner& runner, const RunHooks& hooks,
-                                  const load::LoadSpec& spec, PhaseInfo* info) {
+                                  const load::LoadSpec& spec, exporter::RecordStream* stream,
+                                  PhaseInfo* info) {
   const core::Clock& clock = core::SteadyClock::instance();
   info->at_ns = clock.now_ns();
   if (hooks.before_load) hooks.before_load(*info);
   Result<load::RunOutcome> outcome = make_error(ErrorCode::kInternal, "not run");
   LoadMonitor monitor(&runner, hooks, *info, spec.duration_ns, clock);
-  runner.set_phase_observer(
-      [&monitor](record::Phase p, int64_t at) { monitor.on_phase_start(p, at); });
+  runner.set_phase_observer([&monitor, stream](record::Phase p, int64_t at) {
+    if (p == record::Phase::kProfiling) stream->set_slice_origin(at);
+    monitor.on_phase_start(p, at);
+  });
   outcome = runner.run();
   *info =
       monitor.finish(outcome ? outcome->end_ns : clock.now_ns(), outcome && outcome->interrupted);
   return outcome;
 }
 
-// The artifacts of a run that ran, and the exit-code facts.
-void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
-                   const load::WorkerSettings& settings, const load::RunOutcome& outcome,
-                   const std::vector<record::RequestRecord>& records,
-                   const core::WallAnchor& anchor, const std::string& artifact_dir,
-                   RunResult* result) {
+// What the run is, for every artifact; known before the load starts.
+exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& prep,
+                                  const load::WorkerSettings& settings,
+                                  const core::WallAnchor& anchor) {
   PreparedWorkload& work = prep.work;
   exporter::RunContext ctx;
   ctx.input_config_json = config::to_json(effective_config(cfg, prep.shape));
@@ -276,15 +279,16 @@ void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
   ctx.benchmark_id = make_benchmark_id(settings.run_tag);
   ctx.anchor.steady_ns = anchor.steady_ns;
   ctx.anchor.wall_ns = anchor.wall_ns;
-  ctx.start_wall_ns = anchor.to_wall_ns(outcome.first_start_ns);
-  ctx.end_wall_ns = anchor.to_wall_ns(outcome.end_ns);
-  ctx.interrupted = outcome.interrupted;
-  ctx.warnings = prep.warnings;
   // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
   for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
   for (size_t i = 0; i < work.input_session_ids.size(); ++i)
     ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
+  return ctx;
+}
+
+exporter::ExportOptions make_export_options(const config::BenchmarkConfig& cfg,
+                                            const std::string& artifact_dir) {
   exporter::ExportOptions eo;
   eo.artifact_dir = artifact_dir;
   eo.profile_export_prefix = cfg.profile_export_prefix;
@@ -293,18 +297,27 @@ void write_results(const config::BenchmarkConfig& cfg, Prepared& prep,
   eo.slice_duration_ns = cfg.slice_duration_ns;
   eo.fail_on = cfg.fail_on;
   eo.print_console = cfg.verbosity > 0;
-  auto written = exporter::write_artifacts(records, ctx, eo);
-  if (!written) {
+  return eo;
+}
+
+// The summary artifacts of a run that ran (the per-request files were written during the
+// run), and the exit-code facts.
+void write_results(const load::RunOutcome& outcome, const exporter::RunSummaries& summaries,
+                   exporter::RunContext& ctx, const exporter::ExportOptions& eo,
+                   const std::vector<std::string>& warnings, RunResult* result) {
+  ctx.start_wall_ns = ctx.anchor.to_wall_ns(outcome.first_start_ns);
+  ctx.end_wall_ns = ctx.anchor.to_wall_ns(outcome.end_ns);
+  ctx.interrupted = outcome.interrupted;
+  ctx.warnings = warnings;
+  auto written = exporter::write_summary_artifacts(summaries, ctx, eo);
+  if (!written || !summaries.record_write_error.empty()) {
     result->exit_code = 3;
-    result->error = written.error().message;
+    result->error = written ? summaries.record_write_error : written.error().message;
     return;
   }
   result->artifact_dir = eo.artifact_dir;
-
-  for (const auto& r : records) {
-    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
-    (r.ok() ? result->ok : result->failed)++;
-  }
+  result->ok = written->request_count;
+  result->failed = written->error_request_count;
   result->gate_failures = written->gate_messages;
   // An interrupt (during the load, or one that came while exporting) makes the run a
   // cancelled one: never exit 0 for it, whatever completed.
@@ -356,20 +369,31 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     if (auto st = reset_kv_cache(cfg); !st) return failed(3, st.error().message);
   if (core::interrupt_requested()) return interrupted_in_setup();
 
-  // Run.
+  // Run. The run's context and per-request files are set up before the load, so records are
+  // written and summarized as they complete and then dropped (export/record_stream.h).
   RunResult result;
   result.workers = workers;
-  record::RecordProcessor processor(prep.tok, cfg.use_server_token_count, 1);
+  const core::WallAnchor anchor = core::WallAnchor::capture(clock);
+  exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
+  const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
+  auto stream = exporter::RecordStream::open(ctx, eo, 1);
+  if (!stream) return usage_error(stream.error().message + "; no load was sent");
+  record::RecordProcessor processor(
+      prep.tok, cfg.use_server_token_count, 1,
+      [&stream](const std::vector<record::RequestRecord>& batch, size_t slot) {
+        (*stream)->add_batch(batch, slot);
+      });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
                         processor.submit(std::move(batch));
                       });
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
-  info.anchor = core::WallAnchor::capture(clock);
-  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, &info);
+  info.anchor = anchor;
+  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
-  auto records = processor.finish();
+  processor.finish();
+  const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
   if (hooks.after_grace) hooks.after_grace(info);
   if (!outcome) {
@@ -379,7 +403,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     return result;
   }
   cleanup.keep = true;
-  write_results(cfg, prep, settings, *outcome, records, info.anchor, artifacts->path, &result);
+  write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
   result.warnings = prep.warnings;
   return result;
 }

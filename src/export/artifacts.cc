@@ -9,12 +9,11 @@
 
 #include "export/console.h"
 #include "export/csv_export.h"
-#include "export/records_jsonl.h"
+#include "export/record_stream.h"
 #include "export/summary_json.h"
 #include "export/text_util.h"
 #include "metrics/slo.h"
 #include "metrics/summary.h"
-#include "metrics/timeslices.h"
 
 namespace servebench::exporter {
 
@@ -67,22 +66,26 @@ ArtifactNames artifact_names(const std::string& prefix) {
 
 Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& records,
                                       const RunContext& context, const ExportOptions& options) {
+  // The same path as a live run, fed all at once; the slice origin is left to the records
+  // (their earliest start), which is metrics::summarize_slices' rule.
+  auto stream = RecordStream::open(context, options, 1);
+  if (!stream) return tl::unexpected(stream.error());
+  (*stream)->add_batch(records, 0);
+  const RunSummaries summaries = (*stream)->finish();
+  auto outcome = write_summary_artifacts(summaries, context, options);
+  if (outcome && !summaries.record_write_error.empty()) {
+    return make_error(ErrorCode::kIo, summaries.record_write_error);
+  }
+  return outcome;
+}
+
+Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const RunContext& context,
+                                              const ExportOptions& options) {
   auto slos = metrics::parse_goodput(options.goodput);
   if (!slos) return tl::unexpected(slos.error());
   auto gates = metrics::parse_fail_on(options.fail_on);
   if (!gates) return tl::unexpected(gates.error());
-
-  std::vector<const record::RequestRecord*> profiling, warmup;
-  for (const auto& r : records) {
-    (r.phase == record::Phase::kWarmup ? warmup : profiling).push_back(&r);
-  }
-  metrics::SummaryOptions so;
-  so.slos = *slos;
-  so.anchor = context.anchor;
-  so.capabilities = context.capabilities;
-  const metrics::Summary summary = metrics::summarize(profiling, so);
-  metrics::Summary warm;
-  if (!warmup.empty()) warm = metrics::summarize(warmup, so);
+  const metrics::Summary& summary = run.profiling;
 
   ExportOutcome outcome;
   outcome.request_count = summary.request_count;
@@ -127,7 +130,7 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   JsonInput ji;
   ji.context = &context;
   ji.profiling = &summary;
-  ji.warmup = warmup.empty() ? nullptr : &warm;
+  ji.warmup = run.warmup ? &*run.warmup : nullptr;
   ji.gate_messages = outcome.gate_messages;
   ji.gate_failed = outcome.gate_failed;
   ji.fail_on = gate_texts;
@@ -138,34 +141,17 @@ Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& 
   if (auto st = emit(names.json, render_summary_json(ji), "JSON Export"); !st) {
     return tl::unexpected(st.error());
   }
-  if (options.level != ExportLevel::kSummary) {
-    const std::string p = path(names.jsonl);
-    if (auto st = write_jsonl(p, records, context.anchor, false); !st) {
-      return tl::unexpected(st.error());
-    }
+  for (const auto& [label, p] : run.record_files) {
     outcome.files.push_back(p);
-    shown_paths.emplace_back("Records Export", p);
-  }
-  if (options.level == ExportLevel::kRaw) {
-    const std::string p = path(names.raw_jsonl);
-    std::vector<std::string_view> payloads;
-    payloads.reserve(context.inputs.size());
-    for (const auto& s : context.inputs)
-      payloads.emplace_back(s.payloads_json.empty() ? std::string_view() : std::string_view(s.payloads_json.front()));
-    if (auto st = write_jsonl(p, records, context.anchor, true, payloads); !st) {
-      return tl::unexpected(st.error());
-    }
-    outcome.files.push_back(p);
-    shown_paths.emplace_back("Raw Records Export", p);
+    shown_paths.emplace_back(label, p);
   }
   if (options.slice_duration_ns > 0) {
-    auto slices = metrics::summarize_slices(profiling, options.slice_duration_ns, so);
-    if (auto st = emit(names.timeslices_json, render_timeslices_json(context, slices),
+    if (auto st = emit(names.timeslices_json, render_timeslices_json(context, run.slices),
                        "Timeslices JSON Export");
         !st) {
       return tl::unexpected(st.error());
     }
-    if (auto st = emit(names.timeslices_csv, render_timeslices_csv(slices, context.anchor),
+    if (auto st = emit(names.timeslices_csv, render_timeslices_csv(run.slices, context.anchor),
                        "Timeslices CSV Export");
         !st) {
       return tl::unexpected(st.error());

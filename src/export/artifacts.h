@@ -1,6 +1,7 @@
-// Artifacts: the single entry point the profile command calls after a run to summarize the
-// records and write every export (console table, profile_export_aiperf.json/.csv,
-// profile_export.jsonl, raw JSONL, time slices, profile_export_console.txt). Pure with respect
+// Artifacts: the entry points that write a run's exports (console table,
+// profile_export_aiperf.json/.csv, profile_export.jsonl, raw JSONL, time slices,
+// profile_export_console.txt). A live run streams its records (record_stream.h) and then calls
+// write_summary_artifacts(); write_artifacts() does both for a record vector. Pure with respect
 // to the records: no network, no tokenizer.
 //
 // Thread safety: call from one thread after all workers have stopped.
@@ -17,6 +18,8 @@
 namespace servebench::exporter {
 
 enum class ExportLevel { kSummary, kRecords, kRaw };
+
+struct RunSummaries;  // record_stream.h
 
 struct ExportOptions {
   std::string artifact_dir;            // final folder (already resolved, see artifact_dir_name)
@@ -68,9 +71,19 @@ struct ExportOutcome {
 };
 
 // Summarizes `records` (warm-up and profiling phases; cancelled ones kept in JSONL only) and
-// writes the artifacts into options.artifact_dir (created if missing).
+// writes the artifacts into options.artifact_dir (created if missing). The same code path as a
+// streamed run (record_stream.h) given every record at once; for tests and tools that hold the
+// records.
 Result<ExportOutcome> write_artifacts(const std::vector<record::RequestRecord>& records,
                                       const RunContext& context, const ExportOptions& options);
+
+// After a streamed run (or a `report` that re-read the records): writes the summary files
+// (profile_export_aiperf.json/.csv, time slices with options.slice_duration_ns, inputs.json,
+// profile_export_console.txt, and the table on stdout) from `run`, evaluates --fail-on, and
+// lists run.record_files (written by the stream) among the files and console paths.
+Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run,
+                                              const RunContext& context,
+                                              const ExportOptions& options);
 
 // File names for a --profile-export-prefix ("" = AIPerf's defaults: profile_export_aiperf.json,
 // profile_export_aiperf.csv, profile_export.jsonl, profile_export_raw.jsonl,

@@ -123,7 +123,79 @@ const metrics::MetricInfo* record_info(size_t i) {
   return kInfo[i];
 }
 
+// The servebench keys a reader needs to rebuild the record for the summary (see the header).
+void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+  auto int_key = [out](const char* k, int64_t v) {
+    key(out, k);
+    out->append(std::to_string(v));
+    out->push_back(',');
+  };
+  int_key("request_index", static_cast<int64_t>(r.request_index));
+  int_key("http_status", r.http_status);
+  int_key("input_tokens", r.input_tokens);
+  int_key("output_tokens", r.output_tokens);
+  int_key("reasoning_tokens", r.reasoning_tokens);
+  int_key("requested_output_tokens", r.requested_output_tokens);
+  if (r.output_items >= 0) int_key("output_items", r.output_items);
+  if (r.cancelled()) {
+    key(out, "cancel_reason");
+    append_json_string(out, cancel_reason_name(r.cancel_reason));
+    out->push_back(',');
+  }
+  key(out, "request_sent_ns");
+  wall_or_null(out, a, r.request_sent_ns);
+  out->push_back(',');
+  key(out, "response_complete_ns");
+  wall_or_null(out, a, r.response_complete_ns);
+  out->push_back(',');
+  // Content chunks: their times are the line's time_to_first_token and inter_chunk_latency
+  // (exact, see the header); only what those lack is added, and only when it is not the default.
+  std::string kinds;
+  bool all_content = true, all_one = true;
+  for (const record::Chunk& c : r.chunks) {
+    if (!metrics::is_content_chunk(c.kind)) continue;
+    const char k = c.kind == record::ChunkKind::kReasoning  ? 'r'
+                   : c.kind == record::ChunkKind::kToolCall ? 't'
+                                                            : 'c';
+    kinds.push_back(k);
+    all_content &= k == 'c';
+    all_one &= c.tokens == 1;
+  }
+  if (r.ok() && !kinds.empty()) {
+    // Streamed: one chunk per time; a body: one chunk unless the parser split it.
+    if (!all_content || (!r.streaming && kinds.size() != 1)) {
+      key(out, "chunk_kinds");
+      append_json_string(out, kinds);
+      out->push_back(',');
+    }
+    if (!all_one) {
+      key(out, "chunk_tokens");
+      out->push_back('[');
+      bool first = true;
+      for (const record::Chunk& c : r.chunks) {
+        if (!metrics::is_content_chunk(c.kind)) continue;
+        if (!first) out->push_back(',');
+        first = false;
+        out->append(std::to_string(c.tokens));
+      }
+      out->append("],");
+    }
+  }
+  key(out, "streaming");
+  out->append(r.streaming ? "true" : "false");
+}
+
 }  // namespace
+
+const char* cancel_reason_name(record::CancelReason reason) {
+  switch (reason) {
+    case record::CancelReason::kNone: return "none";
+    case record::CancelReason::kRate: return "rate";
+    case record::CancelReason::kGrace: return "grace";
+    case record::CancelReason::kInterrupt: return "interrupt";
+  }
+  return "none";
+}
 
 void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
   metrics::RecordValues rv;
@@ -174,6 +246,8 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
   extra("schedule_lag_ms", rv.schedule_lag_ns);
   extra("time_to_first_token_from_intended_ms", rv.ttft_from_intended_ns);
   extra("request_latency_from_intended_ms", rv.latency_from_intended_ns);
+  if (!f2) out->push_back(',');
+  reader_extras(r, a, out);
   out->append("}}\n");
 }
 

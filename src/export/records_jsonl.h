@@ -9,7 +9,24 @@
 // cancellation_time_ns, plus intended_ns and url_index. Metric values are in display units
 // (ms for times); inter_chunk_latency is a list. Failed requests carry only error_isl.
 // Cancelled requests are kept, marked was_cancelled, error type "cancelled", code 499.
-// "servebench" holds our per-request extras (schedule_lag, *_from_intended in ms).
+// "servebench" holds our per-request extras (schedule_lag, *_from_intended in ms) and what a
+// reader (records_reader.h) needs, beyond AIPerf's keys, to rebuild the record for the summary:
+// request_index, http_status, input_tokens, output_tokens, reasoning_tokens,
+// requested_output_tokens (-1 = unknown), output_items (only when >= 0), cancel_reason ("rate",
+// "grace", "interrupt"; only on cancelled requests), request_sent_ns and response_complete_ns
+// (wall ns or null), streaming, and for successful requests with content chunks:
+//   chunk_kinds   one letter per content chunk ('c' content, 'r' reasoning, 't' tool call);
+//                 omitted when every chunk is 'c' and the count follows from the times (streamed:
+//                 1 + the inter_chunk_latency list; a body: one chunk);
+//   chunk_tokens  each content chunk's token count; omitted when every chunk carries one token.
+// Content-chunk times are not repeated: time_to_first_token and the inter_chunk_latency list
+// are written with the shortest round-trip digits of ns / 1e6, so round(ms * 1e6) gives back the
+// exact ns (the error of the two roundings is far below 0.5 ns for any interval under 10^6 s);
+// a body's single time is request_latency.
+//
+// Line order: completion order (the order record processing finishes them), not request order;
+// sort by servebench.request_index for issue order. Warm-up and profiling lines interleave only
+// at the phase boundary.
 //
 // profile_export_raw.jsonl (--export-level raw): metadata plus start_perf_ns, status,
 // streaming, finish_reason, usage and every response event {perf_ns, kind, tokens, text}.
@@ -28,6 +45,9 @@
 #include "record/request_record.h"
 
 namespace servebench::exporter {
+
+// "rate", "grace", "interrupt" ("none" for kNone): the JSONL name of a cancel reason.
+const char* cancel_reason_name(record::CancelReason reason);
 
 // Appends one profile_export.jsonl line (with '\n') for `r`.
 void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,

@@ -101,7 +101,7 @@ WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint
   bool deadline_armed = false;
   if (schedule_->cancel_deadline_ns() != kNever) {
     deadline_armed = true;
-    deadline_timer_ = loop_->add_timer(schedule_->cancel_deadline_ns(), [this] { cancel_all(kGraceCancel); });
+    deadline_timer_ = loop_->add_timer(schedule_->cancel_deadline_ns(), [this] { cancel_all(record::CancelReason::kGrace); });
   }
   // Records go to processing every flush interval: one hand-off per batch, never per request.
   std::function<void()> flush_tick;
@@ -301,9 +301,9 @@ void Worker::finish(Request* req) {
   }
   --in_flight_;
   ++stats_.completed;
-  if (req->cancel_reason == kGraceCancel) ++stats_.cancelled_grace;
-  if (req->cancel_reason == kInterruptCancel) ++stats_.cancelled_interrupt;
-  if (req->cancel_reason == kRateCancel) ++stats_.cancelled_rate;
+  if (req->cancel_reason == record::CancelReason::kGrace) ++stats_.cancelled_grace;
+  if (req->cancel_reason == record::CancelReason::kInterrupt) ++stats_.cancelled_interrupt;
+  if (req->cancel_reason == record::CancelReason::kRate) ++stats_.cancelled_rate;
   // Swap-remove from the active list.
   Request* last = active_.back();
   active_[req->active_pos] = last;
@@ -322,14 +322,14 @@ void Worker::finish(Request* req) {
   need_pump_ = true;
 }
 
-void Worker::cancel_one(Request* req, int reason) {
+void Worker::cancel_one(Request* req, record::CancelReason reason) {
   if (req->completed) return;
   req->cancel_reason = reason;
   req->rec.cancel_ns = clock_.now_ns();
   client_->cancel(req->transfer);  // delivers on_complete(kCancelled) before returning
 }
 
-void Worker::cancel_all(int reason) {
+void Worker::cancel_all(record::CancelReason reason) {
   if (schedule_) stop_issuing();
   const std::vector<Request*> victims = active_;  // finish() edits active_
   for (Request* r : victims) cancel_one(r, reason);
@@ -352,14 +352,14 @@ void Worker::on_interrupt() {
   if (!schedule_) return;
   stop_issuing();
   if (interrupts_seen_ >= 2) {
-    cancel_all(kInterruptCancel);
+    cancel_all(record::CancelReason::kInterrupt);
     return;
   }
   if (drain_armed_) return;
   drain_armed_ = true;
   drain_timer_ = loop_->add_timer(clock_.now_ns() + settings_.interrupt_drain_ns, [this] {
     drain_armed_ = false;
-    cancel_all(kInterruptCancel);
+    cancel_all(record::CancelReason::kInterrupt);
   });
   pump();
 }

@@ -152,8 +152,8 @@ class Worker {
   int64_t session_wake_ns() const;
   void advance_user();
   void finish(Request* req);
-  void cancel_all(int reason);
-  void cancel_one(Request* req, int reason);
+  void cancel_all(record::CancelReason reason);
+  void cancel_one(Request* req, record::CancelReason reason);
   void arm_wake();
   void flush_records();
   void on_interrupt();

@@ -18,14 +18,14 @@
 
 namespace servebench::load {
 
-// Why the worker cancelled a request (RequestRecord::cancel_reason says it to the exports).
-enum CancelReason : int { kNoCancel = 0, kRateCancel, kGraceCancel, kInterruptCancel };
-
-inline const char* cancel_message(int reason) {
+// The record's error message for a request the worker cancelled, by reason.
+inline const char* cancel_message(record::CancelReason reason) {
   switch (reason) {
-    case kRateCancel: return "cancelled by --request-cancellation-rate";
-    case kGraceCancel: return "cancelled: still in flight when the benchmark grace period expired";
-    case kInterruptCancel: return "cancelled: interrupted (Ctrl-C)";
+    case record::CancelReason::kRate: return "cancelled by --request-cancellation-rate";
+    case record::CancelReason::kGrace:
+      return "cancelled: still in flight when the benchmark grace period expired";
+    case record::CancelReason::kInterrupt: return "cancelled: interrupted (Ctrl-C)";
+    case record::CancelReason::kNone: break;
   }
   return "cancelled";
 }
@@ -45,7 +45,7 @@ struct Worker::Request final : transport::ResponseHandler {
   std::string body;  // non-streamed body or error excerpt
   uint64_t transfer = 0;
   size_t active_pos = 0;
-  int cancel_reason = kNoCancel;
+  record::CancelReason cancel_reason = record::CancelReason::kNone;
   int64_t cancel_after_ns = -1;  // --request-cancellation-delay for this request, -1 = none
   bool cancel_timer_armed = false;
   uint64_t cancel_timer = 0;
@@ -60,7 +60,7 @@ struct Worker::Request final : transport::ResponseHandler {
     sse.reset();
     body.clear();
     transfer = 0;
-    cancel_reason = kNoCancel;
+    cancel_reason = record::CancelReason::kNone;
     cancel_after_ns = -1;
     cancel_timer_armed = false;
     awaiting_first_token = false;
@@ -79,7 +79,7 @@ struct Worker::Request final : transport::ResponseHandler {
     cancel_timer_armed = true;
     cancel_timer = worker->loop_->add_timer(from_ns + cancel_after_ns, [this] {
       cancel_timer_armed = false;
-      worker->cancel_one(this, kRateCancel);
+      worker->cancel_one(this, record::CancelReason::kRate);
     });
   }
 
@@ -130,12 +130,10 @@ struct Worker::Request final : transport::ResponseHandler {
     completed = true;
     rec.end_ns = end_ns;
     rec.connection_reused = connection_reused;
-    if (cancel_reason != kNoCancel) {
+    if (cancel_reason != record::CancelReason::kNone) {
       rec.error = record::ErrorKind::kCancelled;
       rec.error_message = cancel_message(cancel_reason);
-      rec.cancel_reason = cancel_reason == kRateCancel    ? record::CancelReason::kRate
-                          : cancel_reason == kGraceCancel ? record::CancelReason::kGrace
-                                                          : record::CancelReason::kInterrupt;
+      rec.cancel_reason = cancel_reason;
     } else if (error != record::ErrorKind::kNone) {
       rec.error = error;
       rec.error_message = std::string(message);

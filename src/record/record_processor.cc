@@ -41,8 +41,8 @@ void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_
 }
 
 RecordProcessor::RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
-                                 int threads)
-    : tok_(std::move(tok)), use_server_(use_server_token_count) {
+                                 int threads, BatchConsumer consumer)
+    : tok_(std::move(tok)), use_server_(use_server_token_count), consumer_(std::move(consumer)) {
   threads = std::max(1, threads);
   done_.resize(static_cast<size_t>(threads));
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { run(static_cast<size_t>(i)); });
@@ -81,6 +81,10 @@ void RecordProcessor::run(size_t slot) {
       queue_.pop_front();
     }
     for (auto& rec : batch) count_tokens(&rec, *tok_, use_server_);
+    if (consumer_) {
+      consumer_(batch, slot);
+      continue;  // the batch, texts and chunks included, is freed here
+    }
     auto& out = done_[slot];
     out.insert(out.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
   }

@@ -3,8 +3,13 @@
 // Workers hand over batches of finished records (one hand-off per batch, every ~100 ms, never
 // per request); processor threads (lowered priority so they do not disturb the workers'
 // timestamps) fill output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer,
-// or take them from the server's `usage` under --use-server-token-count. finish() joins the
-// threads and returns every record in (phase, request_index) order.
+// or take them from the server's `usage` under --use-server-token-count.
+//
+// Two modes. With a BatchConsumer (a run: record_stream.h writes the JSONL lines and feeds the
+// summary accumulators), each counted batch is handed to the consumer on the processor thread
+// that counted it and then dropped: no record, output text, reasoning text, prompt text or chunk
+// list outlives its batch, and finish() returns nothing. Without one (tests, tools), finish()
+// joins the threads and returns every record in (phase, request_index) order.
 //
 // Token rule (AIPerf): output text (content + tool-call text) concatenated and encoded once,
 // without special tokens; reasoning text counted separately. Chunk::tokens counts each chunk's
@@ -12,11 +17,13 @@
 // input = usage.prompt_tokens, reasoning = usage.reasoning_tokens (0 when absent),
 // output = usage.completion_tokens − reasoning; records without usage keep the client counts.
 //
-// Thread safety: submit() from any thread; finish() once, from the owning thread.
+// Thread safety: submit() from any thread; finish() once, from the owning thread. The consumer
+// runs on the processor threads, up to `threads` calls at once, each with its own slot.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -30,16 +37,20 @@ namespace servebench::record {
 // Counts tokens of one record (pure; used by the processor threads and by tests).
 void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_server_token_count);
 
+// Receives each token-counted batch; `slot` (< threads) is the calling processor thread's index.
+using BatchConsumer = std::function<void(const std::vector<RequestRecord>& batch, size_t slot)>;
+
 class RecordProcessor {
  public:
   RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
-                  int threads);
+                  int threads, BatchConsumer consumer = nullptr);
   ~RecordProcessor();
   RecordProcessor(const RecordProcessor&) = delete;
   RecordProcessor& operator=(const RecordProcessor&) = delete;
 
   void submit(std::vector<RequestRecord>&& batch);
-  // Drains the queue, joins the threads, returns all records sorted by (phase, request_index).
+  // Drains the queue, joins the threads, returns all records sorted by (phase, request_index)
+  // (empty with a consumer: it has had them).
   std::vector<RequestRecord> finish();
 
  private:
@@ -47,6 +58,7 @@ class RecordProcessor {
 
   std::shared_ptr<const tokenizer::Tokenizer> tok_;
   const bool use_server_;
+  const BatchConsumer consumer_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::vector<RequestRecord>> queue_;

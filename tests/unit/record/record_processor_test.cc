@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <set>
+#include <thread>
+
 namespace servebench::record {
 namespace {
 
@@ -96,6 +100,34 @@ TEST(RecordProcessor, BatchesFromManyThreadsComeBackCountedAndOrdered) {
   }
   for (const auto& r : all) ASSERT_EQ(r.output_tokens, 5);
   EXPECT_EQ(all.front().phase, Phase::kWarmup);
+}
+
+TEST(RecordProcessor, ConsumerSeesEveryCountedBatchOnItsSlotAndNothingIsKept) {
+  std::mutex mu;
+  std::set<uint64_t> seen;
+  std::set<size_t> slots;
+  bool all_counted = true;
+  RecordProcessor proc(simple(), false, 2, [&](const std::vector<RequestRecord>& batch, size_t slot) {
+    std::lock_guard<std::mutex> lock(mu);
+    slots.insert(slot);
+    for (const auto& r : batch) {
+      seen.insert(r.request_index);
+      all_counted &= r.output_tokens == 5 && r.reasoning_tokens == 3 && r.chunks[2].tokens == 2;
+    }
+  });
+  for (int b = 0; b < 20; ++b) {
+    std::vector<RequestRecord> batch;
+    for (int k = 0; k < 10; ++k) {
+      auto r = sample();
+      r.request_index = static_cast<uint64_t>(b * 10 + k);
+      batch.push_back(std::move(r));
+    }
+    proc.submit(std::move(batch));
+  }
+  EXPECT_TRUE(proc.finish().empty());  // the consumer had them; none is held
+  EXPECT_EQ(seen.size(), 200u);
+  EXPECT_TRUE(all_counted);
+  for (size_t s : slots) EXPECT_LT(s, 2u);
 }
 
 }  // namespace

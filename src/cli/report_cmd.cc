@@ -1,0 +1,53 @@
+// servebench report: recomputes a finished run's summary from its profile_export.jsonl.
+//
+//   servebench report DIR [--profile-export-prefix P] [--quiet]
+//
+// Rewrites DIR/profile_export_aiperf.json, .csv and profile_export_console.txt (P.json, P.csv,
+// P_console.txt with a prefix) and prints the console table (not with --quiet). Run metadata
+// comes from the existing JSON (export/report.h). Exit codes: 0 ok, 1 a --fail-on gate of the
+// run fails on the recomputed summary, 2 bad arguments or missing/malformed files, 3 a write
+// failure.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.h"
+#include "export/report.h"
+
+namespace servebench::cli {
+
+int run_report(int argc, char** argv) {
+  CLI::App app{"servebench report: recompute a run's summary files from its profile_export.jsonl",
+               "servebench report"};
+  exporter::ReportOptions options;
+  bool quiet = false;
+  app.add_option("dir", options.artifact_dir, "The run's artifact folder")->required();
+  app.add_option("--profile-export-prefix", options.profile_export_prefix,
+                 "The run's --profile-export-prefix, when it had one");
+  app.add_flag("-q,--quiet", quiet, "Do not print the console table");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "servebench report: %s (see servebench report --help)\n", e.what());
+    return 2;
+  }
+  options.print_console = !quiet;
+  auto out = exporter::report_from_artifacts(options);
+  if (!out) {
+    std::fprintf(stderr, "servebench report: %s\n", out.error().message.c_str());
+    return out.error().is_usage() ? 2 : 3;
+  }
+  if (out->gate_failed) {
+    for (const auto& m : out->gate_messages) {
+      std::fprintf(stderr, "servebench report: gate failed: %s\n", m.c_str());
+    }
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace servebench::cli

@@ -1,0 +1,120 @@
+#include "export/record_stream.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "export/records_jsonl.h"
+#include "metrics/slo.h"
+
+namespace servebench::exporter {
+
+struct RecordStream::Slot {
+  explicit Slot(const metrics::SummaryOptions& o) : profiling(o), warmup(o) {}
+  metrics::SummaryAccumulator profiling;
+  metrics::SummaryAccumulator warmup;
+  std::string lines, raw_lines;  // reused between batches
+};
+
+RecordStream::RecordStream(const RunContext& context, const ExportOptions& options,
+                           metrics::SummaryOptions summary_options, size_t slots)
+    : context_(context), options_(options), summary_options_(std::move(summary_options)) {
+  for (size_t i = 0; i < std::max<size_t>(1, slots); ++i) {
+    slots_.push_back(std::make_unique<Slot>(summary_options_));
+  }
+  if (options_.slice_duration_ns > 0) slices_.emplace(options_.slice_duration_ns, summary_options_);
+  payloads_.reserve(context_.inputs.size());
+  for (const auto& s : context_.inputs) {
+    payloads_.emplace_back(s.payloads_json.empty() ? std::string_view()
+                                                   : std::string_view(s.payloads_json.front()));
+  }
+}
+
+RecordStream::~RecordStream() = default;
+
+Result<std::unique_ptr<RecordStream>> RecordStream::open(const RunContext& context,
+                                                         const ExportOptions& options,
+                                                         size_t slots) {
+  auto slos = metrics::parse_goodput(options.goodput);
+  if (!slos) return tl::unexpected(slos.error());
+  if (auto gates = metrics::parse_fail_on(options.fail_on); !gates) {
+    return tl::unexpected(gates.error());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.artifact_dir, ec);
+  if (ec) {
+    return make_error(ErrorCode::kIo, fmt::format("cannot create artifact dir {}: {}",
+                                                  options.artifact_dir, ec.message()));
+  }
+  metrics::SummaryOptions so;
+  so.slos = std::move(*slos);
+  so.anchor = context.anchor;
+  so.capabilities = context.capabilities;
+  std::unique_ptr<RecordStream> s(new RecordStream(context, options, std::move(so), slots));
+  const ArtifactNames names = artifact_names(options.profile_export_prefix);
+  auto path = [&](const std::string& name) {
+    return (std::filesystem::path(options.artifact_dir) / name).string();
+  };
+  if (options.level != ExportLevel::kSummary) {
+    auto w = JsonlWriter::open(path(names.jsonl));
+    if (!w) return tl::unexpected(w.error());
+    s->jsonl_ = std::move(*w);
+  }
+  if (options.level == ExportLevel::kRaw) {
+    auto w = JsonlWriter::open(path(names.raw_jsonl));
+    if (!w) return tl::unexpected(w.error());
+    s->raw_ = std::move(*w);
+  }
+  return s;
+}
+
+void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, size_t slot) {
+  Slot& sl = *slots_[slot];
+  sl.lines.clear();
+  sl.raw_lines.clear();
+  for (const record::RequestRecord& r : batch) {
+    if (jsonl_) append_record_line(r, context_.anchor, &sl.lines);
+    if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
+    (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r);
+  }
+  if (jsonl_) jsonl_->append(sl.lines);
+  if (raw_) raw_->append(sl.raw_lines);
+  // A long line (raw export of a huge response) must not stay reserved for the whole run.
+  if (sl.lines.capacity() > (8u << 20)) std::string().swap(sl.lines);
+  if (sl.raw_lines.capacity() > (8u << 20)) std::string().swap(sl.raw_lines);
+  if (!slices_) return;
+  std::lock_guard<std::mutex> lock(slices_mu_);
+  for (const record::RequestRecord& r : batch) {
+    if (r.phase == record::Phase::kProfiling) slices_->add(r);
+  }
+}
+
+void RecordStream::set_slice_origin(int64_t steady_ns) {
+  std::lock_guard<std::mutex> lock(slices_mu_);
+  if (slices_) slices_->set_origin(steady_ns);
+}
+
+RunSummaries RecordStream::finish() {
+  RunSummaries out;
+  for (JsonlWriter* w : {jsonl_.get(), raw_.get()}) {
+    if (w == nullptr) continue;
+    auto st = w->close();
+    if (!st && out.record_write_error.empty()) out.record_write_error = st.error().message;
+  }
+  metrics::SummaryAccumulator profiling(summary_options_), warmup(summary_options_);
+  for (auto& sl : slots_) {
+    profiling.merge(std::move(sl->profiling));
+    warmup.merge(std::move(sl->warmup));
+  }
+  out.profiling = profiling.finish();
+  if (warmup.size() > 0) out.warmup = warmup.finish();
+  if (slices_) {
+    std::lock_guard<std::mutex> lock(slices_mu_);
+    out.slices = slices_->finish();
+  }
+  if (jsonl_) out.record_files.emplace_back("Records Export", jsonl_->path());
+  if (raw_) out.record_files.emplace_back("Raw Records Export", raw_->path());
+  return out;
+}
+
+}  // namespace servebench::exporter
