@@ -27,14 +27,6 @@ std::vector<std::string_view> split_tokens(std::string_view text) {
   return out;
 }
 
-// Our extra distributions that --fail-on may name besides registry tags.
-bool is_extra_tag(std::string_view tag) {
-  return tag == "schedule_lag" || tag == "time_to_first_token_from_intended" ||
-         tag == "request_latency_from_intended" || tag == "per_token_inter_token_latency" ||
-         tag == "late_send_fraction" || tag == "peak_concurrency" ||
-         tag == "avg_concurrency" || tag == "cancelled_request_count";
-}
-
 }  // namespace
 
 Result<std::vector<Slo>> parse_goodput(std::string_view text) {
@@ -51,7 +43,7 @@ Result<std::vector<Slo>> parse_goodput(std::string_view text) {
     slo.tag = std::string(tok.substr(0, sep));
     slo.info = find_metric(slo.tag);
     if (slo.info == nullptr || slo.info->kind != MetricKind::kRecord ||
-        slo.tag.rfind("adj_", 0) == 0 || slo.info->has(kErrorOnly)) {
+        slo.info->has(kAdjusted) || slo.info->has(kErrorOnly)) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("--goodput: '{}' is not a per-request metric tag (use e.g. "
                                     "time_to_first_token, inter_token_latency, request_latency)",
@@ -97,7 +89,7 @@ Result<std::vector<Gate>> parse_fail_on(std::string_view text) {
     size_t dot = lhs.find('.');
     g.tag = std::string(lhs.substr(0, dot));
     g.stat = dot == std::string_view::npos ? "avg" : std::string(lhs.substr(dot + 1));
-    if (find_metric(g.tag) == nullptr && !is_extra_tag(g.tag)) {
+    if (find_metric(g.tag) == nullptr) {
       return bad(fmt::format("names an unknown metric '{}'", g.tag));
     }
     if (!is_stat_name(g.stat.c_str())) {
