@@ -323,7 +323,7 @@ const MetricInfo kMetrics[] = {
     formula("input_token_throughput", "Input Token Throughput", "tokens/sec", 1, K::kDerived,
             kIn | kLargerIsBetter | kNoConsole, 805, input_tps),
     formula("total_token_throughput", "Total Token Throughput", "tokens/sec", 1, K::kDerived,
-            kIn | kLargerIsBetter | kNoConsole, 0, total_tps),
+            kIn | kOut | kLargerIsBetter | kNoConsole, 0, total_tps),
     formula("goodput", "Goodput", "requests/sec", 1, K::kDerived, kLargerIsBetter, 1000, goodput),
     formula("good_request_fraction", "GoodRequestFraction", "ratio", 1, K::kDerived,
             kLargerIsBetter | kNoConsole, 0, good_fraction),

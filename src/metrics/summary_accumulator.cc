@@ -22,12 +22,13 @@ void choose_slots(const SummaryOptions& o, SummaryState* st) {
     const RecordMetric m = static_cast<RecordMetric>(i);
     const MetricInfo* info = slot_metric(m);
     if (!info->applies_to(o.capabilities)) continue;
+    const SummaryState::SlotFn fn{m, info->value};
     if (info->has(kAllOutcomes)) {
-      st->all_outcome_slots.push_back(m);
+      st->all_outcome_slots.push_back(fn);
     } else if (info->has(kErrorOnly)) {
-      st->error_slots.push_back(m);
+      st->error_slots.push_back(fn);
     } else {
-      st->success_slots.push_back(m);
+      st->success_slots.push_back(fn);
     }
   }
   const MetricInfo* icl = find_metric("inter_chunk_latency");
@@ -36,11 +37,11 @@ void choose_slots(const SummaryOptions& o, SummaryState* st) {
   st->per_token_enabled = st->icl_enabled && per_token->applies_to(o.capabilities);
 }
 
-void push_slots(const std::vector<RecordMetric>& slots, const RecordFacts& f, SummaryState* st,
-                RecordValues* values) {
-  for (RecordMetric m : slots) {
-    const size_t i = static_cast<size_t>(m);
-    const double v = slot_metric(m)->value(f);
+void push_slots(const std::vector<SummaryState::SlotFn>& slots, const RecordFacts& f,
+                SummaryState* st, RecordValues* values) {
+  for (const SummaryState::SlotFn& s : slots) {
+    const size_t i = static_cast<size_t>(s.slot);
+    const double v = s.value(f);
     values->v[i] = v;
     if (!std::isnan(v)) st->columns[i].push_back(v);
   }
@@ -98,13 +99,11 @@ SummaryAccumulator& SummaryAccumulator::operator=(SummaryAccumulator&& o) noexce
 }
 
 void SummaryAccumulator::reserve(size_t records) {
-  for (RecordMetric m : state_->success_slots) {
-    auto& col = state_->columns[static_cast<size_t>(m)];
-    col.reserve(col.size() + records);
-  }
-  for (RecordMetric m : state_->all_outcome_slots) {
-    auto& col = state_->columns[static_cast<size_t>(m)];
-    col.reserve(col.size() + records);
+  for (const auto* slots : {&state_->success_slots, &state_->all_outcome_slots}) {
+    for (const SummaryState::SlotFn& s : *slots) {
+      auto& col = state_->columns[static_cast<size_t>(s.slot)];
+      col.reserve(col.size() + records);
+    }
   }
   state_->intervals.reserve(state_->intervals.size() + records);
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "metrics/error_groups.h"
+#include "metrics/metric_info.h"
 #include "metrics/record_metrics.h"
 #include "metrics/sample_series.h"
 #include "metrics/summary.h"
@@ -21,10 +22,15 @@ struct SummaryState {
   explicit SummaryState(const SummaryOptions& o)
       : icl(o.exact_chunk_samples), per_token(o.exact_chunk_samples) {}
 
-  // Slots computed for each outcome, fixed by the options' capabilities.
-  std::vector<RecordMetric> all_outcome_slots;  // every record (schedule lag)
-  std::vector<RecordMetric> success_slots;
-  std::vector<RecordMetric> error_slots;
+  // Slots computed for each outcome, fixed by the options' capabilities, with their value
+  // functions (resolved once: add() runs per record).
+  struct SlotFn {
+    RecordMetric slot;
+    RecordValueFn value;
+  };
+  std::vector<SlotFn> all_outcome_slots;  // every record (schedule lag)
+  std::vector<SlotFn> success_slots;
+  std::vector<SlotFn> error_slots;
   bool icl_enabled = false;
   bool per_token_enabled = false;
 
