@@ -11,9 +11,7 @@ bool is_alnum(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // True when text[i..] starts with a UUID that is not part of a longer alphanumeric run.
 bool uuid_at(std::string_view text, size_t i) {
@@ -112,7 +110,8 @@ std::vector<ErrorGroup> ErrorGroups::groups() const {
     }
     out.resize(kMaxErrorGroups);
   }
-  for (const auto& [key, count] : rest) out.push_back({key.first, key.second, kOtherMessages, count});
+  for (const auto& [key, count] : rest)
+    out.push_back({key.first, key.second, kOtherMessages, count});
   return out;
 }
 
@@ -122,7 +121,8 @@ std::vector<std::pair<std::string, int64_t>> ErrorGroups::by_kind() const {
 
 size_t ErrorGroups::memory_bytes() const {
   size_t bytes = 0;
-  for (const auto& [key, n] : groups_) bytes += 64 + std::get<1>(key).size() + std::get<2>(key).size();
+  for (const auto& [key, n] : groups_)
+    bytes += 64 + std::get<1>(key).size() + std::get<2>(key).size();
   return bytes + by_kind_.size() * 64;
 }
 

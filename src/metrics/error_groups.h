@@ -29,9 +29,9 @@ namespace servebench::metrics {
 std::string normalize_error_message(std::string_view message);
 
 struct ErrorGroup {
-  int32_t code = 0;      // HTTP status, 0 when none
-  std::string type;      // error_kind_name()
-  std::string message;   // normalised
+  int32_t code = 0;     // HTTP status, 0 when none
+  std::string type;     // error_kind_name()
+  std::string message;  // normalised
   int64_t count = 0;
 };
 

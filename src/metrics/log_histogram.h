@@ -54,7 +54,7 @@ class LogHistogram {
 
   std::vector<uint64_t> counts_;  // counts_[i] = samples with key base_key_ + i
   int64_t base_key_ = 0;
-  uint64_t zero_count_ = 0;       // samples below kMinPositive
+  uint64_t zero_count_ = 0;  // samples below kMinPositive
   uint64_t count_ = 0;
   double sum_ = 0;
   double min_ = 0;

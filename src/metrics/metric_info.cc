@@ -158,7 +158,9 @@ bool min_timestamp(const I& x, ScalarValue* v) {
 bool max_timestamp(const I& x, ScalarValue* v) {
   return x.window_end_ns > 0 && set_exact(v, x.window_end_wall_ns);
 }
-bool duration(const I& x, ScalarValue* v) { return x.duration_ns > 0 && set(v, num(x.duration_ns)); }
+bool duration(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && set(v, num(x.duration_ns));
+}
 bool request_tps(const I& x, ScalarValue* v) {
   return x.duration_ns > 0 && set(v, num(x.request_count) / x.seconds());
 }
@@ -194,27 +196,35 @@ bool cancelled_count(const I& x, ScalarValue* v) { return set(v, num(x.cancelled
 
 constexpr MetricInfo rec(std::string_view tag, std::string_view header, std::string_view unit,
                          double div, uint32_t flags, int order, S slot, RecordValueFn fn) {
-  return {tag, header, unit, div, K::kRecord, flags, order, A::kDistribution, slot, fn};
+  MetricInfo m{tag, header, unit, div, K::kRecord, flags, order};
+  m.slot = slot;
+  m.value = fn;
+  return m;
 }
-constexpr MetricInfo adj(std::string_view tag, std::string_view header, uint32_t flags,
-                         int order, S slot) {
-  return {tag, header, "ms", kNsPerMs, K::kRecord, flags | kAdjusted, order, A::kDistribution,
-          slot};
+constexpr MetricInfo adj(std::string_view tag, std::string_view header, uint32_t flags, int order,
+                         S slot) {
+  MetricInfo m{tag, header, "ms", kNsPerMs, K::kRecord, flags | kAdjusted, order};
+  m.slot = slot;
+  return m;
 }
 constexpr MetricInfo list(std::string_view tag, std::string_view header, uint32_t flags,
                           ChunkSeries series) {
-  return {tag,   header, "ms", kNsPerMs, K::kChunkList, flags, 0, A::kDistribution, S::kNone,
-          nullptr, series};
+  MetricInfo m{tag, header, "ms", kNsPerMs, K::kChunkList, flags, 0};
+  m.series = series;
+  return m;
 }
 constexpr MetricInfo formula(std::string_view tag, std::string_view header, std::string_view unit,
                              double div, K kind, uint32_t flags, int order, FormulaFn fn) {
-  return {tag,     header,           unit, div, kind, flags, order, A::kFormula, S::kNone,
-          nullptr, ChunkSeries::kNone, fn};
+  MetricInfo m{tag, header, unit, div, kind, flags, order};
+  m.aggregate = A::kFormula;
+  m.formula = fn;
+  return m;
 }
-constexpr MetricInfo total(std::string_view tag, std::string_view header, uint32_t flags,
-                           S slot) {
-  return {tag, header, "tokens", 1, K::kDerived, flags | kIntegerValued | kNoConsole, 0, A::kSum,
-          slot};
+constexpr MetricInfo total(std::string_view tag, std::string_view header, uint32_t flags, S slot) {
+  MetricInfo m{tag, header, "tokens", 1, K::kDerived, flags | kIntegerValued | kNoConsole, 0};
+  m.aggregate = A::kSum;
+  m.slot = slot;
+  return m;
 }
 
 constexpr uint32_t kTok = kIntegerValued | kNoConsole;
@@ -234,8 +244,7 @@ const MetricInfo kMetrics[] = {
     adj("adj_request_latency", "Adjusted Request Latency", kNoFlags, 301, S::kRequestLatency),
     rec("request_latency", "Request Latency", "ms", kNsPerMs, kNoFlags, 300, S::kRequestLatency,
         latency),
-    adj("adj_decode_duration", "Adjusted Decode Duration", kStreamTokens, 351,
-        S::kDecodeDuration),
+    adj("adj_decode_duration", "Adjusted Decode Duration", kStreamTokens, 351, S::kDecodeDuration),
     rec("decode_duration", "Decode Duration", "ms", kNsPerMs, kStreamTokens, 350,
         S::kDecodeDuration, decode),
     adj("adj_inter_token_latency", "Adjusted Inter Token Latency", kStreamTokens, 401, S::kItl),
@@ -248,8 +257,7 @@ const MetricInfo kMetrics[] = {
     rec("e2e_output_token_throughput", "E2E Output Token Throughput", "tokens/sec/user", 1,
         kOut | kLargerIsBetter, 510, S::kE2eOutputTps, e2e_tps),
     rec("prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", 1,
-        kStreamTokens | kIn | kLargerIsBetter | kNoConsole, 0, S::kPrefillTpsPerUser,
-        prefill_tps),
+        kStreamTokens | kIn | kLargerIsBetter | kNoConsole, 0, S::kPrefillTpsPerUser, prefill_tps),
     rec("output_sequence_length", "Output Sequence Length", "tokens", 1,
         kOut | kLargerIsBetter | kIntegerValued, 600, S::kOsl, osl),
     rec("reasoning_token_count", "Reasoning Token Count", "tokens", 1, kReason | kIntegerValued,
@@ -266,34 +274,34 @@ const MetricInfo kMetrics[] = {
         u_total),
     rec("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", 1, kReason | kTok, 0,
         S::kUsageReasoningTokens, u_reasoning),
-    rec("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", 1,
-        kIn | kTok, 0, S::kUsagePromptCacheReadTokens, u_cache_read),
+    rec("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", 1, kIn | kTok,
+        0, S::kUsagePromptCacheReadTokens, u_cache_read),
     rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, kIn | kNoConsole, 0,
         S::kUsagePromptDiffPct, u_prompt_diff),
     rec("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, kOut | kNoConsole, 0,
         S::kUsageCompletionDiffPct, u_completion_diff),
-    rec("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, kReason | kNoConsole,
-        0, S::kUsageReasoningDiffPct, u_reasoning_diff),
+    rec("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, kReason | kNoConsole, 0,
+        S::kUsageReasoningDiffPct, u_reasoning_diff),
     rec("osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, kOut | kNoConsole, 0,
         S::kOslMismatchDiffPct, osl_mismatch),
     rec("error_isl", "Error Input Sequence Length", "tokens", 1, kIn | kErrorOnly | kTok, 0,
         S::kErrorIsl, error_isl),
     rec("stream_setup_latency", "Stream Setup Latency", "ms", kNsPerMs, kStreamTokens | kHidden, 0,
         S::kStreamSetupLatency, setup),
-    rec("stream_prefill_latency", "Stream Prefill Latency", "ms", kNsPerMs,
-        kStreamTokens | kHidden, 0, S::kStreamPrefillLatency, stream_prefill),
-    rec("http_req_sending", "HTTP Request Sending", "ms", kNsPerMs, kHidden, 0,
-        S::kHttpReqSending, sending),
-    rec("http_req_waiting", "HTTP Request Waiting", "ms", kNsPerMs, kHidden, 0,
-        S::kHttpReqWaiting, waiting),
+    rec("stream_prefill_latency", "Stream Prefill Latency", "ms", kNsPerMs, kStreamTokens | kHidden,
+        0, S::kStreamPrefillLatency, stream_prefill),
+    rec("http_req_sending", "HTTP Request Sending", "ms", kNsPerMs, kHidden, 0, S::kHttpReqSending,
+        sending),
+    rec("http_req_waiting", "HTTP Request Waiting", "ms", kNsPerMs, kHidden, 0, S::kHttpReqWaiting,
+        waiting),
     rec("http_req_receiving", "HTTP Request Receiving", "ms", kNsPerMs, kHidden, 0,
         S::kHttpReqReceiving, receiving),
     rec("http_req_duration", "HTTP Request Duration", "ms", kNsPerMs, kHidden, 0,
         S::kHttpReqDuration, http_duration),
     rec("http_req_data_sent", "HTTP Request Data Sent", "B", 1, kIntegerValued | kHidden, 0,
         S::kHttpReqDataSent, bytes_sent),
-    rec("http_req_data_received", "HTTP Request Data Received", "B", 1, kIntegerValued | kHidden,
-        0, S::kHttpReqDataReceived, bytes_received),
+    rec("http_req_data_received", "HTTP Request Data Received", "B", 1, kIntegerValued | kHidden, 0,
+        S::kHttpReqDataReceived, bytes_received),
     rec("http_req_connection_reused", "HTTP Connection Reused", "count", 1,
         kIntegerValued | kHidden, 0, S::kHttpReqConnectionReused, reused),
 
@@ -353,8 +361,8 @@ const MetricInfo kMetrics[] = {
          ChunkSeries::kPerTokenItl),
     formula("late_send_fraction", "Late Send Fraction", "ratio", 1, K::kDerived, kOurs, 0,
             late_fraction),
-    formula("client_limited", "Client Limited", "count", 1, K::kDerived, kOurs | kIntegerValued,
-            0, client_limited),
+    formula("client_limited", "Client Limited", "count", 1, K::kDerived, kOurs | kIntegerValued, 0,
+            client_limited),
     formula("peak_concurrency", "Peak Concurrency", "requests", 1, K::kAggregate,
             kOurs | kIntegerValued, 0, peak_concurrency),
     formula("avg_concurrency", "Average Concurrency", "requests", 1, K::kDerived, kOurs, 0,

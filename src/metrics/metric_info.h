@@ -31,19 +31,19 @@ enum class MetricKind : uint8_t {
 // Bit flags. The *Only flags name what the metric needs from the endpoint (needs() below).
 enum MetricFlag : uint32_t {
   kNoFlags = 0,
-  kNoConsole = 1u << 0,            // not in the console table (AIPerf's no_console / hidden)
-  kNoCsv = 1u << 1,                // not in profile_export_aiperf.csv
-  kLargerIsBetter = 1u << 2,       // goodput SLO: value >= threshold
-  kErrorOnly = 1u << 3,            // computed over failed requests
-  kStreamingOnly = 1u << 4,        // needs a streamed response (kCapStreams)
-  kIntegerValued = 1u << 5,        // values are integers (tokens, bytes, counts)
-  kTimestamp = 1u << 6,            // wall-clock ns value written as an exact integer
-  kProducesTokensOnly = 1u << 7,   // needs token output (kCapProducesTokens)
-  kTokenizesInputOnly = 1u << 8,   // needs token input (kCapTokenizesInput)
-  kSupportsReasoning = 1u << 9,    // needs separate reasoning text (kCapReasoning)
-  kServebench = 1u << 10,          // ours: written under the JSON "servebench" key
-  kAdjusted = 1u << 11,            // adj_<tag>: successes + one +inf per failure, nearest rank
-  kAllOutcomes = 1u << 12,         // per-record value over every started request (any outcome)
+  kNoConsole = 1u << 0,           // not in the console table (AIPerf's no_console / hidden)
+  kNoCsv = 1u << 1,               // not in profile_export_aiperf.csv
+  kLargerIsBetter = 1u << 2,      // goodput SLO: value >= threshold
+  kErrorOnly = 1u << 3,           // computed over failed requests
+  kStreamingOnly = 1u << 4,       // needs a streamed response (kCapStreams)
+  kIntegerValued = 1u << 5,       // values are integers (tokens, bytes, counts)
+  kTimestamp = 1u << 6,           // wall-clock ns value written as an exact integer
+  kProducesTokensOnly = 1u << 7,  // needs token output (kCapProducesTokens)
+  kTokenizesInputOnly = 1u << 8,  // needs token input (kCapTokenizesInput)
+  kSupportsReasoning = 1u << 9,   // needs separate reasoning text (kCapReasoning)
+  kServebench = 1u << 10,         // ours: written under the JSON "servebench" key
+  kAdjusted = 1u << 11,           // adj_<tag>: successes + one +inf per failure, nearest rank
+  kAllOutcomes = 1u << 12,        // per-record value over every started request (any outcome)
 };
 
 // How a row's result is produced.
@@ -56,24 +56,24 @@ enum class Aggregate : uint8_t {
 // Per-chunk series (kChunkList rows).
 enum class ChunkSeries : uint8_t {
   kNone,
-  kInterChunk,     // gaps between consecutive content chunks
-  kPerTokenItl,    // each gap spread over the chunk's tokens (ours)
+  kInterChunk,   // gaps between consecutive content chunks
+  kPerTokenItl,  // each gap spread over the chunk's tokens (ours)
 };
 
 // What formulas read: the accumulated counters of one summary. Base units (ns, tokens).
 struct ScalarInputs {
-  int64_t request_count = 0;         // successful requests
-  int64_t error_request_count = 0;   // failed requests (dropped ones excluded)
+  int64_t request_count = 0;            // successful requests
+  int64_t error_request_count = 0;      // failed requests (dropped ones excluded)
   int64_t cancelled_request_count = 0;  // dropped by the run itself (grace, Ctrl-C)
   int64_t good_request_count = 0;
   bool goodput_enabled = false;
   int64_t usage_discrepancy_count = 0;
   int64_t osl_mismatch_count = 0;
-  int64_t window_start_ns = 0;       // steady; 0 when there is no window
+  int64_t window_start_ns = 0;  // steady; 0 when there is no window
   int64_t window_end_ns = 0;
   int64_t window_start_wall_ns = 0;  // the same instants on the wall clock
   int64_t window_end_wall_ns = 0;
-  int64_t duration_ns = 0;           // throughput denominator (window, or the option's)
+  int64_t duration_ns = 0;  // throughput denominator (window, or the option's)
   int64_t late_sends = 0;
   int64_t sends_with_intended = 0;
   int64_t peak_concurrency = 0;
@@ -105,7 +105,7 @@ struct MetricInfo {
   double display_divisor;         // base value / divisor = display value (ns → ms: 1e6)
   MetricKind kind;
   uint32_t flags;
-  int display_order;              // console row order (smaller first); 0 = after the rest
+  int display_order;  // console row order (smaller first); 0 = after the rest
   Aggregate aggregate = Aggregate::kDistribution;
   RecordMetric slot = RecordMetric::kNone;  // kRecord rows, adj_ rows and sums: the column
   RecordValueFn value = nullptr;            // kRecord rows that own their slot

@@ -12,8 +12,8 @@ std::vector<std::string_view> split_tokens(std::string_view text) {
   std::vector<std::string_view> out;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '\t' ||
-                               text[i] == '\n')) {
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == ',' || text[i] == '\t' || text[i] == '\n')) {
       ++i;
     }
     size_t j = i;
@@ -42,8 +42,8 @@ Result<std::vector<Slo>> parse_goodput(std::string_view text) {
     Slo slo;
     slo.tag = std::string(tok.substr(0, sep));
     slo.info = find_metric(slo.tag);
-    if (slo.info == nullptr || slo.info->kind != MetricKind::kRecord ||
-        slo.info->has(kAdjusted) || slo.info->has(kErrorOnly)) {
+    if (slo.info == nullptr || slo.info->kind != MetricKind::kRecord || slo.info->has(kAdjusted) ||
+        slo.info->has(kErrorOnly)) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("--goodput: '{}' is not a per-request metric tag (use e.g. "
                                     "time_to_first_token, inter_token_latency, request_latency)",
@@ -93,9 +93,10 @@ Result<std::vector<Gate>> parse_fail_on(std::string_view text) {
       return bad(fmt::format("names an unknown metric '{}'", g.tag));
     }
     if (!is_stat_name(g.stat.c_str())) {
-      return bad(fmt::format("names an unknown statistic '{}' (avg min max sum std count "
-                             "p1 p5 p10 p25 p50 p75 p90 p95 p99)",
-                             g.stat));
+      return bad(
+          fmt::format("names an unknown statistic '{}' (avg min max sum std count "
+                      "p1 p5 p10 p25 p50 p75 p90 p95 p99)",
+                      g.stat));
     }
     auto value = core::parse_double(rest);
     if (!value) return bad("has no numeric threshold");
@@ -107,20 +108,28 @@ Result<std::vector<Gate>> parse_fail_on(std::string_view text) {
 
 bool gate_holds(const Gate& gate, double value) {
   switch (gate.op) {
-    case GateOp::kGreater: return value > gate.threshold;
-    case GateOp::kGreaterEqual: return value >= gate.threshold;
-    case GateOp::kLess: return value < gate.threshold;
-    case GateOp::kLessEqual: return value <= gate.threshold;
+    case GateOp::kGreater:
+      return value > gate.threshold;
+    case GateOp::kGreaterEqual:
+      return value >= gate.threshold;
+    case GateOp::kLess:
+      return value < gate.threshold;
+    case GateOp::kLessEqual:
+      return value <= gate.threshold;
   }
   return false;
 }
 
 const char* gate_op_text(GateOp op) {
   switch (op) {
-    case GateOp::kGreater: return ">";
-    case GateOp::kGreaterEqual: return ">=";
-    case GateOp::kLess: return "<";
-    case GateOp::kLessEqual: return "<=";
+    case GateOp::kGreater:
+      return ">";
+    case GateOp::kGreaterEqual:
+      return ">=";
+    case GateOp::kLess:
+      return "<";
+    case GateOp::kLessEqual:
+      return "<=";
   }
   return "?";
 }

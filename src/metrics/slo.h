@@ -34,9 +34,9 @@ enum class GateOp { kGreater, kGreaterEqual, kLess, kLessEqual };
 
 // One CI gate: fails (holds) when `tag.stat op threshold`.
 struct Gate {
-  std::string text;   // the condition as written, for messages
-  std::string tag;    // a row of the metric table (servebench's included)
-  std::string stat;   // "avg" when not given
+  std::string text;  // the condition as written, for messages
+  std::string tag;   // a row of the metric table (servebench's included)
+  std::string stat;  // "avg" when not given
   GateOp op = GateOp::kGreater;
   double threshold = 0;  // display unit
 };

@@ -25,8 +25,8 @@ bool Summary::lookup(std::string_view tag, std::string_view stat, double* out) c
     return true;
   }
   if (stat != "avg") return false;
-  *out = m->info->has(kTimestamp) ? static_cast<double>(m->int_value)
-                                  : m->info->to_display(m->value);
+  *out =
+      m->info->has(kTimestamp) ? static_cast<double>(m->int_value) : m->info->to_display(m->value);
   return true;
 }
 

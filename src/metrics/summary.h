@@ -22,8 +22,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/capabilities.h"
@@ -49,34 +49,34 @@ struct MetricResult {
 // kServebench flag); written under the "servebench" key of the JSON export.
 struct Extras {
   int64_t sends_with_intended = 0;
-  int64_t late_sends = 0;          // schedule lag > kLateSendThresholdNs
+  int64_t late_sends = 0;  // schedule lag > kLateSendThresholdNs
   double late_send_fraction = 0;
   bool client_limited = false;
   std::string client_limited_reason;
   int64_t peak_concurrency = 0;
-  double avg_concurrency = 0;      // time-weighted over first start .. last end
+  double avg_concurrency = 0;  // time-weighted over first start .. last end
   int64_t cancelled_request_count = 0;
   std::vector<std::pair<std::string, int64_t>> errors_by_kind;  // sorted by kind name
 };
 
-inline constexpr int64_t kLateSendThresholdNs = 1'000'000;        // 1 ms
-inline constexpr double kClientLimitedLateFraction = 0.05;          // > 5 % of sends late
-inline constexpr int64_t kClientLimitedLagP99Ns = 10'000'000;       // or lag p99 > 10 ms
+inline constexpr int64_t kLateSendThresholdNs = 1'000'000;     // 1 ms
+inline constexpr double kClientLimitedLateFraction = 0.05;     // > 5 % of sends late
+inline constexpr int64_t kClientLimitedLagP99Ns = 10'000'000;  // or lag p99 > 10 ms
 // Per-chunk series (inter_chunk_latency, per-token ITL) stay exact up to this many samples each
 // (8 bytes per sample: 32 MB per series), then use a histogram (SampleSeries).
 inline constexpr size_t kDefaultExactChunkSamples = 4'000'000;
 
 struct SummaryOptions {
-  std::vector<Slo> slos;        // --goodput
+  std::vector<Slo> slos;  // --goodput
   // The two per-chunk list metrics, inter_chunk_latency and our per-token ITL, hold one sample
   // per chunk (16M for 1M requests of 16 chunks); false skips both.
   bool inter_chunk_latency = true;
   // Samples per per-chunk series kept exactly; past it, percentiles are within
   // LogHistogram::kRelativeError (0.049 %).
   size_t exact_chunk_samples = kDefaultExactChunkSamples;
-  int64_t window_ns = 0;        // > 0: throughputs divide by this window (time slices)
-  int max_threads = 0;          // distributions computed on up to this many threads (0 = cores)
-  record::RunAnchor anchor;     // steady → wall, for min/max timestamps
+  int64_t window_ns = 0;     // > 0: throughputs divide by this window (time slices)
+  int max_threads = 0;       // distributions computed on up to this many threads (0 = cores)
+  record::RunAnchor anchor;  // steady → wall, for min/max timestamps
   // The endpoint's capabilities: metrics that need what it lacks (tokens, streaming) are not
   // reported, as AIPerf drops TTFT/ITL/OSL rows for embeddings.
   core::Capabilities capabilities = core::kTextGenerationCaps;

@@ -15,9 +15,11 @@
 //     LogHistogram::kRelativeError (0.049 %).
 // Bytes per request: about 8 × (applicable per-request metrics) + 16, i.e. ~270 bytes for a
 // streamed chat request with usage (31 values + the interval), plus up to 2× while a column's
-// vector grows (reserve() avoids it when the count is known); per-chunk samples add 8 bytes per
-// chunk gap until their bound, then nothing (a histogram of ~240 KiB in total). Measured by
-// summary_accumulator_test (MemoryPerRequest) and bench_metrics (BM_AccumulatorMemory).
+// vector grows (reserve() avoids it when the count is known). Per-chunk samples add 8 bytes per
+// chunk gap until their bound, then nothing (one histogram of ~240 KiB per series). Measured:
+// 304 bytes per request, 29 MiB in all, for 100,000 streamed requests of 1,000 chunks
+// (bench_metrics BM_AccumulatorMemory); summary_accumulator_test (MemoryPerRequestIsBounded)
+// asserts < 700 bytes.
 //
 // merge() is exact: the merged summary equals the summary of all the records (floating-point
 // sums up to rounding order; percentiles, counts, min and max bit for bit).

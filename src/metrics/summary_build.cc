@@ -1,6 +1,8 @@
 // build_summary(): one loop over the metric table turns a SummaryState into a Summary.
 // Distributions are registered first and computed together (in parallel when large), because
 // the client-limited verdict, a formula row, reads the schedule-lag percentiles.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <deque>
 #include <limits>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "metrics/metric_info.h"
 #include "metrics/summary_state.h"
@@ -103,8 +103,7 @@ ScalarInputs scalar_inputs(SummaryState& st, const SummaryOptions& opt) {
   }
   x.window_start_wall_ns = opt.anchor.to_wall_ns(x.window_start_ns);
   x.window_end_wall_ns = opt.anchor.to_wall_ns(x.window_end_ns);
-  const int64_t duration =
-      opt.window_ns > 0 ? opt.window_ns : x.window_end_ns - x.window_start_ns;
+  const int64_t duration = opt.window_ns > 0 ? opt.window_ns : x.window_end_ns - x.window_start_ns;
   if (duration > 0 && (x.window_end_ns > 0 || opt.window_ns > 0)) x.duration_ns = duration;
   const auto& lag = st.columns[static_cast<size_t>(RecordMetric::kScheduleLag)];
   x.sends_with_intended = static_cast<int64_t>(lag.size());
@@ -129,8 +128,8 @@ void client_limited(const Summary& s, ScalarInputs* x, Extras* e) {
         e->late_send_fraction * 100, kClientLimitedLateFraction * 100);
   } else if (p99 > static_cast<double>(kClientLimitedLagP99Ns)) {
     e->client_limited = true;
-    e->client_limited_reason = fmt::format("schedule lag p99 is {:.3f} ms (limit {} ms)",
-                                           p99 / 1e6, kClientLimitedLagP99Ns / 1'000'000);
+    e->client_limited_reason = fmt::format("schedule lag p99 is {:.3f} ms (limit {} ms)", p99 / 1e6,
+                                           kClientLimitedLagP99Ns / 1'000'000);
   }
   x->client_limited = e->client_limited;
 }

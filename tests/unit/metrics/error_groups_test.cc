@@ -1,9 +1,9 @@
 // Error summary groups: per-request details in messages fold into one group.
 #include "metrics/error_groups.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace servebench::metrics {
 namespace {

@@ -2,11 +2,11 @@
 // merging, and the exact-to-histogram switch at the bound.
 #include "metrics/log_histogram.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "metrics/sample_series.h"
 #include "metrics/stats.h"

@@ -1,11 +1,11 @@
 // The metric table's invariants: unique tags, one owner row per per-request slot, consistent
 // flags, and capability gating as AIPerf's flags do it.
-#include "metrics/metric_info.h"
+#include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include <gtest/gtest.h>
+#include "metrics/metric_info.h"
 
 namespace servebench::metrics {
 namespace {

@@ -3,12 +3,12 @@
 // bounded; capabilities decide which rows exist.
 #include "metrics/summary_accumulator.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "metrics/log_histogram.h"
 #include "unit/metrics/record_fixtures.h"
@@ -207,9 +207,9 @@ TEST(SummaryAccumulatorTest, EmbeddingsGetLatencyIslAndThroughputButNoTokenRows)
   ASSERT_NE(s.find("request_latency"), nullptr);
   EXPECT_DOUBLE_EQ(s.find("request_latency")->stats.min, 5 * kMs);
   EXPECT_DOUBLE_EQ(s.find("request_latency")->stats.max, 8 * kMs);
-  for (const char* tag : {"input_sequence_length", "request_throughput", "request_count",
-                          "benchmark_duration", "usage_prompt_tokens", "total_isl",
-                          "input_token_throughput", "http_req_waiting"}) {
+  for (const char* tag :
+       {"input_sequence_length", "request_throughput", "request_count", "benchmark_duration",
+        "usage_prompt_tokens", "total_isl", "input_token_throughput", "http_req_waiting"}) {
     EXPECT_NE(s.find(tag), nullptr) << tag;
   }
   for (const char* tag : {"time_to_first_token", "inter_token_latency", "inter_chunk_latency",
