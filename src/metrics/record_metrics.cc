@@ -42,13 +42,6 @@ RecordFacts record_facts(const RequestRecord& r, core::Capabilities caps) {
   return f;
 }
 
-bool slot_applies_to_outcome(RecordMetric m, const RequestRecord& r) {
-  const MetricInfo* info = slot_metric(m);
-  if (info->has(kAllOutcomes)) return true;
-  if (info->has(kErrorOnly)) return !r.ok() && !r.dropped();
-  return r.ok();
-}
-
 void set_warning_flags(const RecordFacts& f, RecordValues* out) {
   for (RecordMetric m : {RecordMetric::kUsagePromptDiffPct, RecordMetric::kUsageCompletionDiffPct,
                          RecordMetric::kUsageReasoningDiffPct}) {
@@ -62,22 +55,48 @@ void set_warning_flags(const RecordFacts& f, RecordValues* out) {
   }
 }
 
+namespace {
+
+// Each slot's value function, population and needs, resolved once (this runs per record on the
+// processor threads for profile_export.jsonl).
+struct SlotPlan {
+  RecordValueFn value;
+  core::Capabilities needs;
+  bool all_outcomes;
+  bool error_only;
+};
+
+const std::array<SlotPlan, kNumRecordSlots>& slot_plans() {
+  static const std::array<SlotPlan, kNumRecordSlots> kPlans = [] {
+    std::array<SlotPlan, kNumRecordSlots> a{};
+    for (size_t i = 0; i < kNumRecordSlots; ++i) {
+      const MetricInfo* info = slot_metric(static_cast<RecordMetric>(i));
+      a[i] = {info->value, info->needs(), info->has(kAllOutcomes), info->has(kErrorOnly)};
+    }
+    return a;
+  }();
+  return kPlans;
+}
+
+}  // namespace
+
 void compute_record_metrics(const RequestRecord& r, RecordValues* out, core::Capabilities caps) {
   out->v.fill(NAN);
   out->usage_discrepancy = false;
   out->osl_mismatch = false;
   const RecordFacts f = record_facts(r, caps);
   out->last_content_ns = r.ok() ? f.end_ns : 0;
+  const bool ok = r.ok(), error = !ok && !r.dropped();
+  const auto& plans = slot_plans();
   for (size_t i = 0; i < kNumRecordSlots; ++i) {
-    const RecordMetric m = static_cast<RecordMetric>(i);
-    const MetricInfo* info = slot_metric(m);
-    if (!info->applies_to(caps) || !slot_applies_to_outcome(m, r)) continue;
-    out->v[i] = info->value(f);
+    const SlotPlan& p = plans[i];
+    if ((p.needs & ~caps) != 0) continue;
+    if (p.all_outcomes || (p.error_only ? error : ok)) out->v[i] = p.value(f);
   }
   out->schedule_lag_ns = out->get(RecordMetric::kScheduleLag);
   out->ttft_from_intended_ns = out->get(RecordMetric::kTtftFromIntended);
   out->latency_from_intended_ns = out->get(RecordMetric::kLatencyFromIntended);
-  if (r.ok()) set_warning_flags(f, out);
+  if (ok) set_warning_flags(f, out);
 }
 
 void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* out) {

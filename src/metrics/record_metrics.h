@@ -118,12 +118,10 @@ struct RecordValues {
   bool has(RecordMetric m) const { return !std::isnan(get(m)); }
 };
 
-// True when the slot's row applies to `r`'s outcome: successes, failures (error-only rows) or
-// every started request (kAllOutcomes rows).
-bool slot_applies_to_outcome(RecordMetric m, const record::RequestRecord& r);
-
-// Computes every slot of `r` through the metric table's value functions. Slots whose row needs a
-// capability missing from `caps` are left NaN.
+// Computes every slot of `r` through the metric table's value functions: success rows for a
+// successful record, error-only rows (error_isl) for a failed one that was not dropped, and
+// kAllOutcomes rows (schedule_lag) for every record. Slots whose row needs a capability
+// missing from `caps` are left NaN.
 void compute_record_metrics(const record::RequestRecord& r, RecordValues* out,
                             core::Capabilities caps = core::kTextGenerationCaps);
 
