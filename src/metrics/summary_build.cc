@@ -145,6 +145,93 @@ SampleSeries* series_of(const MetricInfo& m, SummaryState& st) {
   return s->empty() ? nullptr : s;
 }
 
+// Collects the rows of one summary in table order; distributions are computed together at the
+// end, formulas after them.
+struct RowBuilder {
+  RowBuilder(SummaryState& state, const ScalarInputs& inputs, std::vector<MetricResult>& out)
+      : st(state), x(inputs), rows(out) {}
+
+  SummaryState& st;
+  const ScalarInputs& x;
+  std::vector<MetricResult>& rows;
+  std::vector<PendingStats> pending;
+  std::deque<std::vector<double>> adjusted;  // adj_* samples: the column plus one +inf per error
+  std::vector<size_t> formulas;
+  size_t icl_index = SIZE_MAX;
+  size_t shared_per_token_index = SIZE_MAX;
+
+  // Appends the row for `m` when this summary reports it (formulas: provisionally).
+  void add(const MetricInfo& m) {
+    MetricResult r;
+    r.info = &m;
+    r.distribution = m.distribution();
+    const size_t index = rows.size();
+    if (m.aggregate == Aggregate::kFormula) {
+      formulas.push_back(index);
+    } else if (m.aggregate == Aggregate::kSum) {
+      if (!x.has(m.slot)) return;
+      r.value = x.sum(m.slot);
+    } else if (m.kind == MetricKind::kChunkList) {
+      if (!chunk_list(m, index, &r)) return;
+    } else if (!column(m, index)) {
+      return;
+    }
+    rows.push_back(r);
+  }
+
+  bool chunk_list(const MetricInfo& m, size_t index, MetricResult* r) {
+    SampleSeries* series = series_of(m, st);
+    if (series == nullptr) return false;
+    if (m.series == ChunkSeries::kInterChunk) icl_index = index;
+    if (m.series == ChunkSeries::kPerTokenItl && !st.per_token_separate) {
+      // Every chunk carried one token: per-token ITL is the ICL distribution, computed once.
+      shared_per_token_index = index;
+    } else if (series->exact()) {
+      pending.push_back({series->exact_values(), PercentileMethod::kLinear, index});
+    } else {
+      r->stats = series->histogram_stats();
+    }
+    return true;
+  }
+
+  bool column(const MetricInfo& m, size_t index) {
+    auto& col = st.columns[static_cast<size_t>(m.slot)];
+    if (col.empty()) return false;
+    if (!m.has(kAdjusted)) {
+      pending.push_back({&col, PercentileMethod::kLinear, index});
+      return true;
+    }
+    if (st.error_request_count == 0) return false;
+    std::vector<double>& adj = adjusted.emplace_back(col);
+    adj.insert(adj.end(), static_cast<size_t>(st.error_request_count), kInf);
+    pending.push_back({&adj, PercentileMethod::kNearest, index});
+    return true;
+  }
+
+  void compute_distributions(int max_threads) {
+    compute_all(pending, &rows, max_threads);
+    if (shared_per_token_index != SIZE_MAX && icl_index != SIZE_MAX) {
+      rows[shared_per_token_index].stats = rows[icl_index].stats;
+    }
+  }
+
+  // Evaluates the formula rows over `inputs`, dropping those not reported.
+  void evaluate_formulas(const ScalarInputs& inputs) {
+    std::vector<bool> absent(rows.size(), false);
+    for (size_t i : formulas) {
+      ScalarValue v;
+      absent[i] = !rows[i].info->formula(inputs, &v);
+      rows[i].value = v.value;
+      rows[i].int_value = v.exact;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (!absent[i]) rows[kept++] = rows[i];
+    }
+    rows.resize(kept);
+  }
+};
+
 }  // namespace
 
 Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
@@ -156,68 +243,16 @@ Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
   s.osl_mismatch_count = st.osl_mismatch_count;
   ScalarInputs x = scalar_inputs(st, opt);
 
+  RowBuilder rows(st, x, s.metrics);
   size_t count = 0;
   const MetricInfo* table = all_metrics(&count);
-  std::vector<PendingStats> pending;
-  std::deque<std::vector<double>> adjusted;
-  std::vector<size_t> formulas;
-  size_t icl_index = SIZE_MAX, shared_per_token_index = SIZE_MAX;
   for (size_t t = 0; t < count; ++t) {
-    const MetricInfo& m = table[t];
-    if (!m.applies_to(opt.capabilities)) continue;
-    MetricResult r;
-    r.info = &m;
-    r.distribution = m.distribution();
-    if (m.aggregate == Aggregate::kFormula) {
-      formulas.push_back(s.metrics.size());
-    } else if (m.aggregate == Aggregate::kSum) {
-      if (!x.has(m.slot)) continue;
-      r.value = x.sum(m.slot);
-    } else if (m.kind == MetricKind::kChunkList) {
-      SampleSeries* series = series_of(m, st);
-      if (series == nullptr) continue;
-      if (m.series == ChunkSeries::kInterChunk) icl_index = s.metrics.size();
-      if (m.series == ChunkSeries::kPerTokenItl && !st.per_token_separate) {
-        // Every chunk carried one token: per-token ITL is the ICL distribution, computed once.
-        shared_per_token_index = s.metrics.size();
-      } else if (series->exact()) {
-        pending.push_back({series->exact_values(), PercentileMethod::kLinear, s.metrics.size()});
-      } else {
-        r.stats = series->histogram_stats();
-      }
-    } else {
-      auto& col = st.columns[static_cast<size_t>(m.slot)];
-      if (col.empty()) continue;
-      if (!m.has(kAdjusted)) {
-        pending.push_back({&col, PercentileMethod::kLinear, s.metrics.size()});
-      } else {
-        if (st.error_request_count == 0) continue;
-        std::vector<double>& adj = adjusted.emplace_back(col);
-        adj.insert(adj.end(), static_cast<size_t>(st.error_request_count), kInf);
-        pending.push_back({&adj, PercentileMethod::kNearest, s.metrics.size()});
-      }
-    }
-    s.metrics.push_back(r);
+    if (table[t].applies_to(opt.capabilities)) rows.add(table[t]);
   }
-  compute_all(pending, &s.metrics, opt.max_threads);
-  if (shared_per_token_index != SIZE_MAX && icl_index != SIZE_MAX) {
-    s.metrics[shared_per_token_index].stats = s.metrics[icl_index].stats;
-  }
-
+  rows.compute_distributions(opt.max_threads);
   Extras& e = s.extras;
   client_limited(s, &x, &e);
-  std::vector<bool> absent(s.metrics.size(), false);
-  for (size_t i : formulas) {
-    ScalarValue v;
-    absent[i] = !s.metrics[i].info->formula(x, &v);
-    s.metrics[i].value = v.value;
-    s.metrics[i].int_value = v.exact;
-  }
-  size_t kept = 0;
-  for (size_t i = 0; i < s.metrics.size(); ++i) {
-    if (!absent[i]) s.metrics[kept++] = s.metrics[i];
-  }
-  s.metrics.resize(kept);
+  rows.evaluate_formulas(x);
 
   e.sends_with_intended = x.sends_with_intended;
   e.late_sends = x.late_sends;
