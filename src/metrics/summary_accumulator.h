@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "metrics/summary.h"
 #include "record/request_record.h"
@@ -45,6 +46,9 @@ class SummaryAccumulator {
   void reserve(size_t records);
   // REQUIRES: token counts filled (record processing done). The record may be dropped after.
   void add(const record::RequestRecord& r);
+  // Sets SummaryOptions::window_ns (the throughput denominator) for the next finish(): a time
+  // slice knows its length only once its last response is in.
+  void set_window_ns(int64_t window_ns) { options_.window_ns = window_ns; }
   // Folds `other` (built with the same options) into this one.
   void merge(SummaryAccumulator&& other);
   // The summary of every record added or merged so far. May be called more than once (the
