@@ -24,6 +24,9 @@
 
 namespace servebench::metrics {
 
+// The content-chunk predicate is record::is_content_chunk (one definition for the tree).
+using record::is_content_chunk;
+
 // Column index of each per-request value. The first kCount are AIPerf's (in the order
 // profile_export.jsonl writes them); the slots after kCount are servebench's own.
 enum class RecordMetric : uint8_t {
