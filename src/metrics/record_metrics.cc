@@ -99,6 +99,16 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out, core::Cap
   if (ok) set_warning_flags(f, out);
 }
 
+void compute_record_metrics(const RequestRecord& r, RecordValues* out) {
+  compute_record_metrics(r, out, capabilities_of(r));
+}
+
+core::Capabilities capabilities_of(const RequestRecord& r) {
+  if (r.output_items < 0) return core::kTextGenerationCaps;
+  return core::kTextGenerationCaps &
+         ~(core::kCapProducesTokens | core::kCapStreams | core::kCapReasoning);
+}
+
 void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* out) {
   for_each_inter_chunk_latency(r, [out](double gap) { out->push_back(gap); });
 }

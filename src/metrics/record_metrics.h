@@ -126,7 +126,15 @@ struct RecordValues {
 // kAllOutcomes rows (schedule_lag) for every record. Slots whose row needs a capability
 // missing from `caps` are left NaN.
 void compute_record_metrics(const record::RequestRecord& r, RecordValues* out,
-                            core::Capabilities caps = core::kTextGenerationCaps);
+                            core::Capabilities caps);
+// Same, with the capabilities the record itself shows (capabilities_of): for writers that see
+// one record at a time, such as profile_export.jsonl.
+void compute_record_metrics(const record::RequestRecord& r, RecordValues* out);
+
+// The capabilities a record shows: text generation, except that a record whose endpoint counts
+// non-token outputs (output_items >= 0: embedding vectors, ranked documents) produces no tokens,
+// streams none and has no reasoning.
+core::Capabilities capabilities_of(const record::RequestRecord& r);
 
 // Sets out->usage_discrepancy and out->osl_mismatch of a successful record from its computed
 // slots.
