@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "metrics/sample_series.h"
+
 namespace servebench::metrics {
 namespace {
 
@@ -128,6 +130,14 @@ double latency_from_intended(const F& f) {
   return f.r->intended_ns > 0 && f.end_ns != 0 ? num(f.end_ns - f.r->intended_ns) : NAN;
 }
 
+// ---- per-chunk lists ----
+void icl(const record::RequestRecord& r, SampleSeries* s) {
+  for_each_inter_chunk_latency(r, [s](double gap) { s->add(gap); });
+}
+void per_token_itl(const record::RequestRecord& r, SampleSeries* s) {
+  for_each_per_token_itl(r, [s](double v, size_t n) { s->add(v, n); });
+}
+
 // ---- formulas over the accumulated counters ----
 bool set(ScalarValue* out, double v) {
   out->value = v;
@@ -208,9 +218,16 @@ constexpr MetricInfo adj(std::string_view tag, std::string_view header, uint32_t
   return m;
 }
 constexpr MetricInfo list(std::string_view tag, std::string_view header, uint32_t flags,
-                          ChunkSeries series) {
+                          ChunkListFn fn) {
   MetricInfo m{tag, header, "ms", kNsPerMs, K::kChunkList, flags, 0};
-  m.series = series;
+  m.chunks = fn;
+  return m;
+}
+MetricInfo per_token_list() {
+  MetricInfo m = list("per_token_inter_token_latency", "Per-Token Inter Token Latency",
+                      kOurs | kStreamTokens, per_token_itl);
+  m.mirrors = "inter_chunk_latency";
+  m.mirrors_while = per_token_itl_equals_icl;
   return m;
 }
 constexpr MetricInfo formula(std::string_view tag, std::string_view header, std::string_view unit,
@@ -250,8 +267,7 @@ const MetricInfo kMetrics[] = {
     adj("adj_inter_token_latency", "Adjusted Inter Token Latency", kStreamTokens, 401, S::kItl),
     rec("inter_token_latency", "Inter Token Latency", "ms", kNsPerMs, kStreamTokens, 400, S::kItl,
         itl),
-    list("inter_chunk_latency", "Inter Chunk Latency", kStreamTokens | kNoConsole,
-         ChunkSeries::kInterChunk),
+    list("inter_chunk_latency", "Inter Chunk Latency", kStreamTokens | kNoConsole, icl),
     rec("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user",
         1, kStreamTokens | kLargerIsBetter, 500, S::kOutputTpsPerUser, output_tps_per_user),
     rec("e2e_output_token_throughput", "E2E Output Token Throughput", "tokens/sec/user", 1,
@@ -357,8 +373,7 @@ const MetricInfo kMetrics[] = {
         kOurs, 0, S::kLatencyFromIntended, latency_from_intended),
     rec("schedule_lag", "Schedule Lag", "ms", kNsPerMs, kOurs | kAllOutcomes, 0, S::kScheduleLag,
         schedule_lag),
-    list("per_token_inter_token_latency", "Per-Token Inter Token Latency", kOurs | kStreamTokens,
-         ChunkSeries::kPerTokenItl),
+    per_token_list(),
     formula("late_send_fraction", "Late Send Fraction", "ratio", 1, K::kDerived, kOurs, 0,
             late_fraction),
     formula("client_limited", "Client Limited", "count", 1, K::kDerived, kOurs | kIntegerValued, 0,

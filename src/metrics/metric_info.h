@@ -20,6 +20,8 @@
 
 namespace servebench::metrics {
 
+class SampleSeries;
+
 // AIPerf's three kinds, plus the per-chunk list metrics (one value per content chunk).
 enum class MetricKind : uint8_t {
   kRecord,     // one value per request → a distribution (exact statistics)
@@ -48,16 +50,9 @@ enum MetricFlag : uint32_t {
 
 // How a row's result is produced.
 enum class Aggregate : uint8_t {
-  kDistribution,  // statistics of the `slot` column (kRecord) or the `series` (kChunkList)
+  kDistribution,  // statistics of the `slot` column (kRecord) or of the chunk list (kChunkList)
   kSum,           // sum of the `slot` column; reported when the column is not empty
   kFormula,       // `formula` over ScalarInputs (counters, window, sums, other columns)
-};
-
-// Per-chunk series (kChunkList rows).
-enum class ChunkSeries : uint8_t {
-  kNone,
-  kInterChunk,   // gaps between consecutive content chunks
-  kPerTokenItl,  // each gap spread over the chunk's tokens (ours)
 };
 
 // What formulas read: the accumulated counters of one summary. Base units (ns, tokens).
@@ -97,6 +92,10 @@ struct ScalarValue {
 using FormulaFn = bool (*)(const ScalarInputs&, ScalarValue* out);
 // The value of a per-record metric for one record; NaN when it does not apply.
 using RecordValueFn = double (*)(const RecordFacts&);
+// Adds a record's samples of a per-chunk list metric to `series`.
+using ChunkListFn = void (*)(const record::RequestRecord&, SampleSeries* series);
+// True when a record's samples of a chunk list equal those of the list it mirrors.
+using MirrorFn = bool (*)(const record::RequestRecord&);
 
 struct MetricInfo {
   std::string_view tag;
@@ -109,8 +108,13 @@ struct MetricInfo {
   Aggregate aggregate = Aggregate::kDistribution;
   RecordMetric slot = RecordMetric::kNone;  // kRecord rows, adj_ rows and sums: the column
   RecordValueFn value = nullptr;            // kRecord rows that own their slot
-  ChunkSeries series = ChunkSeries::kNone;  // kChunkList rows
-  FormulaFn formula = nullptr;              // kFormula rows
+  ChunkListFn chunks = nullptr;             // kChunkList rows
+  // A chunk list that equals the chunk list `mirrors` as long as every record satisfies
+  // `mirrors_while` is not stored twice until a record does not (per-token ITL = ICL while
+  // every chunk carries one token).
+  std::string_view mirrors = {};
+  MirrorFn mirrors_while = nullptr;
+  FormulaFn formula = nullptr;  // kFormula rows
 
   bool has(MetricFlag f) const { return (flags & f) != 0; }
   double to_display(double base) const { return base / display_divisor; }

@@ -11,9 +11,7 @@ namespace servebench::metrics {
 
 using record::RequestRecord;
 
-struct SummaryAccumulator::State : SummaryState {
-  using SummaryState::SummaryState;
-};
+struct SummaryAccumulator::State : SummaryState {};
 
 namespace {
 
@@ -31,10 +29,21 @@ void choose_slots(const SummaryOptions& o, SummaryState* st) {
       st->success_slots.push_back(fn);
     }
   }
-  const MetricInfo* icl = find_metric("inter_chunk_latency");
-  const MetricInfo* per_token = find_metric("per_token_inter_token_latency");
-  st->icl_enabled = o.inter_chunk_latency && icl->applies_to(o.capabilities);
-  st->per_token_enabled = st->icl_enabled && per_token->applies_to(o.capabilities);
+  if (!o.inter_chunk_latency) return;
+  size_t count = 0;
+  const MetricInfo* table = all_metrics(&count);
+  for (size_t t = 0; t < count; ++t) {
+    const MetricInfo& m = table[t];
+    if (m.kind != MetricKind::kChunkList || !m.applies_to(o.capabilities)) continue;
+    SummaryState::ChunkList cl{&m, SampleSeries(o.exact_chunk_samples)};
+    for (size_t i = 0; i < st->chunk_lists.size(); ++i) {
+      if (!m.mirrors.empty() && st->chunk_lists[i].info->tag == m.mirrors) {
+        cl.mirror_of = static_cast<int>(i);
+        cl.separate = false;
+      }
+    }
+    st->chunk_lists.push_back(std::move(cl));
+  }
 }
 
 void push_slots(const std::vector<SummaryState::SlotFn>& slots, const RecordFacts& f,
@@ -57,16 +66,32 @@ bool meets_slos(const std::vector<Slo>& slos, const RecordValues& rv) {
   return true;
 }
 
-void add_chunk_series(const RequestRecord& r, SummaryState* st) {
-  if (!st->icl_enabled) return;
-  if (st->per_token_enabled && !st->per_token_separate && !per_token_itl_equals_icl(r)) {
-    // Every earlier sample had one token per chunk: per-token ITL so far is the ICL series.
-    st->per_token = st->icl;
-    st->per_token_separate = true;
+void add_chunk_lists(const RequestRecord& r, SummaryState* st) {
+  auto& lists = st->chunk_lists;
+  // Break mirrors before any list takes this record's samples.
+  for (auto& cl : lists) {
+    if (!cl.separate && !cl.info->mirrors_while(r)) {
+      cl.series = lists[static_cast<size_t>(cl.mirror_of)].series;
+      cl.separate = true;
+    }
   }
-  for_each_inter_chunk_latency(r, [st](double gap) { st->icl.add(gap); });
-  if (st->per_token_separate) {
-    for_each_per_token_itl(r, [st](double v, size_t n) { st->per_token.add(v, n); });
+  for (auto& cl : lists) {
+    if (cl.separate) cl.info->chunks(r, &cl.series);
+  }
+}
+
+// Merges b's chunk lists into a's; a list still mirroring on one side is materialised first.
+void merge_chunk_lists(SummaryState* a, SummaryState* b) {
+  auto& x = a->chunk_lists;
+  auto& y = b->chunk_lists;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i].separate == y[i].separate) continue;
+    auto& side = x[i].separate ? y : x;
+    side[i].series = side[static_cast<size_t>(side[i].mirror_of)].series;
+    side[i].separate = true;
+  }
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i].separate) x[i].series.merge(std::move(y[i].series));
   }
 }
 
@@ -83,7 +108,7 @@ void append(std::vector<T>* to, std::vector<T>&& from) {
 }  // namespace
 
 SummaryAccumulator::SummaryAccumulator(SummaryOptions options)
-    : options_(std::move(options)), state_(new State(options_)) {
+    : options_(std::move(options)), state_(new State) {
   choose_slots(options_, state_);
 }
 SummaryAccumulator::~SummaryAccumulator() { delete state_; }
@@ -140,20 +165,14 @@ void SummaryAccumulator::add(const RequestRecord& r) {
   if (rv.usage_discrepancy) ++st.usage_discrepancy_count;
   if (rv.osl_mismatch) ++st.osl_mismatch_count;
   if (!options_.slos.empty() && meets_slos(options_.slos, rv)) ++st.good_request_count;
-  add_chunk_series(r, &st);
+  add_chunk_lists(r, &st);
 }
 
 void SummaryAccumulator::merge(SummaryAccumulator&& other) {
   State& a = *state_;
   State& b = *other.state_;
   for (size_t i = 0; i < kNumRecordSlots; ++i) append(&a.columns[i], std::move(b.columns[i]));
-  if (a.per_token_separate || b.per_token_separate) {
-    if (!a.per_token_separate) a.per_token = a.icl;
-    if (!b.per_token_separate) b.per_token = b.icl;
-    a.per_token_separate = true;
-    a.per_token.merge(std::move(b.per_token));
-  }
-  a.icl.merge(std::move(b.icl));
+  merge_chunk_lists(&a, &b);
   a.added += b.added;
   a.request_count += b.request_count;
   a.error_request_count += b.error_request_count;
@@ -167,7 +186,7 @@ void SummaryAccumulator::merge(SummaryAccumulator&& other) {
   a.any_max_end_ns = std::max(a.any_max_end_ns, b.any_max_end_ns);
   append(&a.intervals, std::move(b.intervals));
   a.errors.merge(std::move(b.errors));
-  *other.state_ = State(other.options_);
+  *other.state_ = State();
   choose_slots(other.options_, other.state_);
 }
 
@@ -185,7 +204,8 @@ size_t SummaryAccumulator::memory_bytes() const {
   size_t bytes = sizeof(State);
   for (const auto& col : st.columns) bytes += col.capacity() * sizeof(double);
   bytes += st.intervals.capacity() * sizeof(st.intervals[0]);
-  bytes += st.icl.memory_bytes() + st.per_token.memory_bytes() + st.errors.memory_bytes();
+  for (const auto& cl : st.chunk_lists) bytes += cl.series.memory_bytes();
+  bytes += st.errors.memory_bytes();
   return bytes;
 }
 

@@ -134,15 +134,12 @@ void client_limited(const Summary& s, ScalarInputs* x, Extras* e) {
   x->client_limited = e->client_limited;
 }
 
-// The series behind a chunk-list row; nullptr when the row is off or empty.
-SampleSeries* series_of(const MetricInfo& m, SummaryState& st) {
-  if (!st.icl_enabled) return nullptr;
-  SampleSeries* s = &st.icl;
-  if (m.series == ChunkSeries::kPerTokenItl) {
-    if (!st.per_token_enabled) return nullptr;
-    if (st.per_token_separate) s = &st.per_token;
+// The state of a chunk-list row; nullptr when the options leave the row out.
+SummaryState::ChunkList* chunk_list_of(const MetricInfo& m, SummaryState& st) {
+  for (auto& cl : st.chunk_lists) {
+    if (cl.info == &m) return &cl;
   }
-  return s->empty() ? nullptr : s;
+  return nullptr;
 }
 
 // Collects the rows of one summary in table order; distributions are computed together at the
@@ -157,8 +154,9 @@ struct RowBuilder {
   std::vector<PendingStats> pending;
   std::deque<std::vector<double>> adjusted;  // adj_* samples: the column plus one +inf per error
   std::vector<size_t> formulas;
-  size_t icl_index = SIZE_MAX;
-  size_t shared_per_token_index = SIZE_MAX;
+  // Result index of each chunk list (SIZE_MAX while absent), and mirror rows to fill from them.
+  std::vector<size_t> chunk_list_index;
+  std::vector<std::pair<size_t, size_t>> mirrored;  // (row, row it mirrors)
 
   // Appends the row for `m` when this summary reports it (formulas: provisionally).
   void add(const MetricInfo& m) {
@@ -180,17 +178,23 @@ struct RowBuilder {
   }
 
   bool chunk_list(const MetricInfo& m, size_t index, MetricResult* r) {
-    SampleSeries* series = series_of(m, st);
-    if (series == nullptr) return false;
-    if (m.series == ChunkSeries::kInterChunk) icl_index = index;
-    if (m.series == ChunkSeries::kPerTokenItl && !st.per_token_separate) {
-      // Every chunk carried one token: per-token ITL is the ICL distribution, computed once.
-      shared_per_token_index = index;
-    } else if (series->exact()) {
-      pending.push_back({series->exact_values(), PercentileMethod::kLinear, index});
+    SummaryState::ChunkList* cl = chunk_list_of(m, st);
+    if (cl == nullptr) return false;
+    const size_t list = static_cast<size_t>(cl - st.chunk_lists.data());
+    chunk_list_index.resize(st.chunk_lists.size(), SIZE_MAX);
+    if (!cl->separate) {
+      // Still a mirror: same samples as the list it mirrors, computed once.
+      const size_t base = chunk_list_index[static_cast<size_t>(cl->mirror_of)];
+      if (base == SIZE_MAX) return false;
+      mirrored.emplace_back(index, base);
+    } else if (cl->series.empty()) {
+      return false;
+    } else if (cl->series.exact()) {
+      pending.push_back({cl->series.exact_values(), PercentileMethod::kLinear, index});
     } else {
-      r->stats = series->histogram_stats();
+      r->stats = cl->series.histogram_stats();
     }
+    chunk_list_index[list] = index;
     return true;
   }
 
@@ -210,9 +214,7 @@ struct RowBuilder {
 
   void compute_distributions(int max_threads) {
     compute_all(pending, &rows, max_threads);
-    if (shared_per_token_index != SIZE_MAX && icl_index != SIZE_MAX) {
-      rows[shared_per_token_index].stats = rows[icl_index].stats;
-    }
+    for (const auto& [row, base] : mirrored) rows[row].stats = rows[base].stats;
   }
 
   // Evaluates the formula rows over `inputs`, dropping those not reported.

@@ -19,9 +19,6 @@
 namespace servebench::metrics {
 
 struct SummaryState {
-  explicit SummaryState(const SummaryOptions& o)
-      : icl(o.exact_chunk_samples), per_token(o.exact_chunk_samples) {}
-
   // Slots computed for each outcome, fixed by the options' capabilities, with their value
   // functions (resolved once: add() runs per record).
   struct SlotFn {
@@ -31,15 +28,17 @@ struct SummaryState {
   std::vector<SlotFn> all_outcome_slots;  // every record (schedule lag)
   std::vector<SlotFn> success_slots;
   std::vector<SlotFn> error_slots;
-  bool icl_enabled = false;
-  bool per_token_enabled = false;
-
   std::array<std::vector<double>, kNumRecordSlots> columns;
-  // While every chunk seen carried one token, per-token ITL is the inter-chunk series itself and
-  // `per_token` stays empty; the first multi-token record copies `icl` into it.
-  SampleSeries icl;
-  SampleSeries per_token;
-  bool per_token_separate = false;
+  // One per chunk-list row the options enable, in table order. A list that mirrors another
+  // (per-token ITL while every chunk carried one token) stays empty and `separate` false until a
+  // record breaks the mirror; then it starts as a copy of the mirrored list.
+  struct ChunkList {
+    const MetricInfo* info = nullptr;
+    SampleSeries series;
+    int mirror_of = -1;  // index into chunk_lists
+    bool separate = true;
+  };
+  std::vector<ChunkList> chunk_lists;
 
   int64_t added = 0;
   int64_t request_count = 0;

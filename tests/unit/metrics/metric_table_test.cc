@@ -29,7 +29,12 @@ TEST(MetricTableTest, TagsAreUniqueAndEverySlotHasOneOwner) {
         break;
       case Aggregate::kDistribution:
         if (m.kind == MetricKind::kChunkList) {
-          EXPECT_NE(m.series, ChunkSeries::kNone) << m.tag;
+          EXPECT_NE(m.chunks, nullptr) << m.tag;
+          if (!m.mirrors.empty()) {
+            ASSERT_NE(find_metric(m.mirrors), nullptr) << m.tag;
+            EXPECT_LT(find_metric(m.mirrors), &m) << "a mirrored list comes first";
+            EXPECT_NE(m.mirrors_while, nullptr) << m.tag;
+          }
         } else if (m.has(kAdjusted)) {
           EXPECT_EQ(m.tag, "adj_" + std::string(slot_metric(m.slot)->tag));
         } else {
