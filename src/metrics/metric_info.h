@@ -2,7 +2,7 @@
 // §5) and servebench's own — with its tag, AIPerf header, units, flags, the endpoint
 // capabilities it needs, and how it is computed and aggregated. summarize() (through
 // SummaryAccumulator) loops over this table; the console, JSON, CSV and JSONL exports,
-// --goodput and --fail-on read it. Adding a metric is one row in metric_table.cc (plus its
+// --goodput and --fail-on read it. Adding a metric is one row in metric_info.cc (plus its
 // per-record slot in record_metrics.h when it has one value per request).
 //
 // Table order is the order of Summary::metrics and of the JSON export's keys; the console sorts
