@@ -34,26 +34,11 @@ void multi_select(std::vector<double>& v, size_t begin, size_t end, const size_t
 }  // namespace
 
 bool Stats::get(const char* name, double* out) const {
-  if (std::strcmp(name, "avg") == 0) {
-    *out = avg;
-    return true;
-  }
-  if (std::strcmp(name, "min") == 0) {
-    *out = min;
-    return true;
-  }
-  if (std::strcmp(name, "max") == 0) {
-    *out = max;
-    return true;
-  }
-  if (std::strcmp(name, "sum") == 0) {
-    *out = sum;
-    return true;
-  }
-  if (std::strcmp(name, "count") == 0) {
-    *out = static_cast<double>(count);
-    return true;
-  }
+  if (std::strcmp(name, "avg") == 0) { *out = avg; return true; }
+  if (std::strcmp(name, "min") == 0) { *out = min; return true; }
+  if (std::strcmp(name, "max") == 0) { *out = max; return true; }
+  if (std::strcmp(name, "sum") == 0) { *out = sum; return true; }
+  if (std::strcmp(name, "count") == 0) { *out = static_cast<double>(count); return true; }
   if (std::strcmp(name, "std") == 0) {
     if (!has_std) return false;
     *out = std;

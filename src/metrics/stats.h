@@ -32,8 +32,8 @@ struct Stats {
   double max = 0;
   double sum = 0;
   double std = 0;
-  bool has_std = true;        // false for adj_* (AIPerf writes std = None)
-  std::array<double, 9> p{};  // values for kPercentiles
+  bool has_std = true;                // false for adj_* (AIPerf writes std = None)
+  std::array<double, 9> p{};          // values for kPercentiles
 
   // Value of a statistic by name ("avg", "min", "max", "sum", "std", "count", "p1".."p99").
   // Returns false when the name is unknown (or std is absent).
