@@ -1,6 +1,9 @@
 // Summary speed: summarize() over N records with 16 content chunks each (target: 1M records in
 // < 2 s without inter-chunk latency), with inter-chunk latency included, and the JSONL writer.
+// Summary memory: SummaryAccumulator::memory_bytes() after 100k streamed records of 1,000
+// content chunks each (counters bytes_per_request, total_MiB).
 //   build/bin/bench_metrics --benchmark_filter=Summarize
+//   build/bin/bench_metrics --benchmark_filter=AccumulatorMemory
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -9,6 +12,7 @@
 
 #include "export/records_jsonl.h"
 #include "metrics/summary.h"
+#include "metrics/summary_accumulator.h"
 
 namespace {
 
@@ -90,6 +94,54 @@ void BM_RecordsJsonl(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// One record of `chunks` content chunks (1 token each, 5-15 ms apart) added `n` times with
+// shifted timestamps, so the accumulator sees n distinct requests while one record is alive.
+void BM_AccumulatorMemory(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  const int chunks = static_cast<int>(state.range(1));
+  std::mt19937_64 rng(2);
+  RequestRecord r;
+  r.streaming = true;
+  r.request_start_ns = 1'000'000'000;
+  r.intended_ns = r.request_start_ns;
+  r.request_sent_ns = r.request_start_ns + 50'000;
+  r.first_byte_ns = r.request_start_ns + 1'000'000;
+  int64_t c = r.request_start_ns + 30'000'000;
+  r.chunks.push_back({r.first_byte_ns, 0, 0, ChunkKind::kEmpty, 0});
+  for (int k = 0; k < chunks; ++k) {
+    r.chunks.push_back({c, 0, 0, ChunkKind::kContent, 1});
+    c += 5'000'000 + static_cast<int64_t>(rng() % 10'000'000);
+  }
+  r.end_ns = c;
+  r.input_tokens = 1000;
+  r.output_tokens = chunks;
+  r.usage.prompt_tokens = 1000;
+  r.usage.completion_tokens = chunks;
+  r.usage.total_tokens = 1000 + chunks;
+  size_t bytes = 0;
+  for (auto _ : state) {
+    servebench::metrics::SummaryAccumulator acc{servebench::metrics::SummaryOptions{}};
+    RequestRecord cur = r;
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t shift = static_cast<int64_t>(i) * 5'000'000;
+      cur.request_start_ns = r.request_start_ns + shift;
+      cur.intended_ns = r.intended_ns + shift;
+      cur.request_sent_ns = r.request_sent_ns + shift;
+      cur.first_byte_ns = r.first_byte_ns + shift;
+      cur.end_ns = r.end_ns + shift;
+      for (size_t k = 0; k < r.chunks.size(); ++k) cur.chunks[k].recv_ns = r.chunks[k].recv_ns + shift;
+      acc.add(cur);
+    }
+    bytes = acc.memory_bytes();
+    auto s = std::move(acc).finish();
+    benchmark::DoNotOptimize(s.request_count);
+  }
+  state.counters["bytes_per_request"] = static_cast<double>(bytes) / static_cast<double>(n);
+  state.counters["total_MiB"] = static_cast<double>(bytes) / (1 << 20);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+BENCHMARK(BM_AccumulatorMemory)->Args({100'000, 1'000})->Unit(benchmark::kMillisecond)->Iterations(1)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_SummarizeNoIcl)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_SummarizeWithIcl)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();
 BENCHMARK(BM_SummarizeWithIclOneTokenChunks)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->Iterations(3)->MeasureProcessCPUTime()->UseRealTime();

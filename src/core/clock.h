@@ -43,13 +43,17 @@ class FakeClock final : public Clock {
   int64_t wall_origin_;
 };
 
-// Maps steady timestamps to wall time using one pair of readings taken together.
+// Maps steady timestamps to wall time using one pair of readings taken together. The one anchor
+// type of the tree (record::RunAnchor names it for records and exports). A steady timestamp of
+// 0 means "did not happen" (RequestRecord's convention) and maps to 0.
 struct WallAnchor {
   int64_t steady_ns = 0;
   int64_t wall_ns = 0;
 
   static WallAnchor capture(const Clock& clock);
-  int64_t to_wall_ns(int64_t steady) const { return wall_ns + (steady - steady_ns); }
+  int64_t to_wall_ns(int64_t steady) const {
+    return steady == 0 ? 0 : wall_ns + (steady - steady_ns);
+  }
 };
 
 }  // namespace servebench::core

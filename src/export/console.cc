@@ -230,12 +230,12 @@ std::string render_console(const ConsoleInput& in) {
     out += "\n" + panel("⚠ Warning", {scrub_secrets(w)});
   }
   const auto& x = s.extras;
-  if (x.has_schedule_lag) {
+  if (const MetricResult* lag = s.find("schedule_lag")) {
     out += fmt::format(
         "\nSchedule lag (ms): p50 {} p99 {} max {}; sends late > 1 ms: {}; concurrency peak {} "
         "avg {}\n",
-        fmt_value(x.schedule_lag.p[4] / 1e6), fmt_value(x.schedule_lag.p[8] / 1e6),
-        fmt_value(x.schedule_lag.max / 1e6), pct(x.late_sends, x.sends_with_intended),
+        fmt_value(lag->stats.p[4] / 1e6), fmt_value(lag->stats.p[8] / 1e6),
+        fmt_value(lag->stats.max / 1e6), pct(x.late_sends, x.sends_with_intended),
         x.peak_concurrency, fmt_value(x.avg_concurrency));
   }
   if (!in.gate_messages.empty()) {

@@ -197,9 +197,10 @@ const char* cancel_reason_name(record::CancelReason reason) {
   return "none";
 }
 
-void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
+void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out,
+                        core::Capabilities capabilities) {
   metrics::RecordValues rv;
-  metrics::compute_record_metrics(r, &rv);
+  metrics::compute_record_metrics(r, &rv, capabilities);
   out->push_back('{');
   metadata(r, a, out);
   out->push_back(',');

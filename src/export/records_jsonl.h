@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/result.h"
 #include "record/request_record.h"
 
@@ -49,9 +50,11 @@ namespace servebench::exporter {
 // "rate", "grace", "interrupt" ("none" for kNone): the JSONL name of a cancel reason.
 const char* cancel_reason_name(record::CancelReason reason);
 
-// Appends one profile_export.jsonl line (with '\n') for `r`.
+// Appends one profile_export.jsonl line (with '\n') for `r`. `capabilities` are the run's
+// endpoint's, so a line holds exactly the per-request metrics the summary counts.
 void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
-                        std::string* out);
+                        std::string* out,
+                        core::Capabilities capabilities = core::kTextGenerationCaps);
 
 // Appends one profile_export_raw.jsonl line.
 void append_raw_line(const record::RequestRecord& r, const record::RunAnchor& anchor,

@@ -57,11 +57,12 @@ json metric_block(const MetricResult& m) {
   return j;
 }
 
+// AIPerf's rows at the top level; servebench's own rows go under "servebench".
 void add_metrics(json* out, const metrics::Summary& s) {
-  for (const MetricResult& m : s.metrics) (*out)[std::string(m.tag())] = metric_block(m);
+  for (const MetricResult& m : s.metrics) {
+    if (!m.info->has(metrics::kServebench)) (*out)[std::string(m.tag())] = metric_block(m);
+  }
 }
-
-json ms_block(const Stats& s) { return stats_block("ms", s, 1e6, false); }
 
 bool secret_key(const std::string& key) {
   std::string k;
@@ -151,12 +152,11 @@ std::string render_summary_json(const JsonInput& in) {
   // Ours.
   const auto& x = s.extras;
   json sb;
-  if (x.has_ttft_from_intended) sb["time_to_first_token_from_intended"] = ms_block(x.ttft_from_intended);
-  if (x.has_latency_from_intended) {
-    sb["request_latency_from_intended"] = ms_block(x.latency_from_intended);
+  for (const MetricResult& m : s.metrics) {
+    if (m.info->has(metrics::kServebench) && m.distribution) {
+      sb[std::string(m.tag())] = metric_block(m);
+    }
   }
-  if (x.has_schedule_lag) sb["schedule_lag"] = ms_block(x.schedule_lag);
-  if (x.has_per_token_itl) sb["per_token_inter_token_latency"] = ms_block(x.per_token_itl);
   sb["late_send_threshold_ms"] = static_cast<double>(metrics::kLateSendThresholdNs) / 1e6;
   sb["late_sends"] = x.late_sends;
   sb["late_send_fraction"] = number(x.late_send_fraction);

@@ -32,11 +32,6 @@ inline const char* cancel_message(record::CancelReason reason) {
 
 inline constexpr size_t kErrorExcerptBytes = 512;
 
-inline bool is_output_chunk(record::ChunkKind k) {
-  return k == record::ChunkKind::kContent || k == record::ChunkKind::kReasoning ||
-         k == record::ChunkKind::kToolCall;
-}
-
 // One in-flight request: the transport's handler and the record being filled.
 struct Worker::Request final : transport::ResponseHandler {
   Worker* worker = nullptr;
@@ -114,7 +109,7 @@ struct Worker::Request final : transport::ResponseHandler {
     worker->parser_->parse_event(endpoints::SseEventView{ev.event, ev.data}, ev.recv_ns, &rec);
     if (awaiting_first_token) {
       for (size_t i = before; i < rec.chunks.size(); ++i) {
-        if (is_output_chunk(rec.chunks[i].kind)) {
+        if (record::is_content_chunk(rec.chunks[i].kind)) {
           awaiting_first_token = false;
           --worker->prefill_in_flight_;
           worker->need_pump_ = true;  // a prefill slot freed; pumped after this loop iteration

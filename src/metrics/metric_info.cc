@@ -1,4 +1,12 @@
+// The metric table. Headers, units, flags and console order follow AIPerf's registry
+// (src/aiperf/metrics/types/*.py); formulas are aiperf-inventory.md §5.2-5.4 and
+// docs/metrics.md. Row order = Summary::metrics order = JSON key order.
 #include "metrics/metric_info.h"
+
+#include <algorithm>
+#include <array>
+
+#include "metrics/sample_series.h"
 
 namespace servebench::metrics {
 namespace {
@@ -6,128 +14,398 @@ namespace {
 constexpr double kNsPerMs = 1e6;
 constexpr double kNsPerSec = 1e9;
 using K = MetricKind;
+using A = Aggregate;
+using S = RecordMetric;
+using F = RecordFacts;
+using I = ScalarInputs;
 
-// Headers, units and orders follow AIPerf's registry (src/aiperf/metrics/types/*.py).
-constexpr MetricInfo kMetrics[] = {
-    // Record metrics (base unit ns / tokens / %).
-    {"time_to_first_token", "Time to First Token", "ms", kNsPerMs, K::kRecord, kStreamingOnly, 100},
-    {"adj_time_to_first_token", "Adjusted Time to First Token", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly, 101},
-    {"time_to_second_token", "Time to Second Token", "ms", kNsPerMs, K::kRecord, kStreamingOnly,
-     200},
-    {"time_to_first_output_token", "Time to First Output Token", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly, 210},
-    {"request_latency", "Request Latency", "ms", kNsPerMs, K::kRecord, kNoFlags, 300},
-    {"adj_request_latency", "Adjusted Request Latency", "ms", kNsPerMs, K::kRecord, kNoFlags, 301},
-    {"decode_duration", "Decode Duration", "ms", kNsPerMs, K::kRecord, kStreamingOnly, 350},
-    {"adj_decode_duration", "Adjusted Decode Duration", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly, 351},
-    {"inter_token_latency", "Inter Token Latency", "ms", kNsPerMs, K::kRecord, kStreamingOnly, 400},
-    {"adj_inter_token_latency", "Adjusted Inter Token Latency", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly, 401},
-    {"inter_chunk_latency", "Inter Chunk Latency", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly | kNoConsole, 0},
-    {"output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user", 1,
-     K::kRecord, kStreamingOnly | kLargerIsBetter, 500},
-    {"e2e_output_token_throughput", "E2E Output Token Throughput", "tokens/sec/user", 1,
-     K::kRecord, kLargerIsBetter, 510},
-    {"prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", 1,
-     K::kRecord, kStreamingOnly | kLargerIsBetter | kNoConsole, 0},
-    {"output_sequence_length", "Output Sequence Length", "tokens", 1, K::kRecord,
-     kLargerIsBetter | kIntegerValued, 600},
-    {"reasoning_token_count", "Reasoning Token Count", "tokens", 1, K::kRecord, kIntegerValued,
-     650},
-    {"input_sequence_length", "Input Sequence Length", "tokens", 1, K::kRecord,
-     kLargerIsBetter | kIntegerValued, 700},
-    {"output_token_count", "Output Token Count", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_prompt_tokens", "Usage Prompt Tokens", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_completion_tokens", "Usage Completion Tokens", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_total_tokens", "Usage Total Tokens", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", 1, K::kRecord,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, K::kRecord, kNoConsole, 0},
-    {"usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, K::kRecord, kNoConsole,
-     0},
-    {"usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, K::kRecord, kNoConsole, 0},
-    {"osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, K::kRecord, kNoConsole, 0},
-    {"error_isl", "Error Input Sequence Length", "tokens", 1, K::kRecord,
-     kErrorOnly | kIntegerValued | kNoConsole, 0},
-    {"stream_setup_latency", "Stream Setup Latency", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly | kNoConsole | kNoCsv, 0},
-    {"stream_prefill_latency", "Stream Prefill Latency", "ms", kNsPerMs, K::kRecord,
-     kStreamingOnly | kNoConsole | kNoCsv, 0},
-    {"http_req_sending", "HTTP Request Sending", "ms", kNsPerMs, K::kRecord, kNoConsole | kNoCsv,
-     0},
-    {"http_req_waiting", "HTTP Request Waiting", "ms", kNsPerMs, K::kRecord, kNoConsole | kNoCsv,
-     0},
-    {"http_req_receiving", "HTTP Request Receiving", "ms", kNsPerMs, K::kRecord,
-     kNoConsole | kNoCsv, 0},
-    {"http_req_duration", "HTTP Request Duration", "ms", kNsPerMs, K::kRecord,
-     kNoConsole | kNoCsv, 0},
-    {"http_req_data_sent", "HTTP Request Data Sent", "B", 1, K::kRecord,
-     kIntegerValued | kNoConsole | kNoCsv, 0},
-    {"http_req_data_received", "HTTP Request Data Received", "B", 1, K::kRecord,
-     kIntegerValued | kNoConsole | kNoCsv, 0},
-    {"http_req_connection_reused", "HTTP Connection Reused", "count", 1, K::kRecord,
-     kIntegerValued | kNoConsole | kNoCsv, 0},
+constexpr uint32_t kStreamTokens = kStreamingOnly | kProducesTokensOnly;
+constexpr uint32_t kHidden = kNoConsole | kNoCsv;
+constexpr uint32_t kOurs = kServebench | kHidden;
+
+double num(int64_t v) { return static_cast<double>(v); }
+
+// ---- per-record value functions (NaN = does not apply) ----
+double ttft(const F& f) { return f.streamed_content() ? f.ttft() : NAN; }
+double ttst(const F& f) {
+  return f.streamed_content() && f.second_ns != 0 ? num(f.second_ns - f.first_ns) : NAN;
+}
+double ttfo(const F& f) {
+  return f.r->streaming && f.first_output_ns != 0 ? num(f.first_output_ns - f.r->request_start_ns)
+                                                  : NAN;
+}
+double latency(const F& f) { return f.end_ns != 0 ? f.latency() : NAN; }
+double decode(const F& f) { return f.streamed_content() ? f.latency() - f.ttft() : NAN; }
+double itl(const F& f) {
+  if (!f.streamed_content() || !f.has_osl || f.osl < 2) return NAN;
+  return (f.latency() - f.ttft()) / (f.osl - 1);
+}
+double output_tps_per_user(const F& f) {
+  const double v = itl(f);
+  return v > 0 ? 1e9 / v : NAN;
+}
+double e2e_tps(const F& f) {
+  if (f.end_ns == 0 || !f.has_osl) return NAN;
+  const double lat = f.latency();
+  return lat > 0 ? f.osl / (lat / 1e9) : NAN;
+}
+double prefill_tps(const F& f) {
+  if (!f.streamed_content() || !f.has_isl) return NAN;
+  const double t = f.ttft();
+  return t > 0 ? num(f.r->input_tokens) / (t / 1e9) : NAN;
+}
+double isl(const F& f) { return f.has_isl ? num(f.r->input_tokens) : NAN; }
+double output_tokens(const F& f) { return f.r->output_tokens >= 0 ? num(f.r->output_tokens) : NAN; }
+double reasoning_tokens(const F& f) {
+  return f.r->reasoning_tokens > 0 ? num(f.r->reasoning_tokens) : NAN;
+}
+double osl(const F& f) { return f.has_osl ? f.osl : NAN; }
+double nonneg(int64_t v) { return v >= 0 ? num(v) : NAN; }
+double u_prompt(const F& f) { return nonneg(f.r->usage.prompt_tokens); }
+double u_completion(const F& f) { return nonneg(f.r->usage.completion_tokens); }
+double u_total(const F& f) { return nonneg(f.r->usage.total_tokens); }
+double u_reasoning(const F& f) { return nonneg(f.r->usage.reasoning_tokens); }
+double u_cache_read(const F& f) { return nonneg(f.r->usage.prompt_cache_read_tokens); }
+double abs_diff_pct(double server, double client) {
+  return std::abs(server - client) / client * 100.0;
+}
+double u_prompt_diff(const F& f) {
+  const auto& r = *f.r;
+  if (r.usage.prompt_tokens < 0 || r.input_tokens <= 0) return NAN;
+  return std::abs(num(r.usage.prompt_tokens - r.input_tokens)) / num(r.input_tokens) * 100.0;
+}
+double u_completion_diff(const F& f) {
+  if (f.r->usage.completion_tokens < 0 || !f.has_osl || f.osl <= 0) return NAN;
+  return abs_diff_pct(num(f.r->usage.completion_tokens), f.osl);
+}
+double u_reasoning_diff(const F& f) {
+  const auto& r = *f.r;
+  if (r.usage.reasoning_tokens < 0 || r.reasoning_tokens <= 0) return NAN;
+  return std::abs(num(r.usage.reasoning_tokens - r.reasoning_tokens)) / num(r.reasoning_tokens) *
+         100.0;
+}
+double osl_mismatch(const F& f) {
+  if (f.r->requested_output_tokens <= 0 || !f.has_osl) return NAN;
+  const double req = num(f.r->requested_output_tokens);
+  return (f.osl - req) / req * 100.0;
+}
+double error_isl(const F& f) { return f.r->input_tokens >= 0 ? num(f.r->input_tokens) : NAN; }
+double setup(const F& f) {
+  return f.streamed_content() && f.r->first_byte_ns > 0
+             ? num(f.r->first_byte_ns - f.r->request_start_ns)
+             : NAN;
+}
+double stream_prefill(const F& f) {
+  const double s = setup(f);
+  return std::isnan(s) ? NAN : f.ttft() - s;
+}
+double sending(const F& f) {
+  return f.r->request_sent_ns > 0 ? num(f.r->request_sent_ns - f.r->request_start_ns) : NAN;
+}
+double waiting(const F& f) {
+  return f.r->request_sent_ns > 0 && f.r->first_byte_ns > 0
+             ? num(f.r->first_byte_ns - f.r->request_sent_ns)
+             : NAN;
+}
+double receiving(const F& f) {
+  return f.r->first_byte_ns > 0 && f.r->end_ns > 0 ? num(f.r->end_ns - f.r->first_byte_ns) : NAN;
+}
+double http_duration(const F& f) {
+  return f.r->end_ns > 0 ? num(f.r->end_ns - f.r->request_start_ns) : NAN;
+}
+double bytes_sent(const F& f) { return f.r->request_bytes > 0 ? num(f.r->request_bytes) : NAN; }
+double bytes_received(const F& f) {
+  return f.r->response_bytes > 0 ? num(f.r->response_bytes) : NAN;
+}
+double reused(const F& f) { return f.r->connection_reused ? 1.0 : 0.0; }
+double schedule_lag(const F& f) {
+  return f.r->intended_ns > 0 && f.r->request_start_ns > 0
+             ? num(f.r->request_start_ns - f.r->intended_ns)
+             : NAN;
+}
+double ttft_from_intended(const F& f) {
+  return f.r->intended_ns > 0 && f.streamed_content() ? num(f.first_ns - f.r->intended_ns) : NAN;
+}
+double latency_from_intended(const F& f) {
+  return f.r->intended_ns > 0 && f.end_ns != 0 ? num(f.end_ns - f.r->intended_ns) : NAN;
+}
+
+// ---- per-chunk lists ----
+void icl(const record::RequestRecord& r, SampleSeries* s) {
+  for_each_inter_chunk_latency(r, [s](double gap) { s->add(gap); });
+}
+void per_token_itl(const record::RequestRecord& r, SampleSeries* s) {
+  for_each_per_token_itl(r, [s](double v, size_t n) { s->add(v, n); });
+}
+
+// ---- formulas over the accumulated counters ----
+bool set(ScalarValue* out, double v) {
+  out->value = v;
+  return true;
+}
+// Wall timestamps stay exact integers (a double holds ns since 1970 only to ~256 ns).
+bool set_exact(ScalarValue* out, int64_t v) {
+  out->exact = v;
+  return set(out, num(v));
+}
+bool request_count(const I& x, ScalarValue* v) { return set(v, num(x.request_count)); }
+bool error_count(const I& x, ScalarValue* v) {
+  return x.error_request_count > 0 && set(v, num(x.error_request_count));
+}
+bool good_count(const I& x, ScalarValue* v) {
+  return x.goodput_enabled && set(v, num(x.good_request_count));
+}
+bool discrepancy_count(const I& x, ScalarValue* v) {
+  return (x.has(S::kUsagePromptDiffPct) || x.has(S::kUsageCompletionDiffPct)) &&
+         set(v, num(x.usage_discrepancy_count));
+}
+bool mismatch_count(const I& x, ScalarValue* v) {
+  return x.has(S::kOslMismatchDiffPct) && set(v, num(x.osl_mismatch_count));
+}
+bool min_timestamp(const I& x, ScalarValue* v) {
+  return x.window_end_ns > 0 && set_exact(v, x.window_start_wall_ns);
+}
+bool max_timestamp(const I& x, ScalarValue* v) {
+  return x.window_end_ns > 0 && set_exact(v, x.window_end_wall_ns);
+}
+bool duration(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && set(v, num(x.duration_ns));
+}
+bool request_tps(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && set(v, num(x.request_count) / x.seconds());
+}
+bool output_tps(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && x.has(S::kOsl) && set(v, x.sum(S::kOsl) / x.seconds());
+}
+bool input_tps(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && x.has(S::kIsl) && set(v, x.sum(S::kIsl) / x.seconds());
+}
+bool total_tps(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && x.has(S::kIsl) &&
+         set(v, (x.sum(S::kIsl) + x.sum(S::kOsl)) / x.seconds());
+}
+bool goodput(const I& x, ScalarValue* v) {
+  return x.duration_ns > 0 && x.goodput_enabled && set(v, num(x.good_request_count) / x.seconds());
+}
+bool good_fraction(const I& x, ScalarValue* v) {
+  const int64_t attempted = x.request_count + x.error_request_count;
+  return x.goodput_enabled &&
+         set(v, attempted > 0 ? num(x.good_request_count) / num(attempted) : 0.0);
+}
+bool error_rate(const I& x, ScalarValue* v) {
+  const int64_t attempted = x.request_count + x.error_request_count;
+  return attempted > 0 && set(v, 100.0 * num(x.error_request_count) / num(attempted));
+}
+bool late_fraction(const I& x, ScalarValue* v) {
+  return set(v, x.sends_with_intended > 0 ? num(x.late_sends) / num(x.sends_with_intended) : 0.0);
+}
+bool client_limited(const I& x, ScalarValue* v) { return set(v, x.client_limited ? 1.0 : 0.0); }
+bool peak_concurrency(const I& x, ScalarValue* v) { return set(v, num(x.peak_concurrency)); }
+bool avg_concurrency(const I& x, ScalarValue* v) { return set(v, x.avg_concurrency); }
+bool cancelled_count(const I& x, ScalarValue* v) { return set(v, num(x.cancelled_request_count)); }
+
+constexpr MetricInfo rec(std::string_view tag, std::string_view header, std::string_view unit,
+                         double div, uint32_t flags, int order, S slot, RecordValueFn fn) {
+  MetricInfo m{tag, header, unit, div, K::kRecord, flags, order};
+  m.slot = slot;
+  m.value = fn;
+  return m;
+}
+constexpr MetricInfo adj(std::string_view tag, std::string_view header, uint32_t flags, int order,
+                         S slot) {
+  MetricInfo m{tag, header, "ms", kNsPerMs, K::kRecord, flags | kAdjusted, order};
+  m.slot = slot;
+  return m;
+}
+constexpr MetricInfo list(std::string_view tag, std::string_view header, uint32_t flags,
+                          ChunkListFn fn) {
+  MetricInfo m{tag, header, "ms", kNsPerMs, K::kChunkList, flags, 0};
+  m.chunks = fn;
+  return m;
+}
+MetricInfo per_token_list() {
+  MetricInfo m = list("per_token_inter_token_latency", "Per-Token Inter Token Latency",
+                      kOurs | kStreamTokens, per_token_itl);
+  m.mirrors = "inter_chunk_latency";
+  m.mirrors_while = per_token_itl_equals_icl;
+  return m;
+}
+constexpr MetricInfo formula(std::string_view tag, std::string_view header, std::string_view unit,
+                             double div, K kind, uint32_t flags, int order, FormulaFn fn) {
+  MetricInfo m{tag, header, unit, div, kind, flags, order};
+  m.aggregate = A::kFormula;
+  m.formula = fn;
+  return m;
+}
+constexpr MetricInfo total(std::string_view tag, std::string_view header, uint32_t flags, S slot) {
+  MetricInfo m{tag, header, "tokens", 1, K::kDerived, flags | kIntegerValued | kNoConsole, 0};
+  m.aggregate = A::kSum;
+  m.slot = slot;
+  return m;
+}
+
+constexpr uint32_t kTok = kIntegerValued | kNoConsole;
+constexpr uint32_t kIn = kTokenizesInputOnly;
+constexpr uint32_t kOut = kProducesTokensOnly;
+constexpr uint32_t kReason = kProducesTokensOnly | kSupportsReasoning;
+
+const MetricInfo kMetrics[] = {
+    // Record metrics (base unit ns / tokens / %), with their error-adjusted companions.
+    adj("adj_time_to_first_token", "Adjusted Time to First Token", kStreamTokens, 101, S::kTtft),
+    rec("time_to_first_token", "Time to First Token", "ms", kNsPerMs, kStreamTokens, 100, S::kTtft,
+        ttft),
+    rec("time_to_second_token", "Time to Second Token", "ms", kNsPerMs, kStreamTokens, 200,
+        S::kTtst, ttst),
+    rec("time_to_first_output_token", "Time to First Output Token", "ms", kNsPerMs, kStreamTokens,
+        210, S::kTtfo, ttfo),
+    adj("adj_request_latency", "Adjusted Request Latency", kNoFlags, 301, S::kRequestLatency),
+    rec("request_latency", "Request Latency", "ms", kNsPerMs, kNoFlags, 300, S::kRequestLatency,
+        latency),
+    adj("adj_decode_duration", "Adjusted Decode Duration", kStreamTokens, 351, S::kDecodeDuration),
+    rec("decode_duration", "Decode Duration", "ms", kNsPerMs, kStreamTokens, 350,
+        S::kDecodeDuration, decode),
+    adj("adj_inter_token_latency", "Adjusted Inter Token Latency", kStreamTokens, 401, S::kItl),
+    rec("inter_token_latency", "Inter Token Latency", "ms", kNsPerMs, kStreamTokens, 400, S::kItl,
+        itl),
+    list("inter_chunk_latency", "Inter Chunk Latency", kStreamTokens | kNoConsole, icl),
+    rec("output_token_throughput_per_user", "Output Token Throughput Per User", "tokens/sec/user",
+        1, kStreamTokens | kLargerIsBetter, 500, S::kOutputTpsPerUser, output_tps_per_user),
+    rec("e2e_output_token_throughput", "E2E Output Token Throughput", "tokens/sec/user", 1,
+        kOut | kLargerIsBetter, 510, S::kE2eOutputTps, e2e_tps),
+    rec("prefill_throughput_per_user", "Prefill Throughput Per User", "tokens/sec/user", 1,
+        kStreamTokens | kIn | kLargerIsBetter | kNoConsole, 0, S::kPrefillTpsPerUser, prefill_tps),
+    rec("output_sequence_length", "Output Sequence Length", "tokens", 1,
+        kOut | kLargerIsBetter | kIntegerValued, 600, S::kOsl, osl),
+    rec("reasoning_token_count", "Reasoning Token Count", "tokens", 1, kReason | kIntegerValued,
+        650, S::kReasoningTokenCount, reasoning_tokens),
+    rec("input_sequence_length", "Input Sequence Length", "tokens", 1,
+        kIn | kLargerIsBetter | kIntegerValued, 700, S::kIsl, isl),
+    rec("output_token_count", "Output Token Count", "tokens", 1, kOut | kTok, 0,
+        S::kOutputTokenCount, output_tokens),
+    rec("usage_prompt_tokens", "Usage Prompt Tokens", "tokens", 1, kIn | kTok, 0,
+        S::kUsagePromptTokens, u_prompt),
+    rec("usage_completion_tokens", "Usage Completion Tokens", "tokens", 1, kOut | kTok, 0,
+        S::kUsageCompletionTokens, u_completion),
+    rec("usage_total_tokens", "Usage Total Tokens", "tokens", 1, kTok, 0, S::kUsageTotalTokens,
+        u_total),
+    rec("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", 1, kReason | kTok, 0,
+        S::kUsageReasoningTokens, u_reasoning),
+    rec("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", 1, kIn | kTok,
+        0, S::kUsagePromptCacheReadTokens, u_cache_read),
+    rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, kIn | kNoConsole, 0,
+        S::kUsagePromptDiffPct, u_prompt_diff),
+    rec("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, kOut | kNoConsole, 0,
+        S::kUsageCompletionDiffPct, u_completion_diff),
+    rec("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, kReason | kNoConsole, 0,
+        S::kUsageReasoningDiffPct, u_reasoning_diff),
+    rec("osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, kOut | kNoConsole, 0,
+        S::kOslMismatchDiffPct, osl_mismatch),
+    rec("error_isl", "Error Input Sequence Length", "tokens", 1, kIn | kErrorOnly | kTok, 0,
+        S::kErrorIsl, error_isl),
+    rec("stream_setup_latency", "Stream Setup Latency", "ms", kNsPerMs, kStreamTokens | kHidden, 0,
+        S::kStreamSetupLatency, setup),
+    rec("stream_prefill_latency", "Stream Prefill Latency", "ms", kNsPerMs, kStreamTokens | kHidden,
+        0, S::kStreamPrefillLatency, stream_prefill),
+    rec("http_req_sending", "HTTP Request Sending", "ms", kNsPerMs, kHidden, 0, S::kHttpReqSending,
+        sending),
+    rec("http_req_waiting", "HTTP Request Waiting", "ms", kNsPerMs, kHidden, 0, S::kHttpReqWaiting,
+        waiting),
+    rec("http_req_receiving", "HTTP Request Receiving", "ms", kNsPerMs, kHidden, 0,
+        S::kHttpReqReceiving, receiving),
+    rec("http_req_duration", "HTTP Request Duration", "ms", kNsPerMs, kHidden, 0,
+        S::kHttpReqDuration, http_duration),
+    rec("http_req_data_sent", "HTTP Request Data Sent", "B", 1, kIntegerValued | kHidden, 0,
+        S::kHttpReqDataSent, bytes_sent),
+    rec("http_req_data_received", "HTTP Request Data Received", "B", 1, kIntegerValued | kHidden, 0,
+        S::kHttpReqDataReceived, bytes_received),
+    rec("http_req_connection_reused", "HTTP Connection Reused", "count", 1,
+        kIntegerValued | kHidden, 0, S::kHttpReqConnectionReused, reused),
 
     // Aggregates.
-    {"request_count", "Request Count", "requests", 1, K::kAggregate,
-     kLargerIsBetter | kIntegerValued, 1100},
-    {"error_request_count", "Error Request Count", "requests", 1, K::kAggregate,
-     kErrorOnly | kIntegerValued | kNoConsole, 0},
-    {"good_request_count", "GoodRequestCount", "requests", 1, K::kAggregate,
-     kIntegerValued | kNoConsole, 0},
-    {"usage_discrepancy_count", "Usage Discrepancy Count", "requests", 1, K::kAggregate,
-     kIntegerValued | kNoConsole, 0},
-    {"osl_mismatch_count", "OSL Mismatch Count", "requests", 1, K::kAggregate,
-     kIntegerValued | kNoConsole, 0},
-    {"min_request_timestamp", "Minimum Request Timestamp", "ns", 1, K::kAggregate,
-     kTimestamp | kNoConsole, 0},
-    {"max_response_timestamp", "Maximum Response Timestamp", "ns", 1, K::kAggregate,
-     kTimestamp | kNoConsole, 0},
+    formula("request_count", "Request Count", "requests", 1, K::kAggregate,
+            kLargerIsBetter | kIntegerValued, 1100, request_count),
+    formula("error_request_count", "Error Request Count", "requests", 1, K::kAggregate,
+            kErrorOnly | kIntegerValued | kNoConsole, 0, error_count),
+    formula("good_request_count", "GoodRequestCount", "requests", 1, K::kAggregate,
+            kIntegerValued | kNoConsole, 0, good_count),
+    formula("usage_discrepancy_count", "Usage Discrepancy Count", "requests", 1, K::kAggregate,
+            kIntegerValued | kNoConsole, 0, discrepancy_count),
+    formula("osl_mismatch_count", "OSL Mismatch Count", "requests", 1, K::kAggregate,
+            kOut | kIntegerValued | kNoConsole, 0, mismatch_count),
+    formula("min_request_timestamp", "Minimum Request Timestamp", "ns", 1, K::kAggregate,
+            kTimestamp | kNoConsole, 0, min_timestamp),
+    formula("max_response_timestamp", "Maximum Response Timestamp", "ns", 1, K::kAggregate,
+            kTimestamp | kNoConsole, 0, max_timestamp),
 
     // Derived.
-    {"benchmark_duration", "Benchmark Duration", "sec", kNsPerSec, K::kDerived, kNoConsole, 0},
-    {"output_token_throughput", "Output Token Throughput", "tokens/sec", 1, K::kDerived,
-     kLargerIsBetter, 800},
-    {"input_token_throughput", "Input Token Throughput", "tokens/sec", 1, K::kDerived,
-     kLargerIsBetter | kNoConsole, 805},
-    {"total_token_throughput", "Total Token Throughput", "tokens/sec", 1, K::kDerived,
-     kLargerIsBetter | kNoConsole, 0},
-    {"request_throughput", "Request Throughput", "requests/sec", 1, K::kDerived, kLargerIsBetter,
-     900},
-    {"goodput", "Goodput", "requests/sec", 1, K::kDerived, kLargerIsBetter, 1000},
-    {"good_request_fraction", "GoodRequestFraction", "ratio", 1, K::kDerived,
-     kLargerIsBetter | kNoConsole, 0},
-    {"request_error_rate", "Request Error Rate", "%", 1, K::kDerived, kNoFlags, 1080},
-    {"total_isl", "Total Input Sequence Length", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_osl", "Total Output Sequence Length", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_output_tokens", "Total Output Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_reasoning_tokens", "Total Reasoning Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_error_isl", "Total Error Input Sequence Length", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_usage_prompt_tokens", "Total Usage Prompt Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_usage_completion_tokens", "Total Usage Completion Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_usage_total_tokens", "Total Usage Total Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
-    {"total_usage_reasoning_tokens", "Total Usage Reasoning Tokens", "tokens", 1, K::kDerived,
-     kIntegerValued | kNoConsole, 0},
+    formula("benchmark_duration", "Benchmark Duration", "sec", kNsPerSec, K::kDerived, kNoConsole,
+            0, duration),
+    formula("request_throughput", "Request Throughput", "requests/sec", 1, K::kDerived,
+            kLargerIsBetter, 900, request_tps),
+    formula("output_token_throughput", "Output Token Throughput", "tokens/sec", 1, K::kDerived,
+            kOut | kLargerIsBetter, 800, output_tps),
+    formula("input_token_throughput", "Input Token Throughput", "tokens/sec", 1, K::kDerived,
+            kIn | kLargerIsBetter | kNoConsole, 805, input_tps),
+    formula("total_token_throughput", "Total Token Throughput", "tokens/sec", 1, K::kDerived,
+            kIn | kOut | kLargerIsBetter | kNoConsole, 0, total_tps),
+    formula("goodput", "Goodput", "requests/sec", 1, K::kDerived, kLargerIsBetter, 1000, goodput),
+    formula("good_request_fraction", "GoodRequestFraction", "ratio", 1, K::kDerived,
+            kLargerIsBetter | kNoConsole, 0, good_fraction),
+    formula("request_error_rate", "Request Error Rate", "%", 1, K::kDerived, kNoFlags, 1080,
+            error_rate),
+    total("total_isl", "Total Input Sequence Length", kIn, S::kIsl),
+    total("total_osl", "Total Output Sequence Length", kOut, S::kOsl),
+    total("total_output_tokens", "Total Output Tokens", kOut, S::kOutputTokenCount),
+    total("total_reasoning_tokens", "Total Reasoning Tokens", kReason, S::kReasoningTokenCount),
+    total("total_error_isl", "Total Error Input Sequence Length", kIn, S::kErrorIsl),
+    total("total_usage_prompt_tokens", "Total Usage Prompt Tokens", kIn, S::kUsagePromptTokens),
+    total("total_usage_completion_tokens", "Total Usage Completion Tokens", kOut,
+          S::kUsageCompletionTokens),
+    total("total_usage_total_tokens", "Total Usage Total Tokens", kNoFlags, S::kUsageTotalTokens),
+    total("total_usage_reasoning_tokens", "Total Usage Reasoning Tokens", kReason,
+          S::kUsageReasoningTokens),
+
+    // servebench's own: written under the JSON "servebench" key, never in the console table or
+    // the CSV; --goodput (per-record ones) and --fail-on find them like any other row.
+    rec("time_to_first_token_from_intended", "Time to First Token from Intended Send", "ms",
+        kNsPerMs, kOurs | kStreamTokens, 0, S::kTtftFromIntended, ttft_from_intended),
+    rec("request_latency_from_intended", "Request Latency from Intended Send", "ms", kNsPerMs,
+        kOurs, 0, S::kLatencyFromIntended, latency_from_intended),
+    rec("schedule_lag", "Schedule Lag", "ms", kNsPerMs, kOurs | kAllOutcomes, 0, S::kScheduleLag,
+        schedule_lag),
+    per_token_list(),
+    formula("late_send_fraction", "Late Send Fraction", "ratio", 1, K::kDerived, kOurs, 0,
+            late_fraction),
+    formula("client_limited", "Client Limited", "count", 1, K::kDerived, kOurs | kIntegerValued, 0,
+            client_limited),
+    formula("peak_concurrency", "Peak Concurrency", "requests", 1, K::kAggregate,
+            kOurs | kIntegerValued, 0, peak_concurrency),
+    formula("avg_concurrency", "Average Concurrency", "requests", 1, K::kDerived, kOurs, 0,
+            avg_concurrency),
+    formula("cancelled_request_count", "Cancelled Request Count", "requests", 1, K::kAggregate,
+            kOurs | kIntegerValued, 0, cancelled_count),
 };
 
+constexpr size_t kNumMetrics = sizeof(kMetrics) / sizeof(kMetrics[0]);
+
+std::array<const MetricInfo*, kNumRecordSlots> build_slot_index() {
+  std::array<const MetricInfo*, kNumRecordSlots> a{};
+  for (const MetricInfo& m : kMetrics) {
+    if (m.value != nullptr) a[static_cast<size_t>(m.slot)] = &m;
+  }
+  return a;
+}
+
 }  // namespace
+
+core::Capabilities MetricInfo::needs() const {
+  core::Capabilities c = core::kCapNone;
+  if (has(kStreamingOnly)) c |= core::kCapStreams;
+  if (has(kProducesTokensOnly)) c |= core::kCapProducesTokens;
+  if (has(kTokenizesInputOnly)) c |= core::kCapTokenizesInput;
+  if (has(kSupportsReasoning)) c |= core::kCapReasoning;
+  return c;
+}
 
 const MetricInfo* find_metric(std::string_view tag) {
   for (const MetricInfo& m : kMetrics) {
@@ -137,8 +415,14 @@ const MetricInfo* find_metric(std::string_view tag) {
 }
 
 const MetricInfo* all_metrics(size_t* count) {
-  *count = sizeof(kMetrics) / sizeof(kMetrics[0]);
+  *count = kNumMetrics;
   return kMetrics;
+}
+
+const MetricInfo* slot_metric(RecordMetric m) {
+  static const std::array<const MetricInfo*, kNumRecordSlots> kIndex = build_slot_index();
+  const size_t i = static_cast<size_t>(m);
+  return i < kNumRecordSlots ? kIndex[i] : nullptr;
 }
 
 }  // namespace servebench::metrics

@@ -12,8 +12,8 @@ std::vector<std::string_view> split_tokens(std::string_view text) {
   std::vector<std::string_view> out;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '\t' ||
-                               text[i] == '\n')) {
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == ',' || text[i] == '\t' || text[i] == '\n')) {
       ++i;
     }
     size_t j = i;
@@ -25,14 +25,6 @@ std::vector<std::string_view> split_tokens(std::string_view text) {
     i = j;
   }
   return out;
-}
-
-// Our extra distributions that --fail-on may name besides registry tags.
-bool is_extra_tag(std::string_view tag) {
-  return tag == "schedule_lag" || tag == "time_to_first_token_from_intended" ||
-         tag == "request_latency_from_intended" || tag == "per_token_inter_token_latency" ||
-         tag == "late_send_fraction" || tag == "peak_concurrency" ||
-         tag == "avg_concurrency" || tag == "cancelled_request_count";
 }
 
 }  // namespace
@@ -50,8 +42,8 @@ Result<std::vector<Slo>> parse_goodput(std::string_view text) {
     Slo slo;
     slo.tag = std::string(tok.substr(0, sep));
     slo.info = find_metric(slo.tag);
-    if (slo.info == nullptr || slo.info->kind != MetricKind::kRecord ||
-        slo.tag.rfind("adj_", 0) == 0 || slo.info->has(kErrorOnly)) {
+    if (slo.info == nullptr || slo.info->kind != MetricKind::kRecord || slo.info->has(kAdjusted) ||
+        slo.info->has(kErrorOnly)) {
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("--goodput: '{}' is not a per-request metric tag (use e.g. "
                                     "time_to_first_token, inter_token_latency, request_latency)",
@@ -97,13 +89,14 @@ Result<std::vector<Gate>> parse_fail_on(std::string_view text) {
     size_t dot = lhs.find('.');
     g.tag = std::string(lhs.substr(0, dot));
     g.stat = dot == std::string_view::npos ? "avg" : std::string(lhs.substr(dot + 1));
-    if (find_metric(g.tag) == nullptr && !is_extra_tag(g.tag)) {
+    if (find_metric(g.tag) == nullptr) {
       return bad(fmt::format("names an unknown metric '{}'", g.tag));
     }
     if (!is_stat_name(g.stat.c_str())) {
-      return bad(fmt::format("names an unknown statistic '{}' (avg min max sum std count "
-                             "p1 p5 p10 p25 p50 p75 p90 p95 p99)",
-                             g.stat));
+      return bad(
+          fmt::format("names an unknown statistic '{}' (avg min max sum std count "
+                      "p1 p5 p10 p25 p50 p75 p90 p95 p99)",
+                      g.stat));
     }
     auto value = core::parse_double(rest);
     if (!value) return bad("has no numeric threshold");
@@ -115,20 +108,28 @@ Result<std::vector<Gate>> parse_fail_on(std::string_view text) {
 
 bool gate_holds(const Gate& gate, double value) {
   switch (gate.op) {
-    case GateOp::kGreater: return value > gate.threshold;
-    case GateOp::kGreaterEqual: return value >= gate.threshold;
-    case GateOp::kLess: return value < gate.threshold;
-    case GateOp::kLessEqual: return value <= gate.threshold;
+    case GateOp::kGreater:
+      return value > gate.threshold;
+    case GateOp::kGreaterEqual:
+      return value >= gate.threshold;
+    case GateOp::kLess:
+      return value < gate.threshold;
+    case GateOp::kLessEqual:
+      return value <= gate.threshold;
   }
   return false;
 }
 
 const char* gate_op_text(GateOp op) {
   switch (op) {
-    case GateOp::kGreater: return ">";
-    case GateOp::kGreaterEqual: return ">=";
-    case GateOp::kLess: return "<";
-    case GateOp::kLessEqual: return "<=";
+    case GateOp::kGreater:
+      return ">";
+    case GateOp::kGreaterEqual:
+      return ">=";
+    case GateOp::kLess:
+      return "<";
+    case GateOp::kLessEqual:
+      return "<=";
   }
   return "?";
 }

@@ -14,8 +14,9 @@
 
 namespace servebench::metrics {
 
-// One per-request SLO: the record metric `tag` must be <= threshold (>= for metrics where
-// larger is better, e.g. output_token_throughput_per_user).
+// One per-request SLO: the record metric `tag` (any per-request row of the metric table,
+// servebench's schedule_lag and *_from_intended included) must be <= threshold (>= for metrics
+// where larger is better, e.g. output_token_throughput_per_user).
 struct Slo {
   std::string tag;
   const MetricInfo* info = nullptr;
@@ -33,9 +34,9 @@ enum class GateOp { kGreater, kGreaterEqual, kLess, kLessEqual };
 
 // One CI gate: fails (holds) when `tag.stat op threshold`.
 struct Gate {
-  std::string text;   // the condition as written, for messages
-  std::string tag;    // a metric tag or one of our extras (schedule_lag, ...)
-  std::string stat;   // "avg" when not given
+  std::string text;  // the condition as written, for messages
+  std::string tag;   // a row of the metric table (servebench's included)
+  std::string stat;  // "avg" when not given
   GateOp op = GateOp::kGreater;
   double threshold = 0;  // display unit
 };

@@ -4,6 +4,8 @@
 // Throughputs of a slice divide by the slice length (AIPerf's observation_duration); the last,
 // partial slice divides by the time from its start to the last response it contains.
 //
+// Each slice is one SummaryAccumulator, filled in a single pass over the records.
+//
 // Thread safety: pure function.
 #pragma once
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
+
 namespace servebench::record {
 
 // Why a request failed. kNone for success. Names (error_kind_name) appear in exports.
@@ -46,6 +48,13 @@ enum class ChunkKind : uint8_t {
   kEmpty,      // a data event with nothing countable (role-only first chunk, finish_reason-only)
   kUsage,      // usage-only event (excluded from latency endpoints)
 };
+
+// True for chunk kinds that carry text: the endpoints of every latency (TTFT, request latency,
+// inter-chunk gaps). Role-only, finish-only and usage-only events are excluded, as in AIPerf.
+// The one definition: the load engine, record processing and metrics all use it.
+inline bool is_content_chunk(ChunkKind k) {
+  return k == ChunkKind::kContent || k == ChunkKind::kReasoning || k == ChunkKind::kToolCall;
+}
 
 // One response event. `recv_ns` is the time its last byte was read from the socket (all events
 // completed by the same read share it). Text lives in RequestRecord::output_text or
@@ -135,11 +144,7 @@ struct RequestRecord {
   bool dropped() const { return cancelled() && cancel_reason != CancelReason::kRate; }
 };
 
-// Run-level facts the exports need besides the records.
-struct RunAnchor {
-  int64_t steady_ns = 0;  // a steady timestamp ...
-  int64_t wall_ns = 0;    // ... and the wall time (ns since epoch) at that instant
-  int64_t to_wall_ns(int64_t steady) const { return steady == 0 ? 0 : wall_ns + (steady - steady_ns); }
-};
+// The run's steady → wall mapping (one type for the whole tree: core::WallAnchor).
+using RunAnchor = core::WallAnchor;
 
 }  // namespace servebench::record

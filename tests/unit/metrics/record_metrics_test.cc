@@ -179,6 +179,29 @@ TEST(RecordMetricsTest, ErrorCode) {
   EXPECT_EQ(error_code(connect), 0);
 }
 
+TEST(RecordMetricsTest, ItemOutputsEndAtResponseCompleteAndHaveNoTokenMetrics) {
+  // An embeddings-like record: no content chunks, output items counted, output text empty.
+  record::RequestRecord r;
+  r.request_start_ns = 100 * kMs;
+  r.first_byte_ns = 103 * kMs;
+  r.response_complete_ns = 106 * kMs;
+  r.end_ns = 106 * kMs;
+  r.input_tokens = 40;
+  r.output_tokens = 0;
+  r.output_items = 3;
+  r.chunks.push_back({106 * kMs, 0, 0, record::ChunkKind::kEmpty, 0});
+  auto v = values_of(r);  // capabilities taken from the record
+  EXPECT_DOUBLE_EQ(v.get(RecordMetric::kRequestLatency), 6 * kMs);
+  EXPECT_DOUBLE_EQ(v.get(RecordMetric::kIsl), 40);
+  EXPECT_FALSE(v.has(RecordMetric::kOsl));
+  EXPECT_FALSE(v.has(RecordMetric::kE2eOutputTps));
+  EXPECT_FALSE(v.has(RecordMetric::kTtft));
+  // A token endpoint's record without content keeps AIPerf's definition: no latency.
+  r.output_items = -1;
+  EXPECT_FALSE(values_of(r).has(RecordMetric::kRequestLatency));
+  EXPECT_TRUE(values_of(r).has(RecordMetric::kOsl));  // OSL 0 is still reported
+}
+
 TEST(RecordMetricsTest, ScheduleAnchored) {
   StreamSpec s;
   s.intended_ns = 1000 * kMs;

@@ -246,9 +246,9 @@ TEST(SummaryTest, OrderIndependence) {
 TEST(SummaryTest, PerTokenItlSharesIclWhenChunksCarryOneTokenAndBackfillsOtherwise) {
   auto recs = three_ok();  // 1 token per chunk: per-token ITL is the ICL distribution
   Summary s = summarize(ptrs(recs), {});
-  ASSERT_TRUE(s.extras.has_per_token_itl);
-  EXPECT_EQ(s.extras.per_token_itl.count, 6);
-  EXPECT_DOUBLE_EQ(s.extras.per_token_itl.avg, 5 * kMs);
+  ASSERT_NE(s.find("per_token_inter_token_latency"), nullptr);
+  EXPECT_EQ(s.find("per_token_inter_token_latency")->stats.count, 6);
+  EXPECT_DOUBLE_EQ(s.find("per_token_inter_token_latency")->stats.avg, 5 * kMs);
   // A later multi-token record: earlier records are back-filled, totals add up.
   StreamSpec m;
   m.start_ns = 1300 * kMs;
@@ -257,14 +257,14 @@ TEST(SummaryTest, PerTokenItlSharesIclWhenChunksCarryOneTokenAndBackfillsOtherwi
   m.chunk_tokens = {1, 4};
   recs.push_back(make_stream_record(3, m));
   s = summarize(ptrs(recs), {});
-  EXPECT_EQ(s.extras.per_token_itl.count, 6 + 4);
-  EXPECT_DOUBLE_EQ(s.extras.per_token_itl.sum, 6 * 5 * kMs + 8 * kMs);
+  EXPECT_EQ(s.find("per_token_inter_token_latency")->stats.count, 6 + 4);
+  EXPECT_DOUBLE_EQ(s.find("per_token_inter_token_latency")->stats.sum, 6 * 5 * kMs + 8 * kMs);
   EXPECT_EQ(s.find("inter_chunk_latency")->stats.count, 7);
   // Without chunk lists neither is computed.
   SummaryOptions o;
   o.inter_chunk_latency = false;
   s = summarize(ptrs(recs), o);
-  EXPECT_FALSE(s.extras.has_per_token_itl);
+  EXPECT_EQ(s.find("per_token_inter_token_latency"), nullptr);
   EXPECT_EQ(s.find("inter_chunk_latency"), nullptr);
 }
 
@@ -291,7 +291,8 @@ TEST(SummaryTest, ParallelDistributionsMatchSerial) {
     EXPECT_EQ(a.metrics[i].stats.avg, b.metrics[i].stats.avg);
   }
   EXPECT_EQ(a.find("inter_chunk_latency")->stats.count, 240000);
-  EXPECT_EQ(a.extras.per_token_itl.p[8], b.extras.per_token_itl.p[8]);
+  EXPECT_EQ(a.find("per_token_inter_token_latency")->stats.p[8],
+            b.find("per_token_inter_token_latency")->stats.p[8]);
 }
 
 TEST(SummaryTest, TimeSlices) {
