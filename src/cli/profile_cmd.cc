@@ -173,7 +173,7 @@ int run_profile(int argc, char** argv) {
 
   load::WorkerSettings settings;
   const std::string path = cfg.custom_endpoint.empty() ? std::string((*endpoint)->default_path()) : cfg.custom_endpoint;
-  for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
+  for (const auto& u : cfg.urls) settings.urls.push_back(config::join_url(u, path));
   // The credentials and -H headers go with every request, control requests (KV-cache reset)
   // included; the content headers only with benchmark requests.
   std::vector<std::string> user_headers;
