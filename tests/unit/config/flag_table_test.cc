@@ -1,0 +1,143 @@
+// The flag table (config/flag_table.h): one declaration per flag feeds the parser, --help and
+// to_json; secrets never leave parse_profile_args in an echoed form.
+#include "config/flag_table.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "config/cli_options.h"
+#include "core/secrets.h"
+
+namespace servebench::config {
+namespace {
+
+using nlohmann::json;
+
+Result<ParsedArgs> parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "profile");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_profile_args(static_cast<int>(argv.size()), argv.data());
+}
+
+class FlagTable : public ::testing::Test {
+ protected:
+  void SetUp() override { core::secrets::clear_for_testing(); }
+  void TearDown() override { core::secrets::clear_for_testing(); }
+};
+
+TEST_F(FlagTable, EveryFlagIsDeclaredOnceWithAConversion) {
+  std::set<std::string> names, keys;
+  for (const FlagSpec& f : profile_flags()) {
+    EXPECT_TRUE(f.apply) << f.names;
+    EXPECT_FALSE(f.help.empty()) << f.names;
+    EXPECT_EQ(f.json_key.empty(), !f.to_json) << f.names << ": a key needs a value and a value a key";
+    size_t start = 0;
+    while (start < f.names.size()) {
+      const size_t comma = f.names.find(',', start);
+      const std::string name = f.names.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      EXPECT_TRUE(names.insert(name).second) << "declared twice: " << name;
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (!f.json_key.empty()) EXPECT_TRUE(keys.insert(f.json_key).second) << "key used twice: " << f.json_key;
+  }
+  EXPECT_GT(names.size(), 100u);
+}
+
+TEST_F(FlagTable, ToJsonHasEveryKeyOfTheTable) {
+  auto r = parse({"-m", "m"});
+  ASSERT_TRUE(r) << r.error().message;
+  const json j = json::parse(to_json(r->config));
+  for (const FlagSpec& f : profile_flags()) {
+    if (f.json_key.empty()) continue;
+    EXPECT_TRUE(j.contains(json::json_pointer(f.json_key))) << f.json_key;
+  }
+  EXPECT_EQ(j["cli_command"], "servebench profile -m m");
+}
+
+TEST_F(FlagTable, HelpShowsDefaultsFromTheConfig) {
+  auto r = parse({"--help"});
+  ASSERT_TRUE(r);
+  ASSERT_TRUE(r->help);
+  for (const char* needle : {"(default: 550)", "(default: 21600)", "(default: chat)", "(default: pooled)",
+                             "(default: http://localhost:8000)", "(default: artifacts)", "(default: records)",
+                             "(default: cores-1)", "--conversation-turn-mean"})
+    EXPECT_NE(r->help_text.find(needle), std::string::npos) << needle;
+  EXPECT_NE(r->help_text.find("User-Agent"), std::string::npos) << "the -H allow-list is documented";
+}
+
+TEST_F(FlagTable, ExtraInputsArrayNamesTheExpectedForms) {
+  auto r = parse({"-m", "m", "--extra-inputs", "[1,2]"});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("--extra-inputs '[1,2]'"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("key:value"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("JSON object"), std::string::npos) << r.error().message;
+  auto k = parse({"-m", "m", "--extra-inputs", "1"});
+  ASSERT_FALSE(k);
+  EXPECT_NE(k.error().message.find("key:value"), std::string::npos) << k.error().message;
+}
+
+TEST_F(FlagTable, UrlErrorsAreUsageErrors) {
+  for (const char* url : {"localhost:99999", "localhost:abc", "localhost:0", "gopher://h", "http://h:1/#x"}) {
+    auto r = parse({"-m", "m", "-u", url});
+    ASSERT_FALSE(r) << url;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
+    EXPECT_NE(r.error().message.find("-u/--url"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST_F(FlagTable, UrlUserInfoBecomesOneBasicHeader) {
+  auto r = parse({"-m", "m", "-u", "http://alice:S4-password@127.0.0.1:9,http://alice:S4-password@127.0.0.1:10"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->config.urls, (std::vector<std::string>{"http://127.0.0.1:9", "http://127.0.0.1:10"}));
+  ASSERT_EQ(r->config.headers.size(), 1u);
+  EXPECT_EQ(r->config.headers[0], "Authorization: Basic " + base64_encode("alice:S4-password"));
+  const std::string j = to_json(r->config);
+  EXPECT_EQ(j.find("S4-password"), std::string::npos) << j;
+  EXPECT_EQ(j.find(base64_encode("alice:S4-password")), std::string::npos) << j;
+  EXPECT_EQ(core::secrets::scrub("echo S4-password"), "echo <redacted>");
+  // Two credentials for one Authorization header are refused.
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1", "--api-key", "k-12345678"}));
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1", "-H", "authorization: x"}));
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1,http://b:pw123456@h:2"}));
+}
+
+TEST_F(FlagTable, SecretsNeverAppearInTheCommandLineConfigOrErrors) {
+  const std::vector<std::string> args = {
+      "-m", "m", "-H", "X-Auth-Token: S1-auth-token", "--header=X-Custom-Secret: S2-custom-secret",
+      "-HPrivate-Token: S5-private-token", "-H", "Ocp-Apim-Subscription-Key: S6-subscription",
+      "-H", "Content-Type: application/json", "--api-key", "S3-api-key", "-u",
+      "http://user:S4-url-password@127.0.0.1:9"};
+  auto r = parse(args);
+  ASSERT_TRUE(r) << r.error().message;
+  const std::string j = to_json(r->config);
+  for (const char* s : {"S1-auth-token", "S2-custom-secret", "S3-api-key", "S4-url-password", "S5-private-token",
+                        "S6-subscription"}) {
+    EXPECT_EQ(r->config.cli_command.find(s), std::string::npos) << r->config.cli_command;
+    EXPECT_EQ(j.find(s), std::string::npos) << j;
+    EXPECT_EQ(core::secrets::scrub(std::string("x ") + s), "x <redacted>") << s;
+  }
+  EXPECT_NE(r->config.cli_command.find("X-Auth-Token: <redacted>"), std::string::npos) << r->config.cli_command;
+  EXPECT_NE(r->config.cli_command.find("Content-Type: application/json"), std::string::npos);
+  EXPECT_NE(j.find("Content-Type: application/json"), std::string::npos);
+  // An error later on the same command line does not echo them either.
+  std::vector<std::string> bad = args;
+  bad.push_back("--concurrency");
+  bad.push_back("S3-api-key");
+  auto e = parse(bad);
+  ASSERT_FALSE(e);
+  EXPECT_EQ(e.error().message.find("S3-api-key"), std::string::npos) << e.error().message;
+}
+
+TEST_F(FlagTable, HeaderWithoutColonIsNotEchoed) {
+  auto r = parse({"-m", "m", "-H", "Bearer-only-secret-value"});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("-H/--header"), std::string::npos);
+  EXPECT_EQ(r.error().message.find("Bearer-only-secret-value"), std::string::npos) << r.error().message;
+}
+
+}  // namespace
+}  // namespace servebench::config
