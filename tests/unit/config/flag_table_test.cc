@@ -58,6 +58,60 @@ TEST_F(FlagTable, ToJsonHasEveryKeyOfTheTable) {
   EXPECT_EQ(j["cli_command"], "servebench profile -m m");
 }
 
+// The layout every flag's key produces, checked against what the writer before the table
+// produced for the same command line (plus the two fixed-schedule offsets, which it omitted, and
+// the -H value it showed).
+TEST_F(FlagTable, ToJsonLayoutIsStable) {
+  auto r = parse({"-m", "a,b", "-u", "localhost:1", "-u", "https://h:2/x/", "--endpoint", "v1/x", "--streaming",
+                  "--api-key", "sk-abcdefgh", "-H", "Content-Type: text/plain", "-H", "X-A: 1", "--extra-inputs",
+                  "ignore_eos:true", "--extra-inputs", "{\"top_k\":5}", "--request-timeout-seconds", "90",
+                  "--http-version", "2", "--insecure", "--connection-reuse-strategy", "sticky_user_sessions",
+                  "--use-legacy-max-tokens", "--use-server-token-count", "--tokenizer", "builtin",
+                  "--tokenizer-revision", "r1", "--num-prompts", "7", "--isl", "100", "--isl-stddev", "3", "--osl", "20",
+                  "--osl-stddev", "2", "--random-seed", "42", "--sequence-distribution", "10,20:100",
+                  "--dataset-sampling-strategy", "random", "--num-sessions", "4", "--session-turns-mean", "2",
+                  "--session-turns-stddev", "1", "--session-turn-delay-mean", "5", "--session-turn-delay-stddev", "1",
+                  "--session-delay-ratio", "0.5", "--prefix-prompt-pool-size", "3", "--prefix-prompt-length", "9",
+                  "--shared-system-prompt-length", "11", "--user-context-prompt-length", "12", "--session-header",
+                  "X-S", "--cache-bust", "system_suffix", "--reset-kv-cache-path", "rk",
+                  "--reset-kv-cache-timeout-seconds", "7", "--concurrency", "8", "--benchmark-duration", "10",
+                  "--benchmark-grace-period", "inf", "--num-warmup-sessions", "2", "--warmup-duration", "3",
+                  "--concurrency-ramp-duration", "2", "--prefill-concurrency", "4", "--request-cancellation-rate",
+                  "10", "--request-cancellation-delay", "0.5", "--workers-max", "3", "--artifact-dir", "out",
+                  "--profile-export-prefix", "pp", "--export-level", "raw", "--goodput", "request_latency:100",
+                  "--slice-duration", "2", "--fail-on", "request_latency.p99>1", "-v"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->config.verbosity, 2);
+  json got = json::parse(to_json(r->config));
+  got.erase("cli_command");
+  const json expected = json::parse(
+      R"JSON({"endpoint":{"api_key":"<redacted>","connection_reuse_strategy":"sticky-user-ses)JSON"
+      R"JSON(sions","custom_endpoint":"/v1/x","http_version":"2","insecure_tls":true,"model_n)JSON"
+      R"JSON(ames":["a","b"],"reset_kv_cache":{"path":"/rk","timeout_seconds":7.0},"session_h)JSON"
+      R"JSON(eader":"X-S","streaming":true,"timeout_seconds":90.0,"type":"chat","urls":["http)JSON"
+      R"JSON(://localhost:1","https://h:2/x"],"use_legacy_max_tokens":true,"use_server_token_)JSON"
+      R"JSON(count":true},"fail_on":"request_latency.p99>1","goodput":"request_latency:100",")JSON"
+      R"JSON(input":{"cache_bust":"system_suffix","conversation":{"num":4,"turn":{"delay":{"m)JSON"
+      R"JSON(ean":5.0,"ratio":0.5,"stddev":1.0},"mean":2.0,"stddev":1.0}},"custom_dataset_typ)JSON"
+      R"JSON(e":null,"dataset_sampling_strategy":"random","extra":{"ignore_eos":true,"top_k":)JSON"
+      R"JSON(5},"file":null,"fixed_schedule":null,"fixed_schedule_auto_offset":false,"fixed_s)JSON"
+      R"JSON(chedule_end_offset":null,"fixed_schedule_start_offset":null,"headers":["Content-)JSON"
+      R"JSON(Type: text/plain","X-A: <redacted>"],"isl_block_size":null,"num_dataset_entries")JSON"
+      R"JSON(:7,"prompt":{"input_tokens":{"mean":100.0,"range_ratio":null,"stddev":3.0},"outp)JSON"
+      R"JSON(ut_tokens":{"mean":20.0,"range_ratio":null,"stddev":2.0},"prefix_prompt":{"lengt)JSON"
+      R"JSON(h":9,"pool_size":3},"range_ratio_style":"vllm","shared_system_prompt_length":11,)JSON"
+      R"JSON("user_context_prompt_length":12},"random_seed":42,"sequence_distribution":"10,20)JSON"
+      R"JSON(:100"},"loadgen":{"arrival_pattern":"poisson","arrival_smoothness":null,"benchma)JSON"
+      R"JSON(rk_duration":10.0,"benchmark_grace_period":null,"concurrency":8,"concurrency_ram)JSON"
+      R"JSON(p_duration":2.0,"num_users":null,"num_warmup_sessions":2,"prefill_concurrency":4)JSON"
+      R"JSON(,"request_cancellation_delay":0.5,"request_cancellation_rate":10.0,"request_coun)JSON"
+      R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
+      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"outpu)JSON"
+      R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
+      R"JSON(,"slice_duration":2.0},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+  EXPECT_EQ(got, expected) << got.dump();
+}
+
 TEST_F(FlagTable, HelpShowsDefaultsFromTheConfig) {
   auto r = parse({"--help"});
   ASSERT_TRUE(r);
