@@ -1,9 +1,9 @@
 #include "config/cli_options.h"
 
-#include <memory>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "config/flag_table.h"
@@ -29,9 +29,15 @@ std::string help_with_default(const FlagSpec& f) {
 void define(CLI::App& app, const FlagSpec& f, Slot& slot) {
   const std::string help = help_with_default(f);
   switch (f.arity) {
-    case FlagArity::kSwitch: slot.option = app.add_flag(f.names, slot.on, help); break;
-    case FlagArity::kCounter: slot.option = app.add_flag(f.names, slot.input.count, help); break;
-    case FlagArity::kValue: slot.option = app.add_option(f.names, slot.input.text, help); break;
+    case FlagArity::kSwitch:
+      slot.option = app.add_flag(f.names, slot.on, help);
+      break;
+    case FlagArity::kCounter:
+      slot.option = app.add_flag(f.names, slot.input.count, help);
+      break;
+    case FlagArity::kValue:
+      slot.option = app.add_option(f.names, slot.input.text, help);
+      break;
     case FlagArity::kList:
       slot.option = app.add_option(f.names, slot.input.texts, help);
       if (f.delimiter != 0) slot.option->delimiter(f.delimiter);
@@ -45,12 +51,15 @@ Status finish(BenchmarkConfig* c) {
   if (c->urls.empty()) c->urls.push_back("http://localhost:8000");
   if (c->url_basic_auth) {
     if (!c->api_key.empty())
-      return make_error(ErrorCode::kInvalidArgument, "-u/--url user:password@ and --api-key both set Authorization; keep one");
+      return make_error(ErrorCode::kInvalidArgument,
+                        "-u/--url user:password@ and --api-key both set Authorization; keep one");
     for (size_t i = 1; i < c->headers.size(); ++i) {
       std::string name = c->headers[i].substr(0, c->headers[i].find(':'));
       for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
       if (name == "authorization")
-        return make_error(ErrorCode::kInvalidArgument, "-u/--url user:password@ and -H 'Authorization: ...' both set Authorization; keep one");
+        return make_error(
+            ErrorCode::kInvalidArgument,
+            "-u/--url user:password@ and -H 'Authorization: ...' both set Authorization; keep one");
     }
   }
   return {};
@@ -62,11 +71,16 @@ std::string one_line(const std::string& raw) {
   const std::string text = core::secrets::scrub(raw);
   std::string out;
   for (char ch : text) {
-    if (ch == '\n') out += "\\n";
-    else if (ch == '\r') out += "\\r";
-    else if (ch == '\t') out += "\\t";
-    else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
-    else out.push_back(ch);
+    if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\r')
+      out += "\\r";
+    else if (ch == '\t')
+      out += "\\t";
+    else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(ch));
+    else
+      out.push_back(ch);
   }
   return out;
 }
@@ -75,7 +89,8 @@ std::string one_line(const std::string& raw) {
 
 Result<std::string> merge_extra_inputs(const std::vector<std::string>& entries) {
   if (entries.empty()) return std::string();
-  constexpr const char* kForms = "expected key:value (e.g. temperature:0.7) or a JSON object (e.g. '{\"top_k\":5}')";
+  constexpr const char* kForms =
+      "expected key:value (e.g. temperature:0.7) or a JSON object (e.g. '{\"top_k\":5}')";
   nlohmann::json merged = nlohmann::json::object();
   for (const auto& e : entries) {
     std::string_view sv(e);
@@ -83,22 +98,30 @@ Result<std::string> merge_extra_inputs(const std::vector<std::string>& entries) 
     if (!sv.empty() && (sv.front() == '{' || sv.front() == '[')) {
       auto j = nlohmann::json::parse(sv, nullptr, false);
       if (j.is_discarded() || !j.is_object())
-        return make_error(ErrorCode::kInvalidArgument,
-                          fmt::format("--extra-inputs '{}' is not a valid JSON object; {}", e, kForms));
+        return make_error(
+            ErrorCode::kInvalidArgument,
+            fmt::format("--extra-inputs '{}' is not a valid JSON object; {}", e, kForms));
       merged.update(j);
       continue;
     }
     const size_t colon = sv.find(':');
     if (colon == std::string_view::npos || colon == 0)
-      return make_error(ErrorCode::kInvalidArgument, fmt::format("--extra-inputs '{}' is invalid; {}", e, kForms));
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--extra-inputs '{}' is invalid; {}", e, kForms));
     const std::string key(sv.substr(0, colon));
     const std::string value(sv.substr(colon + 1));
     nlohmann::json v;
-    if (value == "true") v = true;
-    else if (value == "false") v = false;
-    else if (value == "null") v = nullptr;
-    else if (auto i = core::parse_count(value); i && value.find_first_of("kKmMgG.eE") == std::string::npos) v = *i;
-    else if (auto d = core::parse_double(value)) v = *d;
+    if (value == "true")
+      v = true;
+    else if (value == "false")
+      v = false;
+    else if (value == "null")
+      v = nullptr;
+    else if (auto i = core::parse_count(value);
+             i && value.find_first_of("kKmMgG.eE") == std::string::npos)
+      v = *i;
+    else if (auto d = core::parse_double(value))
+      v = *d;
     else if (!value.empty() && (value.front() == '{' || value.front() == '[')) {
       v = nlohmann::json::parse(value, nullptr, false);
       if (v.is_discarded()) v = value;
@@ -113,7 +136,8 @@ Result<std::string> merge_extra_inputs(const std::vector<std::string>& entries) 
 Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
   // First, so that every message below (CLI11's included) is scrubbed of them.
   register_argv_secrets(argc, argv);
-  CLI::App app{"servebench profile: benchmark an OpenAI-compatible server (AIPerf flags)", "profile"};
+  CLI::App app{"servebench profile: benchmark an OpenAI-compatible server (AIPerf flags)",
+               "profile"};
   const std::vector<FlagSpec>& table = profile_flags();
   std::vector<Slot> slots(table.size());
   for (size_t i = 0; i < table.size(); ++i) define(app, table[i], slots[i]);
@@ -128,13 +152,15 @@ Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
     out.help_text = app.help();
     return out;
   } catch (const CLI::ParseError& e) {
-    return make_error(ErrorCode::kInvalidArgument, one_line(e.what()) + " (see servebench profile --help)");
+    return make_error(ErrorCode::kInvalidArgument,
+                      one_line(e.what()) + " (see servebench profile --help)");
   }
   BenchmarkConfig& c = out.config;
   for (size_t i = 0; i < table.size(); ++i) {
     if (slots[i].option->count() == 0) continue;
     slots[i].input.on = slots[i].on;
-    if (auto st = table[i].apply(slots[i].input, &c); !st) return make_error(st.error().code, one_line(st.error().message));
+    if (auto st = table[i].apply(slots[i].input, &c); !st)
+      return make_error(st.error().code, one_line(st.error().message));
   }
   if (auto st = finish(&c); !st) return make_error(st.error().code, one_line(st.error().message));
   register_config_secrets(c);

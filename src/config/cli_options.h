@@ -18,7 +18,7 @@ namespace servebench::config {
 
 struct ParsedArgs {
   BenchmarkConfig config;
-  bool help = false;       // --help was given: print help_text to stdout, exit 0
+  bool help = false;  // --help was given: print help_text to stdout, exit 0
   std::string help_text;
 };
 

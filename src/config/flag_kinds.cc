@@ -18,7 +18,8 @@ Result<double> to_double(std::string_view flag, const std::string& v, std::strin
 
 Result<int64_t> to_count(std::string_view flag, const std::string& v, int64_t min) {
   auto c = core::parse_count(v);
-  if (!c || *c < min) return usage(fmt::format("{} '{}' is invalid; expected an integer >= {}", flag, v, min));
+  if (!c || *c < min)
+    return usage(fmt::format("{} '{}' is invalid; expected an integer >= {}", flag, v, min));
   return *c;
 }
 
@@ -26,8 +27,9 @@ Result<int64_t> to_seconds(std::string_view flag, const std::string& v, bool all
   if (allow_inf && (v == "inf" || v == "infinity" || v == "Infinity")) return kInfiniteNs;
   auto ns = core::parse_duration_ns(v, core::DurationUnit::kSeconds);
   if (!ns)
-    return usage(fmt::format("{} '{}' is not a duration; expected seconds such as 30, 2.5 or 500ms{}", flag, v,
-                             allow_inf ? " (or inf)" : ""));
+    return usage(
+        fmt::format("{} '{}' is not a duration; expected seconds such as 30, 2.5 or 500ms{}", flag,
+                    v, allow_inf ? " (or inf)" : ""));
   return *ns;
 }
 

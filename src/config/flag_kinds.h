@@ -35,7 +35,9 @@ JsonValue json_of(const std::optional<T>& v) {
   return v ? json_of(*v) : JsonValue(nullptr);
 }
 // "" → null (optional strings such as --input-file).
-inline JsonValue string_or_null(const std::string& v) { return v.empty() ? JsonValue(nullptr) : JsonValue(v); }
+inline JsonValue string_or_null(const std::string& v) {
+  return v.empty() ? JsonValue(nullptr) : JsonValue(v);
+}
 
 template <class T>
 struct Unwrap {
@@ -55,7 +57,8 @@ FlagSpec base(std::string names, std::string help, std::string key);
 
 // Integer >= min ("{flag} '{v}' is invalid; expected an integer >= {min}").
 template <class T>
-FlagSpec count_flag(std::string names, std::string flag, std::string help, T C::*f, int64_t min, std::string key) {
+FlagSpec count_flag(std::string names, std::string flag, std::string help, T C::*f, int64_t min,
+                    std::string key) {
   FlagSpec s = base(std::move(names), std::move(help), std::move(key));
   s.apply = [=](const FlagInput& in, C* c) -> Status {
     if (in.text.empty()) return {};
@@ -72,15 +75,17 @@ enum class Bound { kAny, kPositive, kNonNegative };
 
 // A number; `expect` completes "is not a number; expected ...".
 template <class T>
-FlagSpec double_flag(std::string names, std::string flag, std::string help, T C::*f, std::string expect,
-                     Bound bound, std::string key) {
+FlagSpec double_flag(std::string names, std::string flag, std::string help, T C::*f,
+                     std::string expect, Bound bound, std::string key) {
   FlagSpec s = base(std::move(names), std::move(help), std::move(key));
   s.apply = [=](const FlagInput& in, C* c) -> Status {
     if (in.text.empty()) return {};
     auto v = to_double(flag, in.text, expect);
     if (!v) return tl::unexpected(v.error());
-    if (bound == Bound::kPositive && !(*v > 0)) return usage(flag + " '" + in.text + "' must be > 0");
-    if (bound == Bound::kNonNegative && !(*v >= 0)) return usage(flag + " '" + in.text + "' must be >= 0");
+    if (bound == Bound::kPositive && !(*v > 0))
+      return usage(flag + " '" + in.text + "' must be > 0");
+    if (bound == Bound::kNonNegative && !(*v >= 0))
+      return usage(flag + " '" + in.text + "' must be >= 0");
     c->*f = *v;
     return {};
   };
@@ -90,8 +95,8 @@ FlagSpec double_flag(std::string names, std::string flag, std::string help, T C:
 
 // A duration in seconds ("30", "2.5", "500ms"; "inf" when allowed), exported in seconds.
 template <class T>
-FlagSpec seconds_flag(std::string names, std::string flag, std::string help, T C::*f, bool allow_inf,
-                      std::string key) {
+FlagSpec seconds_flag(std::string names, std::string flag, std::string help, T C::*f,
+                      bool allow_inf, std::string key) {
   FlagSpec s = base(std::move(names), std::move(help), std::move(key));
   s.apply = [=](const FlagInput& in, C* c) -> Status {
     if (in.text.empty()) return {};
@@ -123,8 +128,8 @@ FlagSpec switch_flag(std::string names, std::string help, bool C::*f, std::strin
 // `empty_is_absent`, an empty text leaves the default (else it is an invalid choice).
 template <class E>
 FlagSpec choice_flag(std::string names, std::string flag, std::string help, E C::*f,
-                     std::vector<std::pair<std::string, E>> choices, std::string expected, bool empty_is_absent,
-                     std::string key) {
+                     std::vector<std::pair<std::string, E>> choices, std::string expected,
+                     bool empty_is_absent, std::string key) {
   FlagSpec s = base(std::move(names), std::move(help), std::move(key));
   s.apply = [=](const FlagInput& in, C* c) -> Status {
     if (empty_is_absent && in.text.empty()) return {};

@@ -24,7 +24,9 @@ std::string json_value_text(const JsonValue& v) {
     std::string operator()(int64_t i) const { return std::to_string(i); }
     std::string operator()(double d) const { return fmt::format("{}", d); }
     std::string operator()(const std::string& s) const { return s; }
-    std::string operator()(const std::vector<std::string>& list) const { return fmt::format("{}", fmt::join(list, ",")); }
+    std::string operator()(const std::vector<std::string>& list) const {
+      return fmt::format("{}", fmt::join(list, ","));
+    }
     std::string operator()(const RawJson&) const { return ""; }
   };
   return std::visit(Visitor{}, v);

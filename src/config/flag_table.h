@@ -42,14 +42,14 @@ struct RawJson {
 };
 
 // One input_config value, kept free of the JSON library.
-using JsonValue =
-    std::variant<std::nullptr_t, bool, int64_t, double, std::string, std::vector<std::string>, RawJson>;
+using JsonValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string,
+                               std::vector<std::string>, RawJson>;
 
 struct FlagSpec {
-  std::string names;         // CLI11 spelling: "-m,--model,--model-names"
+  std::string names;  // CLI11 spelling: "-m,--model,--model-names"
   std::string help;
   FlagArity arity = FlagArity::kValue;
-  char delimiter = 0;        // kList only: split values at this character too (0 = no)
+  char delimiter = 0;  // kList only: split values at this character too (0 = no)
   // kList only: each occurrence takes exactly one argument, kept whole (CLI11 would otherwise
   // read "[1,2]" as two values, and the error would name neither what was typed).
   bool one_value_per_use = false;

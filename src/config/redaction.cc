@@ -18,8 +18,9 @@ struct Spelling {
 };
 
 constexpr Spelling kSpellings[] = {
-    {"--api-key", SecretKind::kApiKey}, {"-H", SecretKind::kHeader}, {"--header", SecretKind::kHeader},
-    {"-u", SecretKind::kUrl},           {"--url", SecretKind::kUrl},
+    {"--api-key", SecretKind::kApiKey}, {"-H", SecretKind::kHeader},
+    {"--header", SecretKind::kHeader},  {"-u", SecretKind::kUrl},
+    {"--url", SecretKind::kUrl},
 };
 
 std::vector<std::string_view> split_commas(std::string_view s) {
@@ -33,23 +34,31 @@ std::vector<std::string_view> split_commas(std::string_view s) {
 
 std::string redact_value(SecretKind kind, std::string_view value) {
   switch (kind) {
-    case SecretKind::kApiKey: return "<redacted>";
-    case SecretKind::kHeader: return core::secrets::redact_header_line(value);
+    case SecretKind::kApiKey:
+      return "<redacted>";
+    case SecretKind::kHeader:
+      return core::secrets::redact_header_line(value);
     case SecretKind::kUrl: {
       // -u takes comma-separated lists: redact each URL.
       std::string out;
-      for (std::string_view u : split_commas(value)) out += (out.empty() ? "" : ",") + redact_url(u);
+      for (std::string_view u : split_commas(value))
+        out += (out.empty() ? "" : ",") + redact_url(u);
       return out;
     }
-    case SecretKind::kNone: break;
+    case SecretKind::kNone:
+      break;
   }
   return std::string(value);
 }
 
 void register_value(SecretKind kind, std::string_view value) {
   switch (kind) {
-    case SecretKind::kApiKey: core::secrets::add(value); break;
-    case SecretKind::kHeader: core::secrets::add_header_value(value); break;
+    case SecretKind::kApiKey:
+      core::secrets::add(value);
+      break;
+    case SecretKind::kHeader:
+      core::secrets::add_header_value(value);
+      break;
     case SecretKind::kUrl:
       for (std::string_view one : split_commas(value)) {
         if (auto u = parse_base_url(one); u && u->has_user_info) {
@@ -58,7 +67,8 @@ void register_value(SecretKind kind, std::string_view value) {
         }
       }
       break;
-    case SecretKind::kNone: break;
+    case SecretKind::kNone:
+      break;
   }
 }
 
@@ -77,7 +87,8 @@ void for_each_secret(int argc, const char* const* argv,
     for (const Spelling& s : kSpellings) {
       if (a == s.prefix) {
         pending = s.kind;
-      } else if (a.size() > s.prefix.size() + 1 && a.substr(0, s.prefix.size() + 1) == std::string(s.prefix) + "=") {
+      } else if (a.size() > s.prefix.size() + 1 &&
+                 a.substr(0, s.prefix.size() + 1) == std::string(s.prefix) + "=") {
         on(i, s.kind, s.prefix.size() + 1);
       } else if (s.prefix.size() == 2 && a.size() > 2 && a.substr(0, 2) == s.prefix) {
         on(i, s.kind, 2);  // "-Hvalue", "-uvalue"
@@ -93,8 +104,10 @@ std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_of(" \t\n'\"\\$`!*?[]{}()<>|&;#~") == std::string::npos) return s;
   std::string out = "'";
   for (char ch : s) {
-    if (ch == '\'') out += "'\\''";
-    else out.push_back(ch);
+    if (ch == '\'')
+      out += "'\\''";
+    else
+      out.push_back(ch);
   }
   return out + "'";
 }
@@ -104,7 +117,8 @@ std::string shell_quote(const std::string& s) {
 std::string redacted_command_line(int argc, const char* const* argv) {
   std::vector<std::string> args(argv, argv + argc);
   for_each_secret(argc, argv, [&](int i, SecretKind kind, size_t offset) {
-    args[i] = args[i].substr(0, offset) + redact_value(kind, std::string_view(args[i]).substr(offset));
+    args[i] =
+        args[i].substr(0, offset) + redact_value(kind, std::string_view(args[i]).substr(offset));
   });
   std::string out = "servebench";
   for (const auto& a : args) {

@@ -1,8 +1,8 @@
 #include "config/url.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include <cctype>
 
 namespace servebench::config {
 namespace {
@@ -61,14 +61,17 @@ Status check_host_port(std::string_view url, std::string_view hostport, std::str
     const size_t colon = hostport.find(':');
     if (colon != std::string_view::npos) {
       if (hostport.find(':', colon + 1) != std::string_view::npos)
-        return bad_url(url, "has several ':' in its host; write IPv6 addresses in brackets, e.g. http://[::1]:8000");
+        return bad_url(url,
+                       "has several ':' in its host; write IPv6 addresses in brackets, e.g. "
+                       "http://[::1]:8000");
       host = hostport.substr(0, colon);
       port = hostport.substr(colon + 1);
       has_port = true;
     }
     if (host.empty()) return bad_url(url, "has no host; expected e.g. http://localhost:8000");
     for (char c : host)
-      if (!host_char(c)) return bad_url(url, "has an invalid host; expected a name or an IP address");
+      if (!host_char(c))
+        return bad_url(url, "has an invalid host; expected a name or an IP address");
   }
   out->append(host);
   if (!has_port) return {};
@@ -77,7 +80,8 @@ Status check_host_port(std::string_view url, std::string_view hostport, std::str
   const long value = digits ? std::stol(std::string(port)) : 0;
   if (!digits || value < 1 || value > 65535)
     return bad_url(url, fmt::format("has an invalid port '{}'; use a number from 1 to 65535, e.g. "
-                                    "http://localhost:8000", port));
+                                    "http://localhost:8000",
+                                    port));
   out->append(":");
   out->append(std::to_string(value));
   return {};
@@ -92,28 +96,36 @@ std::string BaseUrl::basic_auth_header() const {
 
 Result<BaseUrl> parse_base_url(std::string_view text) {
   if (text.empty())
-    return make_error(ErrorCode::kInvalidArgument, "-u/--url is empty; expected e.g. http://localhost:8000");
+    return make_error(ErrorCode::kInvalidArgument,
+                      "-u/--url is empty; expected e.g. http://localhost:8000");
   BaseUrl out;
   std::string_view rest = text;
   std::string scheme = "http";
   if (const size_t sep = text.find("://"); sep != std::string_view::npos) {
     scheme.clear();
-    for (char c : text.substr(0, sep)) scheme.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    if (scheme != "http" && scheme != "https") return bad_url(text, "has an unsupported scheme; use http:// or https://");
+    for (char c : text.substr(0, sep))
+      scheme.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (scheme != "http" && scheme != "https")
+      return bad_url(text, "has an unsupported scheme; use http:// or https://");
     rest = text.substr(sep + 3);
   }
-  if (has_space_or_control(rest)) return bad_url(text, "contains a space or control character; percent-encode it");
+  if (has_space_or_control(rest))
+    return bad_url(text, "contains a space or control character; percent-encode it");
   const size_t auth_end = rest.find_first_of("/?#");
   std::string_view authority = rest.substr(0, auth_end);
-  std::string_view tail = auth_end == std::string_view::npos ? std::string_view() : rest.substr(auth_end);
-  if (tail.find('#') != std::string_view::npos) return bad_url(text, "has a fragment (#...); drop it");
+  std::string_view tail =
+      auth_end == std::string_view::npos ? std::string_view() : rest.substr(auth_end);
+  if (tail.find('#') != std::string_view::npos)
+    return bad_url(text, "has a fragment (#...); drop it");
   if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
     out.has_user_info = true;
     out.raw_user_info = std::string(authority.substr(0, at));
     const size_t colon = out.raw_user_info.find(':');
     out.user = percent_decode(std::string_view(out.raw_user_info).substr(0, colon));
-    if (colon != std::string::npos) out.password = percent_decode(std::string_view(out.raw_user_info).substr(colon + 1));
-    if (out.user.empty()) return bad_url(text, "has user info without a user name; write http://user:password@host");
+    if (colon != std::string::npos)
+      out.password = percent_decode(std::string_view(out.raw_user_info).substr(colon + 1));
+    if (out.user.empty())
+      return bad_url(text, "has user info without a user name; write http://user:password@host");
     authority = authority.substr(at + 1);
   }
   out.url = scheme + "://";
@@ -130,20 +142,24 @@ Result<std::string> normalize_url(const std::string& url) {
   auto parsed = parse_base_url(url);
   if (!parsed) return tl::unexpected(parsed.error());
   if (parsed->has_user_info)
-    return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("-u/--url '{}' has user info; it is not accepted here", redact_url(url)));
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("-u/--url '{}' has user info; it is not accepted here", redact_url(url)));
   return parsed->url;
 }
 
 std::string join_url(std::string_view base, std::string_view path) {
   const size_t bq = base.find('?');
   const std::string_view base_path = base.substr(0, bq);
-  const std::string_view base_query = bq == std::string_view::npos ? std::string_view() : base.substr(bq + 1);
+  const std::string_view base_query =
+      bq == std::string_view::npos ? std::string_view() : base.substr(bq + 1);
   const size_t pq = path.find('?');
   const std::string_view path_part = path.substr(0, pq);
-  const std::string_view path_query = pq == std::string_view::npos ? std::string_view() : path.substr(pq + 1);
+  const std::string_view path_query =
+      pq == std::string_view::npos ? std::string_view() : path.substr(pq + 1);
   std::string out(base_path);
-  if (!path_part.empty() && path_part.front() != '/' && (out.empty() || out.back() != '/')) out.push_back('/');
+  if (!path_part.empty() && path_part.front() != '/' && (out.empty() || out.back() != '/'))
+    out.push_back('/');
   out.append(path_part);
   if (!path_query.empty() || !base_query.empty()) out.push_back('?');
   out.append(path_query);
@@ -162,11 +178,13 @@ std::string redact_url(std::string_view url) {
 }
 
 std::string base64_encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
   size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8) |
+    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
+                       (static_cast<uint8_t>(bytes[i + 1]) << 8) |
                        static_cast<uint8_t>(bytes[i + 2]);
     for (int s : {18, 12, 6, 0}) out.push_back(kAlphabet[(n >> s) & 63]);
   }
@@ -174,7 +192,8 @@ std::string base64_encode(std::string_view bytes) {
     const uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
     out += {kAlphabet[(n >> 18) & 63], kAlphabet[(n >> 12) & 63], '=', '='};
   } else if (i + 2 == bytes.size()) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8);
+    const uint32_t n =
+        (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8);
     out += {kAlphabet[(n >> 18) & 63], kAlphabet[(n >> 12) & 63], kAlphabet[(n >> 6) & 63], '='};
   }
   return out;

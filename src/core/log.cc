@@ -13,7 +13,8 @@ namespace {
 // range come first and are never rewritten, so the colour sink's offsets stay valid.
 class ScrubbingFormatter final : public spdlog::formatter {
  public:
-  explicit ScrubbingFormatter(std::unique_ptr<spdlog::formatter> inner) : inner_(std::move(inner)) {}
+  explicit ScrubbingFormatter(std::unique_ptr<spdlog::formatter> inner)
+      : inner_(std::move(inner)) {}
 
   void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
     spdlog::memory_buf_t raw;
@@ -36,13 +37,21 @@ void init_logging(int verbosity) {
   auto logger = spdlog::get("servebench");
   if (!logger) logger = spdlog::stderr_color_mt("servebench");
   spdlog::set_default_logger(logger);
-  logger->set_formatter(
-      std::make_unique<ScrubbingFormatter>(std::make_unique<spdlog::pattern_formatter>("%^%l%$: %v")));
+  logger->set_formatter(std::make_unique<ScrubbingFormatter>(
+      std::make_unique<spdlog::pattern_formatter>("%^%l%$: %v")));
   switch (verbosity) {
-    case 0: spdlog::set_level(spdlog::level::warn); break;
-    case 1: spdlog::set_level(spdlog::level::info); break;
-    case 2: spdlog::set_level(spdlog::level::debug); break;
-    default: spdlog::set_level(spdlog::level::trace); break;
+    case 0:
+      spdlog::set_level(spdlog::level::warn);
+      break;
+    case 1:
+      spdlog::set_level(spdlog::level::info);
+      break;
+    case 2:
+      spdlog::set_level(spdlog::level::debug);
+      break;
+    default:
+      spdlog::set_level(spdlog::level::trace);
+      break;
   }
 }
 

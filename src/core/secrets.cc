@@ -52,8 +52,8 @@ void add_one(std::string value) {
 
 const std::vector<std::string_view>& harmless_headers() {
   static const std::vector<std::string_view> kNames = {
-      "Accept",     "Accept-Encoding", "Accept-Language", "Cache-Control", "Connection",
-      "Content-Type", "User-Agent",    "X-Correlation-ID", "X-Request-ID"};
+      "Accept",       "Accept-Encoding", "Accept-Language",  "Cache-Control", "Connection",
+      "Content-Type", "User-Agent",      "X-Correlation-ID", "X-Request-ID"};
   return kNames;
 }
 

@@ -50,15 +50,20 @@ TEST(Secrets, InputsJsonHoldsTheBodiesTheServerReceived) {
   const std::string file = dir + "/prompts.jsonl";
   {
     std::ofstream f(file);
-    f << R"({"text": "The bearer looked nobler than the token he carried."})" "\n";
-    f << R"({"text": "password: hunter2, api_key=abc123, Authorization: Bearer xyz, secret key"})" "\n";
-    f << R"({"text": "sk-abcdefghijklmnopqrstuvwxyz token=\"quoted\" \\ back é ü 😀"})" "\n";
-    f << R"({"text": "x-api-key: 12345; access_token=zzz; Basic dXNlcjpwYXNz"})" "\n";
+    f << R"({"text": "The bearer looked nobler than the token he carried."})"
+         "\n";
+    f << R"({"text": "password: hunter2, api_key=abc123, Authorization: Bearer xyz, secret key"})"
+         "\n";
+    f << R"({"text": "sk-abcdefghijklmnopqrstuvwxyz token=\"quoted\" \\ back é ü 😀"})"
+         "\n";
+    f << R"({"text": "x-api-key: 12345; access_token=zzz; Basic dXNlcjpwYXNz"})"
+         "\n";
   }
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl", "--record-bodies"}));
-  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url(), "--input-file", file,
-                             "--custom-dataset-type", "single_turn", "--osl", "4", "--concurrency", "2"});
+  auto r = run_profile(
+      dir, {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url(), "--input-file", file,
+            "--custom-dataset-type", "single_turn", "--osl", "4", "--concurrency", "2"});
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const std::string inputs = read_file(r.artifact_dir + "/inputs.json");
@@ -69,22 +74,31 @@ TEST(Secrets, InputsJsonHoldsTheBodiesTheServerReceived) {
     ASSERT_FALSE(body.empty());
     EXPECT_NE(inputs.find(body), std::string::npos) << "not in inputs.json byte for byte: " << body;
   }
-  EXPECT_NE(inputs.find("The bearer looked nobler than the token he carried."), std::string::npos) << inputs;
+  EXPECT_NE(inputs.find("The bearer looked nobler than the token he carried."), std::string::npos)
+      << inputs;
   EXPECT_NE(inputs.find("Authorization: Bearer xyz"), std::string::npos) << inputs;
   EXPECT_NO_THROW((void)Json::parse(inputs));
 }
 
-constexpr const char* kSecrets[] = {"S1-auth-token-9f1a", "S2-custom-secret-7b3c", "S3-api-key-2a9d",
-                                    "S4-url-password-4d2e", "S5-private-token-8c2d", "S6-ocp-apim-5e1f"};
+constexpr const char* kSecrets[] = {"S1-auth-token-9f1a",    "S2-custom-secret-7b3c",
+                                    "S3-api-key-2a9d",       "S4-url-password-4d2e",
+                                    "S5-private-token-8c2d", "S6-ocp-apim-5e1f"};
 
 void expect_no_secret(const std::string& where, const std::string& text) {
-  for (const char* s : kSecrets) EXPECT_EQ(text.find(s), std::string::npos) << s << " leaked into " << where;
+  for (const char* s : kSecrets)
+    EXPECT_EQ(text.find(s), std::string::npos) << s << " leaked into " << where;
 }
 
 std::vector<std::string> secret_headers() {
-  return {"-H", "X-Auth-Token: S1-auth-token-9f1a", "-H", "X-Custom-Secret: S2-custom-secret-7b3c",
-          "--header=Private-Token: S5-private-token-8c2d", "-H", "Ocp-Apim-Subscription-Key: S6-ocp-apim-5e1f",
-          "-H", "User-Agent: servebench-test"};
+  return {"-H",
+          "X-Auth-Token: S1-auth-token-9f1a",
+          "-H",
+          "X-Custom-Secret: S2-custom-secret-7b3c",
+          "--header=Private-Token: S5-private-token-8c2d",
+          "-H",
+          "Ocp-Apim-Subscription-Key: S6-ocp-apim-5e1f",
+          "-H",
+          "User-Agent: servebench-test"};
 }
 
 // Failing requests put server messages into the JSONL, the console and the summary; -v logs.
@@ -92,10 +106,17 @@ TEST(Secrets, NoCredentialInAnyArtifactOrStream) {
   const std::string dir = make_temp_dir("secrets-leak");
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--error-rate", "50", "--error-kind", "http500"}));
-  std::vector<std::string> args = {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url(), "--api-key",
-                                   "S3-api-key-2a9d", "--streaming", "--osl", "4", "--request-count", "20",
-                                   "--concurrency", "2", "--export-level", "raw", "--slice-duration", "1",
-                                   "--artifact-dir", dir + "/art", "-v"};
+  std::vector<std::string> args = {"-m",          "mock-model",
+                                   "--tokenizer", "builtin",
+                                   "-u",          mock.url(),
+                                   "--api-key",   "S3-api-key-2a9d",
+                                   "--streaming", "--osl",
+                                   "4",           "--request-count",
+                                   "20",          "--concurrency",
+                                   "2",           "--export-level",
+                                   "raw",         "--slice-duration",
+                                   "1",           "--artifact-dir",
+                                   dir + "/art",  "-v"};
   const auto headers = secret_headers();
   args.insert(args.end(), headers.begin(), headers.end());
   const Captured c = run_captured(dir, args);
@@ -103,7 +124,8 @@ TEST(Secrets, NoCredentialInAnyArtifactOrStream) {
   expect_no_secret("stdout", c.out);
   expect_no_secret("stderr", c.err);
   EXPECT_NE(c.out.find("X-Auth-Token: <redacted>"), std::string::npos) << c.out;
-  EXPECT_NE(c.out.find("User-Agent: servebench-test"), std::string::npos) << "harmless headers stay visible";
+  EXPECT_NE(c.out.find("User-Agent: servebench-test"), std::string::npos)
+      << "harmless headers stay visible";
   const auto files = all_files(dir + "/art");
   ASSERT_GE(files.size(), 5u);
   bool saw_error = false;
@@ -121,9 +143,11 @@ TEST(Secrets, UrlUserInfoAndQueryString) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl", "--error-rate", "30"}));
   const std::string url =
-      "http://user:S4-url-password-4d2e@127.0.0.1:" + std::to_string(mock.port()) + "/?api-version=1";
-  std::vector<std::string> args = {"-m", "mock-model", "--tokenizer", "builtin", "-u", url, "--osl", "4",
-                                   "--request-count", "6", "--artifact-dir", dir + "/art", "-v"};
+      "http://user:S4-url-password-4d2e@127.0.0.1:" + std::to_string(mock.port()) +
+      "/?api-version=1";
+  std::vector<std::string> args = {
+      "-m", "mock-model",      "--tokenizer", "builtin",        "-u",         url, "--osl",
+      "4",  "--request-count", "6",           "--artifact-dir", dir + "/art", "-v"};
   const auto headers = secret_headers();
   args.insert(args.end(), headers.begin(), headers.end());
   const Captured c = run_captured(dir, args);
@@ -145,8 +169,8 @@ TEST(Secrets, UrlUserInfoAndQueryString) {
 
 TEST(Secrets, BadUrlsAreUsageErrorsWithinASecond) {
   const std::string dir = make_temp_dir("secrets-badurl");
-  for (const char* url : {"localhost:99999", "localhost:abc", "localhost:0", "ftp://h", "http://:8000",
-                          "http://u:S4-url-password-4d2e@h:70000"}) {
+  for (const char* url : {"localhost:99999", "localhost:abc", "localhost:0", "ftp://h",
+                          "http://:8000", "http://u:S4-url-password-4d2e@h:70000"}) {
     const Captured c = run_captured(dir, {"-m", "m", "-u", url, "--artifact-dir", dir + "/art"});
     EXPECT_EQ(c.exit_code, 2) << url << ": " << c.err;
     EXPECT_LT(c.wall_s, 3.0) << url;  // the promise is < 1 s; slack for a loaded test machine

@@ -56,7 +56,8 @@ TEST(JoinUrl, QueryGoesAfterTheEndpointPath) {
   EXPECT_EQ(join_url("http://h:1", "/v1/chat/completions"), "http://h:1/v1/chat/completions");
   EXPECT_EQ(join_url("http://h:1?api-version=1", "/v1/chat/completions"),
             "http://h:1/v1/chat/completions?api-version=1");
-  EXPECT_EQ(join_url("http://h:1/openai?api-version=1", "/v1/x"), "http://h:1/openai/v1/x?api-version=1");
+  EXPECT_EQ(join_url("http://h:1/openai?api-version=1", "/v1/x"),
+            "http://h:1/openai/v1/x?api-version=1");
   EXPECT_EQ(join_url("http://h:1?b=2", "/v1/x?a=1"), "http://h:1/v1/x?a=1&b=2");
   EXPECT_EQ(join_url("http://h:1", "v1/x"), "http://h:1/v1/x");
 }

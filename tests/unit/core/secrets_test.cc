@@ -16,9 +16,9 @@ TEST_F(SecretsTest, OnlyAllowListedHeadersAreHarmless) {
   EXPECT_TRUE(is_harmless_header("Content-Type"));
   EXPECT_TRUE(is_harmless_header("accept"));
   EXPECT_TRUE(is_harmless_header(" User-Agent "));
-  for (const char* name : {"Authorization", "X-Api-Key", "X-Auth-Token", "X-Access-Token", "X-Session-Token",
-                           "Private-Token", "X-Password", "Ocp-Apim-Subscription-Key", "X-Custom-Secret",
-                           "Cookie", "X-Anything"})
+  for (const char* name : {"Authorization", "X-Api-Key", "X-Auth-Token", "X-Access-Token",
+                           "X-Session-Token", "Private-Token", "X-Password",
+                           "Ocp-Apim-Subscription-Key", "X-Custom-Secret", "Cookie", "X-Anything"})
     EXPECT_FALSE(is_harmless_header(name)) << name;
 }
 
@@ -35,7 +35,8 @@ TEST_F(SecretsTest, ScrubReplacesEveryRegisteredLiteral) {
   EXPECT_EQ(scrub("a Bearer tok-123456 b tok-123456 c pass-word-9pass-word-9"),
             "a <redacted> b <redacted> c <redacted><redacted>");
   // Words are never rewritten by pattern.
-  EXPECT_EQ(scrub("The bearer looked nobler; a token password key"), "The bearer looked nobler; a token password key");
+  EXPECT_EQ(scrub("The bearer looked nobler; a token password key"),
+            "The bearer looked nobler; a token password key");
 }
 
 TEST_F(SecretsTest, ShortValuesAreNotRegistered) {
