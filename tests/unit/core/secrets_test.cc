@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/log.h"
+
 namespace servebench::core::secrets {
 namespace {
 
@@ -55,6 +57,18 @@ TEST_F(SecretsTest, HeaderValuesRegisterUnlessHarmless) {
   EXPECT_EQ(size(), 0u);
   add_header_value("Ocp-Apim-Subscription-Key: S2-subscription");
   EXPECT_EQ(scrub("key=S2-subscription"), "key=<redacted>");
+}
+
+// The logger's formatter scrubs every line, whatever a caller formatted into it.
+TEST_F(SecretsTest, LogLinesAreScrubbed) {
+  init_logging(1);
+  add("log-secret-4711");
+  ::testing::internal::CaptureStderr();
+  SB_LOG_WARN("server said: bad key log-secret-4711 (the bearer token word stays)");
+  spdlog::default_logger()->flush();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("log-secret-4711"), std::string::npos) << err;
+  EXPECT_NE(err.find("bad key <redacted> (the bearer token word stays)"), std::string::npos) << err;
 }
 
 }  // namespace
