@@ -69,9 +69,14 @@ Status check_host_port(std::string_view url, std::string_view hostport, std::str
       has_port = true;
     }
     if (host.empty()) return bad_url(url, "has no host; expected e.g. http://localhost:8000");
-    for (char c : host)
+    // Letters, digits, '-', '.', '_', and at least one letter or digit ("." is no host).
+    bool alnum = false;
+    for (char c : host) {
       if (!host_char(c))
         return bad_url(url, "has an invalid host; expected a name or an IP address");
+      alnum = alnum || std::isalnum(static_cast<unsigned char>(c));
+    }
+    if (!alnum) return bad_url(url, "has an invalid host; expected a name or an IP address");
   }
   out->append(host);
   if (!has_port) return {};

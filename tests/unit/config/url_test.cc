@@ -41,6 +41,7 @@ TEST(BaseUrl, HostAndSchemeAreChecked) {
   expect_bad("http://h:1/x#frag", "fragment");
   expect_bad("http://::1:8000", "brackets");
   expect_bad("http://ho$t:1", "invalid host");
+  expect_bad("http://.:1", "invalid host");
   EXPECT_EQ(ok("HTTPS://h:2/"), "https://h:2");
   EXPECT_EQ(ok("http://[::1]:8000/"), "http://[::1]:8000");
   EXPECT_EQ(ok("127.0.0.1"), "http://127.0.0.1");
@@ -92,6 +93,45 @@ TEST(Base64, Rfc4648Vectors) {
   EXPECT_EQ(base64_encode("foob"), "Zm9vYg==");
   EXPECT_EQ(base64_encode("fooba"), "Zm9vYmE=");
   EXPECT_EQ(base64_encode("foobar"), "Zm9vYmFy");
+}
+
+// Property: any string parses or yields one usage line; a parsed URL has no user info ('@' may
+// still appear in its path or query), parses
+// again to itself, and a joined request URL keeps the base's query after the path.
+TEST(BaseUrl, RandomTextNeverThrowsAndNormalFormsAreStable) {
+  const std::string alphabet = "hH:/?#@[]%.-_0123456789aZ: \t";
+  uint64_t state = 2024;
+  auto next = [&](size_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<size_t>((state >> 33) % n);
+  };
+  const std::vector<std::string> prefixes = {"", "http://", "https://", "ftp://", "http://u:p@"};
+  int ok_count = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = prefixes[next(prefixes.size())];
+    const size_t n = next(16);
+    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[next(alphabet.size())]);
+    Result<BaseUrl> r = make_error(ErrorCode::kInternal, "");
+    ASSERT_NO_THROW(r = parse_base_url(text)) << text;
+    if (!r) {
+      EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
+      EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+      continue;
+    }
+    ++ok_count;
+    const size_t host = r->url.find("://") + 3;
+    const std::string authority = r->url.substr(host, r->url.find_first_of("/?#", host) - host);
+    EXPECT_EQ(authority.find('@'), std::string::npos) << text << " -> " << r->url;
+    auto again = parse_base_url(r->url);
+    ASSERT_TRUE(again) << r->url << ": " << again.error().message;
+    EXPECT_EQ(again->url, r->url);
+    const std::string joined = join_url(r->url, "/v1/x");
+    const size_t q = r->url.find('?');
+    if (q != std::string::npos) {
+      EXPECT_NE(joined.find("/v1/x" + r->url.substr(q)), std::string::npos) << joined;
+    }
+  }
+  EXPECT_GT(ok_count, 100);
 }
 
 }  // namespace
