@@ -17,6 +17,7 @@
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
 #include "app/workload_setup.h"
+#include "config/url.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/rng.h"
@@ -91,7 +92,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   load::WorkerSettings settings;
   const std::string path =
       cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
-  for (const auto& u : cfg.urls) settings.urls.push_back(u + path);
+  for (const auto& u : cfg.urls) settings.urls.push_back(config::join_url(u, path));
   // The content headers go only with benchmark requests; credentials and -H with every request.
   settings.headers.push_back("Content-Type: application/json");
   if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");

@@ -1,5 +1,7 @@
 #include "config/benchmark_config.h"
 
+#include "config/flag_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -20,8 +22,6 @@ std::string fmt_number(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{}", static_cast<int64_t>(v));
   return fmt::format("{}", v);
 }
-
-double ns_to_s(int64_t ns) { return ns == kInfiniteNs ? INFINITY : static_cast<double>(ns) / 1e9; }
 
 }  // namespace
 
@@ -183,104 +183,20 @@ Status validate(const BenchmarkConfig& c) {
 
 std::string to_json(const BenchmarkConfig& c) {
   using nlohmann::json;
-  json j;
-  json ep;
-  ep["model_names"] = c.models;
-  ep["urls"] = c.urls;
-  ep["type"] = c.endpoint_type;
-  ep["custom_endpoint"] = c.custom_endpoint.empty() ? json(nullptr) : json(c.custom_endpoint);
-  ep["streaming"] = c.streaming;
-  ep["api_key"] = c.api_key.empty() ? json(nullptr) : json("<redacted>");
-  ep["timeout_seconds"] = ns_to_s(c.request_timeout_ns);
-  ep["http_version"] = c.http_version == 2 ? "2" : "1.1";
-  ep["insecure_tls"] = c.insecure_tls;
-  ep["connection_reuse_strategy"] = connection_reuse_name(c.connection_reuse);
-  ep["use_legacy_max_tokens"] = c.use_legacy_max_tokens;
-  ep["use_server_token_count"] = c.use_server_token_count;
-  j["endpoint"] = ep;
-  json headers = json::array();
-  for (const auto& h : c.headers) {
-    std::string name = h.substr(0, h.find(':'));
-    std::string lower;
-    for (char ch : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-    const bool secret = lower == "authorization" || lower == "x-api-key" || lower == "api-key" ||
-                        lower == "proxy-authorization" || lower == "cookie";
-    headers.push_back(secret ? name + ": <redacted>" : h);
+  struct ToJson {
+    json operator()(std::nullptr_t) const { return nullptr; }
+    json operator()(bool b) const { return b; }
+    json operator()(int64_t i) const { return i; }
+    json operator()(double d) const { return d; }
+    json operator()(const std::string& s) const { return s; }
+    json operator()(const std::vector<std::string>& list) const { return list; }
+    json operator()(const RawJson& raw) const { return json::parse(raw.text, nullptr, false); }
+  };
+  json j = json::object();
+  for (const FlagSpec& flag : profile_flags()) {
+    if (flag.json_key.empty()) continue;
+    j[json::json_pointer(flag.json_key)] = std::visit(ToJson{}, flag.to_json(c));
   }
-  json input;
-  input["headers"] = headers;
-  input["extra"] = c.extra_inputs_json.empty() ? json::object() : json::parse(c.extra_inputs_json, nullptr, false);
-  input["num_dataset_entries"] = c.num_dataset_entries;
-  input["random_seed"] = c.random_seed ? json(*c.random_seed) : json(nullptr);
-  input["prompt"]["input_tokens"] = {{"mean", c.isl_mean_tokens}, {"stddev", c.isl_stddev_tokens}};
-  input["prompt"]["output_tokens"] = {
-      {"mean", c.osl_mean_tokens > 0 ? json(c.osl_mean_tokens) : json(nullptr)},
-      {"stddev", c.osl_stddev_tokens}};
-  input["prompt"]["input_tokens"]["range_ratio"] = c.isl_range_ratio ? json(*c.isl_range_ratio) : json(nullptr);
-  input["prompt"]["output_tokens"]["range_ratio"] = c.osl_range_ratio ? json(*c.osl_range_ratio) : json(nullptr);
-  input["prompt"]["range_ratio_style"] = c.range_ratio_sglang ? "sglang" : "vllm";
-  input["file"] = c.input_file.empty() ? json(nullptr) : json(c.input_file);
-  input["custom_dataset_type"] = c.custom_dataset_type.empty() ? json(nullptr) : json(c.custom_dataset_type);
-  input["isl_block_size"] = c.isl_block_size > 0 ? json(c.isl_block_size) : json(nullptr);
-  input["fixed_schedule"] = c.fixed_schedule ? json(*c.fixed_schedule) : json(nullptr);
-  input["fixed_schedule_auto_offset"] = c.fixed_schedule_auto_offset;
-  input["sequence_distribution"] = c.sequence_distribution.empty() ? json(nullptr) : json(c.sequence_distribution);
-  input["dataset_sampling_strategy"] = c.sampling_strategy == SamplingStrategyName::kRandom       ? json("random")
-                                       : c.sampling_strategy == SamplingStrategyName::kSequential ? json("sequential")
-                                       : c.sampling_strategy == SamplingStrategyName::kShuffle    ? json("shuffle")
-                                                                                                  : json(nullptr);
-  json conv;
-  conv["num"] = c.num_sessions ? json(*c.num_sessions) : json(nullptr);
-  conv["turn"] = {{"mean", c.session_turns_mean}, {"stddev", c.session_turns_stddev}};
-  conv["turn"]["delay"] = {{"mean", c.session_turn_delay_mean_ms}, {"stddev", c.session_turn_delay_stddev_ms},
-                           {"ratio", c.session_delay_ratio}};
-  input["conversation"] = conv;
-  input["prompt"]["prefix_prompt"] = {{"pool_size", c.prefix_prompt_pool_size}, {"length", c.prefix_prompt_length}};
-  input["prompt"]["shared_system_prompt_length"] =
-      c.shared_system_prompt_length > 0 ? json(c.shared_system_prompt_length) : json(nullptr);
-  input["prompt"]["user_context_prompt_length"] =
-      c.user_context_prompt_length > 0 ? json(c.user_context_prompt_length) : json(nullptr);
-  input["cache_bust"] = cache_bust_name(c.cache_bust);
-  input["prompt"]["batch_size"] = c.batch_size;
-  ep["session_header"] = c.session_header;
-  ep["reset_kv_cache"] = c.reset_kv_cache ? json({{"path", c.reset_kv_cache_path},
-                                                  {"timeout_seconds", ns_to_s(c.reset_kv_cache_timeout_ns)}})
-                                          : json(false);
-  j["endpoint"] = ep;
-  j["input"] = input;
-  j["tokenizer"] = {{"name", c.tokenizer}, {"revision", c.tokenizer_revision}};
-  json lg;
-  auto opt_i = [](const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); };
-  auto opt_s = [](const std::optional<int64_t>& v) { return v ? json(ns_to_s(*v)) : json(nullptr); };
-  lg["concurrency"] = opt_i(c.concurrency);
-  lg["request_rate"] = c.request_rate ? json(*c.request_rate) : json(nullptr);
-  lg["arrival_pattern"] = arrival_pattern_name(c.arrival_pattern);
-  lg["arrival_smoothness"] = c.arrival_smoothness ? json(*c.arrival_smoothness) : json(nullptr);
-  lg["request_count"] = opt_i(c.effective_request_count());
-  lg["benchmark_duration"] = opt_s(c.benchmark_duration_ns);
-  lg["benchmark_grace_period"] = c.benchmark_duration_ns ? json(ns_to_s(c.effective_grace_ns())) : json(nullptr);
-  lg["warmup_request_count"] = opt_i(c.warmup_request_count);
-  lg["num_warmup_sessions"] = opt_i(c.num_warmup_sessions);
-  lg["warmup_duration"] = opt_s(c.warmup_duration_ns);
-  lg["concurrency_ramp_duration"] = opt_s(c.concurrency_ramp_ns);
-  lg["request_rate_ramp_duration"] = opt_s(c.request_rate_ramp_ns);
-  lg["prefill_concurrency"] = opt_i(c.prefill_concurrency);
-  lg["request_cancellation_rate"] = c.cancellation_rate_pct;
-  lg["request_cancellation_delay"] = c.cancellation_delay_ns ? json(ns_to_s(*c.cancellation_delay_ns)) : json(0.0);
-  lg["workers_max"] = opt_i(c.workers_max);
-  lg["user_centric_rate"] = c.user_centric_rate ? json(*c.user_centric_rate) : json(nullptr);
-  lg["num_users"] = opt_i(c.num_users);
-  j["loadgen"] = lg;
-  json out;
-  out["artifact_directory"] = c.artifact_dir;
-  out["profile_export_prefix"] = c.profile_export_prefix.empty() ? json(nullptr) : json(c.profile_export_prefix);
-  out["export_level"] = c.export_level == ExportLevelName::kSummary ? "summary"
-                        : c.export_level == ExportLevelName::kRaw   ? "raw"
-                                                                    : "records";
-  out["slice_duration"] = c.slice_duration_ns ? json(ns_to_s(c.slice_duration_ns)) : json(nullptr);
-  j["output"] = out;
-  j["goodput"] = c.goodput.empty() ? json(nullptr) : json(c.goodput);
-  j["fail_on"] = c.fail_on.empty() ? json(nullptr) : json(c.fail_on);
   j["cli_command"] = c.cli_command;
   return j.dump();
 }

@@ -35,12 +35,13 @@ inline constexpr int64_t kInfiniteNs = INT64_MAX;
 struct BenchmarkConfig {
   // Endpoint.
   std::vector<std::string> models;            // -m/--model/--model-names (first one is used)
-  std::vector<std::string> urls;              // -u/--url, normalized to scheme://host[:port][/base]
+  std::vector<std::string> urls;              // -u/--url: scheme://host[:port][/base][?query] (config/url.h)
   std::string endpoint_type = "chat";         // --endpoint-type
   std::string custom_endpoint;                // --custom-endpoint/--endpoint ("" = type default)
   bool streaming = false;                     // --streaming
   std::string api_key;                        // --api-key (never exported)
   std::vector<std::string> headers;           // -H/--header, normalized to "Name: value"
+  bool url_basic_auth = false;                // headers[0] is Basic auth built from -u user:pass@
   std::string extra_inputs_json;              // --extra-inputs merged into one JSON object ("" = none)
   int64_t request_timeout_ns = 21'600LL * 1'000'000'000;  // --request-timeout-seconds
   int http_version = 1;                       // --http-version 1.1|2
@@ -149,8 +150,9 @@ struct BenchmarkConfig {
 // (ErrorCode::kInvalidArgument → exit code 2).
 Status validate(const BenchmarkConfig& config);
 
-// Resolved config as a JSON object (input_config in exports). The API key and Authorization-like
-// headers are redacted.
+// Resolved config as a JSON object (input_config in exports): each flag's value under its key
+// from the flag table (config/flag_table.h), plus cli_command. The API key and every -H value
+// but the harmless ones (core/secrets.h) are redacted; URLs carry no user info.
 std::string to_json(const BenchmarkConfig& config);
 
 }  // namespace servebench::config

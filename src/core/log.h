@@ -1,6 +1,9 @@
 // Logging: spdlog to stderr with one format for the whole program. Logs never go to stdout
 // (stdout is for results: `tokenize --count` prints a bare integer there).
 //
+// Every line passes through core::secrets::scrub before it is written, so registered secret
+// literals never reach stderr.
+//
 // Thread safety: spdlog's default logger is thread-safe; init_logging is called once from main.
 #pragma once
 

@@ -261,9 +261,9 @@ void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
   // Bodies are JSON rendered by servebench or minified from the input file: embedded as is.
   if (r.payload_index >= 0 && static_cast<size_t>(r.payload_index) < payloads.size() &&
       !payloads[static_cast<size_t>(r.payload_index)].empty()) {
-    out->append(payloads[static_cast<size_t>(r.payload_index)]);
+    out->append(scrub_secrets(payloads[static_cast<size_t>(r.payload_index)]));
   } else if (!r.request_body.empty()) {
-    out->append(r.request_body);  // rendered at send time (multi-turn sessions)
+    out->append(scrub_secrets(r.request_body));  // rendered at send time (multi-turn sessions)
   } else {
     out->append("null");
   }

@@ -64,25 +64,11 @@ void add_metrics(json* out, const metrics::Summary& s) {
   }
 }
 
-bool secret_key(const std::string& key) {
-  std::string k;
-  for (char c : key) k.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return k.find("api_key") != std::string::npos || k.find("api-key") != std::string::npos ||
-         k.find("apikey") != std::string::npos || k.find("authorization") != std::string::npos ||
-         k.find("token") == 0 || k.find("secret") != std::string::npos ||
-         k.find("password") != std::string::npos;
-}
-
+// input_config is redacted structurally where it is built (config::to_json: -H values, the key,
+// URL user info); here every string also loses the registered secret literals, whatever field
+// they ended up in. Key names are not guessed at: "tokenizer" or "max_tokens" are not secrets.
 void redact(json& j) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      if (secret_key(it.key()) && !it.value().is_null() && !it.value().is_boolean()) {
-        it.value() = "<redacted>";
-      } else {
-        redact(it.value());
-      }
-    }
-  } else if (j.is_array()) {
+  if (j.is_object() || j.is_array()) {
     for (auto& e : j) redact(e);
   } else if (j.is_string()) {
     j = scrub_secrets(j.get<std::string>());
@@ -185,23 +171,28 @@ std::string render_summary_json(const JsonInput& in) {
 }
 
 std::string render_inputs_json(const std::vector<InputSession>& sessions) {
-  json data = json::array();
-  for (const auto& s : sessions) {
-    json payloads = json::array();
-    for (const auto& p : s.payloads_json) {
-      json body = json::parse(p, nullptr, false);
-      if (body.is_discarded()) body = scrub_secrets(p);
-      redact(body);
-      payloads.push_back(std::move(body));
+  // Each payload is written as the exact bytes that were sent (only registered secret literals
+  // are replaced), so inputs.json replays byte for byte. A payload that is not JSON is kept as a
+  // string. The layout around the payloads follows json::dump(2).
+  std::string out = "{\n  \"data\": [";
+  for (size_t i = 0; i < sessions.size(); ++i) {
+    const InputSession& s = sessions[i];
+    out += i ? ",\n    {\n      \"session_id\": " : "\n    {\n      \"session_id\": ";
+    append_json_string(&out, s.session_id);
+    out += ",\n      \"payloads\": [";
+    for (size_t k = 0; k < s.payloads_json.size(); ++k) {
+      out += k ? ",\n        " : "\n        ";
+      std::string body = scrub_secrets(s.payloads_json[k]);
+      if (json::accept(body)) {
+        out += body;
+      } else {
+        append_json_string(&out, body);
+      }
     }
-    json entry;
-    entry["session_id"] = s.session_id;
-    entry["payloads"] = std::move(payloads);
-    data.push_back(std::move(entry));
+    out += s.payloads_json.empty() ? "]\n    }" : "\n      ]\n    }";
   }
-  json j;
-  j["data"] = std::move(data);
-  return j.dump(2) + "\n";
+  out += sessions.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
 }
 
 std::string render_timeslices_json(const RunContext& context,

@@ -40,15 +40,16 @@ std::string render_summary_json(const JsonInput& in);
 std::string render_timeslices_json(const RunContext& context,
                                    const std::vector<metrics::TimeSlice>& slices);
 
-// inputs.json: {"data": [{"session_id": ..., "payloads": [body, ...]}]}. A payload that is not
-// valid JSON is kept as a string; credential-looking fields are redacted.
+// inputs.json: {"data": [{"session_id": ..., "payloads": [body, ...]}]}. Each JSON payload is
+// embedded byte for byte as sent (registered secret literals excepted, core/secrets.h); a
+// payload that is not valid JSON is kept as a string.
 std::string render_inputs_json(const std::vector<InputSession>& sessions);
 
 // Formats wall ns as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00" (UTC).
 std::string format_wall_time(int64_t wall_ns);
 
-// Parses `json` (input_config) and replaces the values of secret-looking keys (api_key,
-// authorization, headers holding credentials...) with "<redacted>"; scrubs every string.
+// Parses `json` (input_config) and scrubs the registered secret literals from every string
+// (the config redacts known secret fields itself: config::to_json).
 // Invalid JSON yields an empty object.
 std::string redact_config_json(const std::string& json);
 

@@ -1,5 +1,5 @@
 // Small text helpers shared by the exporters: shortest round-trip number formatting, JSON
-// string escaping, and a defensive secret scrubber.
+// string escaping, and the secret scrubber every exporter applies to what it echoes.
 //
 // Numbers: every double is written with std::to_chars' shortest representation that reads back
 // to the same double (never rounded for display). Non-finite values have no JSON literal: the
@@ -26,10 +26,10 @@ void append_json_number(std::string* out, double v);
 // Appends `s` as a quoted JSON string (UTF-8 passed through, control characters escaped).
 inline void append_json_string(std::string* out, std::string_view s) { core::append_json_string(s, out); }
 
-// Replaces credentials in free text with "<redacted>": values after "Authorization:" /
-// "Authorization=" headers, "Bearer <token>", api keys given as --api-key VALUE, api_key=...,
-// "api_key": "...", x-api-key headers, and sk-... style OpenAI keys. Used on everything we echo
-// (command line, config, error messages), even though callers redact first.
+// `text` with every registered secret literal (core/secrets.h: the --api-key, secret -H values,
+// URL passwords) replaced by "<redacted>". Used on everything we echo (command line, config,
+// error messages, warnings, inputs.json). Nothing is rewritten by pattern: prompt and response
+// text that merely mentions a "bearer" or a "token" is kept as it is.
 std::string scrub_secrets(std::string_view text);
 
 // CSV field: quoted when it contains a comma, quote or newline (RFC 4180).

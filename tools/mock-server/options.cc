@@ -83,6 +83,7 @@ Token counting:
 
 Files:
   --record-requests FILE      one JSON line per request (what the client sent)
+  --record-bodies             add each request body, byte for byte, to that line ("body")
   --ground-truth FILE         one JSON line per request (server-side write times)
 
 Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,
@@ -179,6 +180,10 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
     }
     if (flag == "--early-role-chunk") {
       s.knobs.early_role = true;
+      continue;
+    }
+    if (flag == "--record-bodies") {
+      s.record_bodies = true;
       continue;
     }
     std::string value;

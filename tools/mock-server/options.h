@@ -24,6 +24,7 @@ struct ServerConfig {
   int64_t max_body_bytes = 32ll << 20;
   uint64_t seed = 0;
   std::string record_requests_path;            // "" = off
+  bool record_bodies = false;                  // --record-bodies: add each body to that file
   std::string ground_truth_path;               // "" = off
   int64_t stall_timeout_ns = 600'000'000'000;  // a stalled response closes after this
 };

@@ -297,6 +297,7 @@ void Session::handle_generation(ApiKind kind) {
              std::string_view(req["X-Mock-Scenario"].data(), req["X-Mock-Scenario"].size()))
         .str("fault", fault_kind_name(g.fault))
         .str("id", g.head.id);
+    if (state_.config.record_bodies) r.str("body", std::string_view(req.body().data(), req.body().size()));
     state_.record->write_line(r.finish());
   }
   gen_ = std::move(g);

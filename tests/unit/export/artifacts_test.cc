@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "core/secrets.h"
 #include "unit/metrics/record_fixtures.h"
 
 namespace servebench::exporter {
@@ -33,6 +34,11 @@ std::string slurp(const fs::path& p) {
 }
 
 RunContext context() {
+  // As a run does at start-up (config/redaction.h): the key, the -H Authorization value and the
+  // credential a failing record's error message echoes are registered secrets.
+  core::secrets::add("sk-supersecretvalue0123456789");
+  core::secrets::add("Bearer hunter2hunter2");
+  core::secrets::add("sk-abcdefghijklmnopqrstuv");
   RunContext c;
   c.model = "org/model";
   c.endpoint_type = "chat";
@@ -174,6 +180,8 @@ TEST(ArtifactsTest, InputsJson) {
   ASSERT_TRUE(write_artifacts(recs, c, o));
   const std::string text = slurp(fs::path(o.artifact_dir) / "inputs.json");
   EXPECT_EQ(text.find("supersecret"), std::string::npos);
+  // Payloads are embedded as sent, byte for byte (only the registered secret is replaced).
+  EXPECT_NE(text.find(c.inputs[0].payloads_json[0]), std::string::npos) << text;
   json j = json::parse(text);
   ASSERT_EQ(j["data"].size(), 2u);
   EXPECT_EQ(j["data"][0]["session_id"], "s0");

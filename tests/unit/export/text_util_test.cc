@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/secrets.h"
+
 namespace servebench::exporter {
 namespace {
 
@@ -32,17 +34,20 @@ TEST(TextUtilTest, JsonString) {
   EXPECT_EQ(s, "\"a\\\"b\\\\c\\n\\u0001é\"");
 }
 
-TEST(TextUtilTest, ScrubSecrets) {
-  EXPECT_EQ(scrub_secrets("servebench profile --api-key abc123 -m x"),
+TEST(TextUtilTest, ScrubSecretsReplacesRegisteredLiteralsOnly) {
+  core::secrets::clear_for_testing();
+  core::secrets::add("abc123-key");
+  core::secrets::add("Bearer tok.en-1");
+  EXPECT_EQ(scrub_secrets("servebench profile --api-key abc123-key -m x"),
             "servebench profile --api-key <redacted> -m x");
-  EXPECT_EQ(scrub_secrets("--api-key=abc123"), "--api-key=<redacted>");
-  EXPECT_EQ(scrub_secrets("-H 'Authorization: Bearer tok.en-1'"),
-            "-H 'Authorization: Bearer <redacted>'");
-  EXPECT_EQ(scrub_secrets("{\"api_key\": \"xyz\"}"), "{\"api_key\": \"<redacted>\"}");
-  EXPECT_EQ(scrub_secrets("key sk-abcdefghijklmnopqrstuvwx here"), "key <redacted> here");
-  EXPECT_EQ(scrub_secrets("x-api-key: 12345"), "x-api-key: <redacted>");
+  EXPECT_EQ(scrub_secrets("--api-key=abc123-key"), "--api-key=<redacted>");
+  EXPECT_EQ(scrub_secrets("-H 'Authorization: Bearer tok.en-1'"), "-H 'Authorization: <redacted>'");
+  EXPECT_EQ(scrub_secrets("{\"api_key\": \"abc123-key\"}"), "{\"api_key\": \"<redacted>\"}");
+  // Prose is never rewritten by pattern (it was: "The bearer <redacted> nobler").
+  EXPECT_EQ(scrub_secrets("The bearer looked nobler; the token password api_key: x"),
+            "The bearer looked nobler; the token password api_key: x");
   EXPECT_EQ(scrub_secrets("nothing to hide: 42 tokens"), "nothing to hide: 42 tokens");
-  EXPECT_EQ(scrub_secrets("Bearer <redacted>"), "Bearer <redacted>");
+  core::secrets::clear_for_testing();
 }
 
 TEST(TextUtilTest, CsvField) {

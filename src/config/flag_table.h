@@ -1,0 +1,80 @@
+// The table of `servebench profile` flags: each flag is declared once, here and in the
+// flags_*.cc files, with its CLI spelling (name and aliases), help, default, how its text lands
+// in BenchmarkConfig (with the error naming the flag), and its key in input_config. The parser
+// (cli_options.cc), --help and config::to_json all read this table; nothing else names a flag.
+//
+// Defaults live in BenchmarkConfig's member initializers; --help shows them by exporting a
+// default-constructed config through the flag's `to_json` (or `default_text` where the default
+// is a rule, not a value).
+//
+// Thread safety: the table is built once (function-local static) and read-only afterwards.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "config/benchmark_config.h"
+#include "core/result.h"
+
+namespace servebench::config {
+
+enum class FlagArity {
+  kSwitch,   // --streaming
+  kCounter,  // -v -v, -vv
+  kValue,    // --concurrency 8 (one value)
+  kList,     // -H a -H b (repeatable; `delimiter` also splits each value)
+};
+
+// What the user typed for one flag.
+struct FlagInput {
+  std::string text;                // kValue: the value
+  std::vector<std::string> texts;  // kList: every value, in order
+  int count = 0;                   // occurrences (the value of a kCounter)
+  bool on = false;                 // kSwitch: the flag's boolean value
+};
+
+// A JSON document, already serialized (objects such as --extra-inputs' merged object).
+struct RawJson {
+  std::string text;
+};
+
+// One input_config value, kept free of the JSON library.
+using JsonValue = std::variant<std::nullptr_t, bool, int64_t, double, std::string,
+                               std::vector<std::string>, RawJson>;
+
+struct FlagSpec {
+  std::string names;  // CLI11 spelling: "-m,--model,--model-names"
+  std::string help;
+  FlagArity arity = FlagArity::kValue;
+  char delimiter = 0;  // kList only: split values at this character too (0 = no)
+  // kList only: each occurrence takes exactly one argument, kept whole (CLI11 would otherwise
+  // read "[1,2]" as two values, and the error would name neither what was typed).
+  bool one_value_per_use = false;
+  std::string default_text;  // shown in --help when the default is a rule ("cores-1")
+  // JSON pointer of this flag's value in input_config ("/loadgen/concurrency"); empty when the
+  // flag is exported through another flag's key (named in a comment at its declaration).
+  std::string json_key;
+  // Lands the typed value in the config; called only when the flag was given. Errors are one
+  // line naming the flag and the expected form.
+  std::function<Status(const FlagInput&, BenchmarkConfig*)> apply;
+  // The exported value (required when json_key is set).
+  std::function<JsonValue(const BenchmarkConfig&)> to_json;
+};
+
+// Every profile flag, in --help order.
+const std::vector<FlagSpec>& profile_flags();
+
+// The groups, one file each (flags_endpoint.cc, flags_input.cc, flags_load.cc, flags_output.cc).
+void add_endpoint_flags(std::vector<FlagSpec>* out);
+void add_input_flags(std::vector<FlagSpec>* out);
+void add_session_flags(std::vector<FlagSpec>* out);
+void add_load_flags(std::vector<FlagSpec>* out);
+void add_output_flags(std::vector<FlagSpec>* out);
+
+// "550", "chat", "21600", "" for null / false / empty (no default worth showing).
+std::string json_value_text(const JsonValue& v);
+
+}  // namespace servebench::config

@@ -1,0 +1,314 @@
+// The flag table (config/flag_table.h): one declaration per flag feeds the parser, --help and
+// to_json; secrets never leave parse_profile_args in an echoed form.
+#include "config/flag_table.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "config/cli_options.h"
+#include "core/secrets.h"
+
+namespace servebench::config {
+namespace {
+
+using nlohmann::json;
+
+Result<ParsedArgs> parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "profile");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_profile_args(static_cast<int>(argv.size()), argv.data());
+}
+
+class FlagTable : public ::testing::Test {
+ protected:
+  void SetUp() override { core::secrets::clear_for_testing(); }
+  void TearDown() override { core::secrets::clear_for_testing(); }
+};
+
+TEST_F(FlagTable, EveryFlagIsDeclaredOnceWithAConversion) {
+  std::set<std::string> names, keys;
+  for (const FlagSpec& f : profile_flags()) {
+    EXPECT_TRUE(f.apply) << f.names;
+    EXPECT_FALSE(f.help.empty()) << f.names;
+    EXPECT_EQ(f.json_key.empty(), !f.to_json)
+        << f.names << ": a key needs a value and a value a key";
+    size_t start = 0;
+    while (start < f.names.size()) {
+      const size_t comma = f.names.find(',', start);
+      const std::string name =
+          f.names.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      EXPECT_TRUE(names.insert(name).second) << "declared twice: " << name;
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (!f.json_key.empty())
+      EXPECT_TRUE(keys.insert(f.json_key).second) << "key used twice: " << f.json_key;
+  }
+  EXPECT_GT(names.size(), 100u);
+}
+
+TEST_F(FlagTable, ToJsonHasEveryKeyOfTheTable) {
+  auto r = parse({"-m", "m"});
+  ASSERT_TRUE(r) << r.error().message;
+  const json j = json::parse(to_json(r->config));
+  for (const FlagSpec& f : profile_flags()) {
+    if (f.json_key.empty()) continue;
+    EXPECT_TRUE(j.contains(json::json_pointer(f.json_key))) << f.json_key;
+  }
+  EXPECT_EQ(j["cli_command"], "servebench profile -m m");
+}
+
+// The layout every flag's key produces, checked against what the writer before the table
+// produced for the same command line (plus the two fixed-schedule offsets, which it omitted, and
+// the -H value it showed).
+TEST_F(FlagTable, ToJsonLayoutIsStable) {
+  auto r = parse({"-m",
+                  "a,b",
+                  "-u",
+                  "localhost:1",
+                  "-u",
+                  "https://h:2/x/",
+                  "--endpoint",
+                  "v1/x",
+                  "--streaming",
+                  "--api-key",
+                  "sk-abcdefgh",
+                  "-H",
+                  "Content-Type: text/plain",
+                  "-H",
+                  "X-A: 1",
+                  "--extra-inputs",
+                  "ignore_eos:true",
+                  "--extra-inputs",
+                  "{\"top_k\":5}",
+                  "--request-timeout-seconds",
+                  "90",
+                  "--http-version",
+                  "2",
+                  "--insecure",
+                  "--connection-reuse-strategy",
+                  "sticky_user_sessions",
+                  "--use-legacy-max-tokens",
+                  "--use-server-token-count",
+                  "--tokenizer",
+                  "builtin",
+                  "--tokenizer-revision",
+                  "r1",
+                  "--num-prompts",
+                  "7",
+                  "--isl",
+                  "100",
+                  "--isl-stddev",
+                  "3",
+                  "--osl",
+                  "20",
+                  "--osl-stddev",
+                  "2",
+                  "--random-seed",
+                  "42",
+                  "--sequence-distribution",
+                  "10,20:100",
+                  "--dataset-sampling-strategy",
+                  "random",
+                  "--num-sessions",
+                  "4",
+                  "--session-turns-mean",
+                  "2",
+                  "--session-turns-stddev",
+                  "1",
+                  "--session-turn-delay-mean",
+                  "5",
+                  "--session-turn-delay-stddev",
+                  "1",
+                  "--session-delay-ratio",
+                  "0.5",
+                  "--prefix-prompt-pool-size",
+                  "3",
+                  "--prefix-prompt-length",
+                  "9",
+                  "--shared-system-prompt-length",
+                  "11",
+                  "--user-context-prompt-length",
+                  "12",
+                  "--session-header",
+                  "X-S",
+                  "--cache-bust",
+                  "system_suffix",
+                  "--reset-kv-cache-path",
+                  "rk",
+                  "--reset-kv-cache-timeout-seconds",
+                  "7",
+                  "--concurrency",
+                  "8",
+                  "--benchmark-duration",
+                  "10",
+                  "--benchmark-grace-period",
+                  "inf",
+                  "--num-warmup-sessions",
+                  "2",
+                  "--warmup-duration",
+                  "3",
+                  "--concurrency-ramp-duration",
+                  "2",
+                  "--prefill-concurrency",
+                  "4",
+                  "--request-cancellation-rate",
+                  "10",
+                  "--request-cancellation-delay",
+                  "0.5",
+                  "--workers-max",
+                  "3",
+                  "--artifact-dir",
+                  "out",
+                  "--profile-export-prefix",
+                  "pp",
+                  "--export-level",
+                  "raw",
+                  "--goodput",
+                  "request_latency:100",
+                  "--slice-duration",
+                  "2",
+                  "--fail-on",
+                  "request_latency.p99>1",
+                  "-v"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->config.verbosity, 2);
+  json got = json::parse(to_json(r->config));
+  got.erase("cli_command");
+  const json expected = json::parse(
+      R"JSON({"endpoint":{"api_key":"<redacted>","connection_reuse_strategy":"sticky-user-ses)JSON"
+      R"JSON(sions","custom_endpoint":"/v1/x","http_version":"2","insecure_tls":true,"model_n)JSON"
+      R"JSON(ames":["a","b"],"reset_kv_cache":{"path":"/rk","timeout_seconds":7.0},"session_h)JSON"
+      R"JSON(eader":"X-S","streaming":true,"timeout_seconds":90.0,"type":"chat","urls":["http)JSON"
+      R"JSON(://localhost:1","https://h:2/x"],"use_legacy_max_tokens":true,"use_server_token_)JSON"
+      R"JSON(count":true},"fail_on":"request_latency.p99>1","goodput":"request_latency:100",")JSON"
+      R"JSON(input":{"cache_bust":"system_suffix","conversation":{"num":4,"turn":{"delay":{"m)JSON"
+      R"JSON(ean":5.0,"ratio":0.5,"stddev":1.0},"mean":2.0,"stddev":1.0}},"custom_dataset_typ)JSON"
+      R"JSON(e":null,"dataset_sampling_strategy":"random","extra":{"ignore_eos":true,"top_k":)JSON"
+      R"JSON(5},"file":null,"fixed_schedule":null,"fixed_schedule_auto_offset":false,"fixed_s)JSON"
+      R"JSON(chedule_end_offset":null,"fixed_schedule_start_offset":null,"headers":["Content-)JSON"
+      R"JSON(Type: text/plain","X-A: <redacted>"],"isl_block_size":null,"num_dataset_entries")JSON"
+      R"JSON(:7,"prompt":{"batch_size":1,"input_tokens":{"mean":100.0,"range_ratio":null,"stddev":3.0},"outp)JSON"
+      R"JSON(ut_tokens":{"mean":20.0,"range_ratio":null,"stddev":2.0},"prefix_prompt":{"lengt)JSON"
+      R"JSON(h":9,"pool_size":3},"range_ratio_style":"vllm","shared_system_prompt_length":11,)JSON"
+      R"JSON("user_context_prompt_length":12},"random_seed":42,"sequence_distribution":"10,20)JSON"
+      R"JSON(:100"},"loadgen":{"arrival_pattern":"poisson","arrival_smoothness":null,"benchma)JSON"
+      R"JSON(rk_duration":10.0,"benchmark_grace_period":null,"concurrency":8,"concurrency_ram)JSON"
+      R"JSON(p_duration":2.0,"num_users":null,"num_warmup_sessions":2,"prefill_concurrency":4)JSON"
+      R"JSON(,"request_cancellation_delay":0.5,"request_cancellation_rate":10.0,"request_coun)JSON"
+      R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
+      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"outpu)JSON"
+      R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
+      R"JSON(,"slice_duration":2.0},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+  EXPECT_EQ(got, expected) << got.dump();
+}
+
+TEST_F(FlagTable, HelpShowsDefaultsFromTheConfig) {
+  auto r = parse({"--help"});
+  ASSERT_TRUE(r);
+  ASSERT_TRUE(r->help);
+  for (const char* needle :
+       {"(default: 550)", "(default: 21600)", "(default: chat)", "(default: pooled)",
+        "(default: http://localhost:8000)", "(default: artifacts)", "(default: records)",
+        "(default: cores-1)", "--conversation-turn-mean"})
+    EXPECT_NE(r->help_text.find(needle), std::string::npos) << needle;
+  EXPECT_NE(r->help_text.find("User-Agent"), std::string::npos)
+      << "the -H allow-list is documented";
+}
+
+TEST_F(FlagTable, ExtraInputsArrayNamesTheExpectedForms) {
+  auto r = parse({"-m", "m", "--extra-inputs", "[1,2]"});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("--extra-inputs '[1,2]'"), std::string::npos)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("key:value"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("JSON object"), std::string::npos) << r.error().message;
+  auto k = parse({"-m", "m", "--extra-inputs", "1"});
+  ASSERT_FALSE(k);
+  EXPECT_NE(k.error().message.find("key:value"), std::string::npos) << k.error().message;
+}
+
+TEST_F(FlagTable, UrlErrorsAreUsageErrors) {
+  for (const char* url :
+       {"localhost:99999", "localhost:abc", "localhost:0", "gopher://h", "http://h:1/#x"}) {
+    auto r = parse({"-m", "m", "-u", url});
+    ASSERT_FALSE(r) << url;
+    EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
+    EXPECT_NE(r.error().message.find("-u/--url"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST_F(FlagTable, UrlUserInfoBecomesOneBasicHeader) {
+  auto r = parse({"-m", "m", "-u",
+                  "http://alice:S4-password@127.0.0.1:9,http://alice:S4-password@127.0.0.1:10"});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->config.urls,
+            (std::vector<std::string>{"http://127.0.0.1:9", "http://127.0.0.1:10"}));
+  ASSERT_EQ(r->config.headers.size(), 1u);
+  EXPECT_EQ(r->config.headers[0], "Authorization: Basic " + base64_encode("alice:S4-password"));
+  const std::string j = to_json(r->config);
+  EXPECT_EQ(j.find("S4-password"), std::string::npos) << j;
+  EXPECT_EQ(j.find(base64_encode("alice:S4-password")), std::string::npos) << j;
+  EXPECT_EQ(core::secrets::scrub("echo S4-password"), "echo <redacted>");
+  // Two credentials for one Authorization header are refused.
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1", "--api-key", "k-12345678"}));
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1", "-H", "authorization: x"}));
+  EXPECT_FALSE(parse({"-m", "m", "-u", "http://a:pw123456@h:1,http://b:pw123456@h:2"}));
+}
+
+TEST_F(FlagTable, SecretsNeverAppearInTheCommandLineConfigOrErrors) {
+  const std::vector<std::string> headers = {"-m",
+                                            "m",
+                                            "-H",
+                                            "X-Auth-Token: S1-auth-token",
+                                            "--header=X-Custom-Secret: S2-custom-secret",
+                                            "-HPrivate-Token: S5-private-token",
+                                            "-H",
+                                            "Ocp-Apim-Subscription-Key: S6-subscription",
+                                            "-H",
+                                            "Content-Type: application/json"};
+  // The key and URL user info both make an Authorization header: one run each.
+  for (const std::vector<std::string>& credential :
+       {std::vector<std::string>{"--api-key", "S3-api-key"},
+        std::vector<std::string>{"-u", "http://user:S4-url-password@127.0.0.1:9"}}) {
+    core::secrets::clear_for_testing();
+    std::vector<std::string> args = headers;
+    args.insert(args.end(), credential.begin(), credential.end());
+    auto r = parse(args);
+    ASSERT_TRUE(r) << r.error().message;
+    const std::string j = to_json(r->config);
+    const std::string& cmd = r->config.cli_command;
+    for (const char* s : {"S1-auth-token", "S2-custom-secret", "S3-api-key", "S4-url-password",
+                          "S5-private-token", "S6-subscription"}) {
+      EXPECT_EQ(cmd.find(s), std::string::npos) << cmd;
+      EXPECT_EQ(j.find(s), std::string::npos) << j;
+    }
+    for (const char* s :
+         {"S1-auth-token", "S2-custom-secret", "S5-private-token", "S6-subscription",
+          credential[0] == "-u" ? "S4-url-password" : "S3-api-key"})
+      EXPECT_EQ(core::secrets::scrub(std::string("x ") + s), "x <redacted>") << s;
+    EXPECT_NE(cmd.find("X-Auth-Token: <redacted>"), std::string::npos) << cmd;
+    EXPECT_NE(cmd.find("Content-Type: application/json"), std::string::npos) << cmd;
+    EXPECT_NE(j.find("Content-Type: application/json"), std::string::npos) << j;
+    // An error later on the same command line does not echo them either.
+    args.insert(args.end(), {"--concurrency", credential[1]});
+    auto e = parse(args);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().message.find("S3-api-key"), std::string::npos) << e.error().message;
+    EXPECT_EQ(e.error().message.find("S4-url-password"), std::string::npos) << e.error().message;
+  }
+}
+
+TEST_F(FlagTable, HeaderWithoutColonIsNotEchoed) {
+  auto r = parse({"-m", "m", "-H", "Bearer-only-secret-value"});
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("-H/--header"), std::string::npos);
+  EXPECT_EQ(r.error().message.find("Bearer-only-secret-value"), std::string::npos)
+      << r.error().message;
+}
+
+}  // namespace
+}  // namespace servebench::config
