@@ -52,7 +52,7 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
     const ExactPromptBuilder& builder, const tokenizer::Tokenizer& tok,
     const ConversationOptions& o) {
   (void)tok;  // counts come from the builder (see below); kept for callers that verify
-  if (auto st = validate(o); !st) return tl::unexpected(st.error());
+  SB_TRY(validate(o));
   auto stream = [&](std::string_view name) { return core::Rng::stream(o.seed, name); };
   core::Rng turns_rng = stream("conversation.turns");
   core::Rng delay_rng = stream("conversation.delay");

@@ -101,9 +101,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.timestamp_ms = t.timestamp_ms;
       w.delay_ms = t.delay_ms;
       if (t.input_length > 0) {
-        auto text = synthesize(t, block_size, blocks, builder, fresh_rng, where);
-        if (!text) return tl::unexpected(text.error());
-        w.text = std::move(*text);
+        SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
         w.text = join_texts(t.texts);
