@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/env.h"
+
 namespace servebench::config {
 namespace {
 
@@ -277,6 +279,7 @@ std::string to_json(const BenchmarkConfig& c) {
   j["goodput"] = c.goodput.empty() ? json(nullptr) : json(c.goodput);
   j["fail_on"] = c.fail_on.empty() ? json(nullptr) : json(c.fail_on);
   j["cli_command"] = c.cli_command;
+  j["environment"] = json::parse(core::env_snapshot_json());  // docs/environment.md; redacted
   return j.dump();
 }
 
