@@ -97,7 +97,9 @@ Result<std::vector<std::string>> files_in(const std::string& dir) {
 Result<DatasetFile> load_text(const std::string& path, std::optional<FileFormat> format,
                               const InputLimits& limits) {
   SB_TRY_ASSIGN(const std::string text, read_input_file(path, limits));
-  if (!format) SB_TRY_ASSIGN(format, detect_text_format(text, path));
+  if (!format) {
+    SB_TRY_ASSIGN(format, detect_text_format(text, path));
+  }
   const std::string name = display_name(path);
   if (is_line_format(*format)) SB_TRY(check_line_lengths(text, limits, name));
   return parse_dataset_text(text, *format, name);
@@ -111,7 +113,9 @@ bool is_folder(const std::string& path) {
 Result<DatasetFile> load_folder(const std::string& path, std::optional<FileFormat> format,
                                 const InputLimits& limits) {
   SB_TRY_ASSIGN(const std::vector<std::string> files, files_in(path));
-  if (!format) SB_TRY_ASSIGN(format, detect_file_format(path, limits));
+  if (!format) {
+    SB_TRY_ASSIGN(format, detect_file_format(path, limits));
+  }
   if (*format != FileFormat::kRandomPool && *format != FileFormat::kRawPayload)
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("--input-file '{}' is a folder; only random_pool and raw_payload "

@@ -261,7 +261,9 @@ Status read_row(object obj, FileFormat format, int64_t line_no, const Where& w, 
     case FileFormat::kRandomPool: {
       SB_TRY(read_text_turn(obj, &turn, w, format == FileFormat::kSingleTurn));
       std::string sid;
-      if (format == FileFormat::kSingleTurn) SB_TRY_ASSIGN(sid, session_id_of(obj, w));
+      if (format == FileFormat::kSingleTurn) {
+        SB_TRY_ASSIGN(sid, session_id_of(obj, w));
+      }
       st->grouper.add(sid, std::move(turn));
       return core::ok_status();
     }
