@@ -64,9 +64,12 @@ int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return core::interrupt_requested() ? 1 : 0;
 }
 
-long to_ms(int64_t ns) { return static_cast<long>(std::max<int64_t>(1, (ns + kNsPerMs - 1) / kNsPerMs)); }
+long to_ms(int64_t ns) {
+  return static_cast<long>(std::max<int64_t>(1, (ns + kNsPerMs - 1) / kNsPerMs));
+}
 
-void set_options(CURL* e, const ControlRequest& r, curl_slist* headers, Transfer* t, char* error_buf) {
+void set_options(CURL* e, const ControlRequest& r, curl_slist* headers, Transfer* t,
+                 char* error_buf) {
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
   if (r.method == Method::kPost) {
     curl_easy_setopt(e, CURLOPT_POST, 1L);
@@ -78,7 +81,8 @@ void set_options(CURL* e, const ControlRequest& r, curl_slist* headers, Transfer
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, to_ms(r.timeout_ns));
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-                   to_ms(r.connect_timeout_ns > 0 ? std::min(r.connect_timeout_ns, r.timeout_ns) : r.timeout_ns));
+                   to_ms(r.connect_timeout_ns > 0 ? std::min(r.connect_timeout_ns, r.timeout_ns)
+                                                  : r.timeout_ns));
   curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
   // "" disables proxies, including those libcurl would take from the environment.
   if (!r.use_env_proxy) curl_easy_setopt(e, CURLOPT_PROXY, "");
@@ -104,10 +108,10 @@ curl_slist* header_list(const ControlRequest& r) {
   for (const auto& h : r.headers) {
     list = curl_slist_append(list, h.c_str());
     const std::string_view name = std::string_view(h).substr(0, h.find(':'));
-    has_content_type |= name.size() == 12 && std::equal(name.begin(), name.end(), "content-type",
-                                                        [](char a, char b) {
-                                                          return std::tolower(static_cast<unsigned char>(a)) == b;
-                                                        });
+    has_content_type |= name.size() == 12 &&
+                        std::equal(name.begin(), name.end(), "content-type", [](char a, char b) {
+                          return std::tolower(static_cast<unsigned char>(a)) == b;
+                        });
   }
   if (r.method == Method::kPost) {
     if (r.body.empty() && !has_content_type) list = curl_slist_append(list, "Content-Type:");
@@ -119,14 +123,18 @@ curl_slist* header_list(const ControlRequest& r) {
 Error transfer_error(CURLcode rc, const Transfer& t, const char* error_buf) {
   const std::string detail = error_buf[0] ? error_buf : curl_easy_strerror(rc);
   if (t.too_large)
-    return Error{ErrorCode::kNetwork,
-                 "the answer is larger than " + std::to_string(t.request->max_body_bytes) + " bytes"};
+    return Error{ErrorCode::kNetwork, "the answer is larger than " +
+                                          std::to_string(t.request->max_body_bytes) + " bytes"};
   switch (rc) {
-    case CURLE_OPERATION_TIMEDOUT: return Error{ErrorCode::kTimeout, detail};
-    case CURLE_ABORTED_BY_CALLBACK: return Error{ErrorCode::kInterrupted, "interrupted"};
+    case CURLE_OPERATION_TIMEDOUT:
+      return Error{ErrorCode::kTimeout, detail};
+    case CURLE_ABORTED_BY_CALLBACK:
+      return Error{ErrorCode::kInterrupted, "interrupted"};
     case CURLE_URL_MALFORMAT:
-    case CURLE_UNSUPPORTED_PROTOCOL: return Error{ErrorCode::kInvalidArgument, detail};
-    default: return Error{ErrorCode::kNetwork, detail};
+    case CURLE_UNSUPPORTED_PROTOCOL:
+      return Error{ErrorCode::kInvalidArgument, detail};
+    default:
+      return Error{ErrorCode::kNetwork, detail};
   }
 }
 

@@ -34,9 +34,9 @@ enum class Method { kGet, kPost };
 
 struct ControlRequest {
   Method method = Method::kGet;
-  std::string url;                   // http:// or https://, user info allowed (basic auth)
-  std::vector<std::string> headers;  // "Name: value" lines
-  std::string body;                  // POST only; sent as is, no Content-Type added for ""
+  std::string url;                      // http:// or https://, user info allowed (basic auth)
+  std::vector<std::string> headers;     // "Name: value" lines
+  std::string body;                     // POST only; sent as is, no Content-Type added for ""
   int64_t timeout_ns = 30'000'000'000;  // whole transfer, connect included
   int64_t connect_timeout_ns = 0;       // 0: timeout_ns
   bool verify_tls = true;
@@ -50,13 +50,13 @@ struct ControlRequest {
 // One header line of an answer; `response` counts the answers of a redirect chain from 0.
 struct ControlHeader {
   int response = 0;
-  std::string name;  // lower case
+  std::string name;   // lower case
   std::string value;  // trimmed
 };
 
 struct ControlResponse {
-  int http_status = 0;  // of the last answer
-  std::string body;     // of the last answer ("" when keep_body is false)
+  int http_status = 0;                 // of the last answer
+  std::string body;                    // of the last answer ("" when keep_body is false)
   std::vector<ControlHeader> headers;  // every answer's headers, in arrival order
   int64_t elapsed_ns = 0;              // request to complete answer (steady clock)
 

@@ -32,8 +32,7 @@ constexpr EnvVarInfo kVars[] = {
     {EnvVar::kHfHome, "HF_HOME", R::kPlain, "Hugging Face home (cache in $HF_HOME/hub)"},
     {EnvVar::kHfEndpoint, "HF_ENDPOINT", R::kUrl, "hub URL (default https://huggingface.co)"},
     {EnvVar::kHfToken, "HF_TOKEN", R::kSecret, "hub token for gated or private tokenizers"},
-    {EnvVar::kHuggingFaceHubToken, "HUGGING_FACE_HUB_TOKEN", R::kSecret,
-     "older name of HF_TOKEN"},
+    {EnvVar::kHuggingFaceHubToken, "HUGGING_FACE_HUB_TOKEN", R::kSecret, "older name of HF_TOKEN"},
     {EnvVar::kHfHubOffline, "HF_HUB_OFFLINE", R::kPlain, "1: never download tokenizers"},
     {EnvVar::kHttpProxyLower, "http_proxy", R::kUrl, "proxy for http:// load (libcurl)"},
     {EnvVar::kHttpProxyUpper, "HTTP_PROXY", R::kUrl, "proxy for http:// load (libcurl)"},
@@ -63,9 +62,12 @@ EnvSnapshot& storage() {
 
 std::string recorded_value(const EnvVarInfo& info, const std::string& value) {
   switch (info.recording) {
-    case R::kSecret: return "<redacted>";
-    case R::kUrl: return redact_url_user_info(value);
-    case R::kPlain: break;
+    case R::kSecret:
+      return "<redacted>";
+    case R::kUrl:
+      return redact_url_user_info(value);
+    case R::kPlain:
+      break;
   }
   return value;
 }

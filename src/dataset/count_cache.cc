@@ -1,6 +1,7 @@
 #include "dataset/count_cache.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,8 +11,6 @@
 #include <cstring>
 #include <filesystem>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/content_hash.h"
 #include "core/log.h"
@@ -44,8 +43,8 @@ const std::string& build_identity() {
   static const std::string id = [] {
     struct stat st;
     if (::stat("/proc/self/exe", &st) != 0) return std::string();
-    return fmt::format("exe {}:{}:{}:{}.{:09d}", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
-                       st.st_mtim.tv_nsec);
+    return fmt::format("exe {}:{}:{}:{}.{:09d}", st.st_dev, st.st_ino, st.st_size,
+                       st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
   }();
   return id;
 }
@@ -65,10 +64,12 @@ uint64_t table_corpus_bytes(std::string_view data) {
 
 std::string default_dir(const core::EnvSnapshot& env) {
   using core::EnvVar;
-  if (const auto& d = env.get(EnvVar::kServebenchCacheDir)) return d->empty() ? "" : *d + "/corpus-counts";
+  if (const auto& d = env.get(EnvVar::kServebenchCacheDir))
+    return d->empty() ? "" : *d + "/corpus-counts";
   if (const auto& x = env.get(EnvVar::kXdgCacheHome); x && x->starts_with('/'))
     return *x + "/servebench/corpus-counts";
-  if (const auto& h = env.get(EnvVar::kHome); h && !h->empty()) return *h + "/.cache/servebench/corpus-counts";
+  if (const auto& h = env.get(EnvVar::kHome); h && !h->empty())
+    return *h + "/.cache/servebench/corpus-counts";
   return "";
 }
 
@@ -76,7 +77,9 @@ std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Toke
   const std::string fp = tok.fingerprint();
   if (fp.empty() || build_identity().empty()) return std::nullopt;
   core::ContentHash h;
-  h.field("servebench corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
+  h.field("servebench corpus piece counts")
+      .update_u64(kCountCacheVersion)
+      .update_u64(kMaxPieceBytes);
   h.field(kAnchor).field(build_identity()).field(fp).field(corpus);
   auto [hi, lo] = h.finish();
   return CacheKey{hi, lo};
@@ -86,25 +89,28 @@ std::optional<CacheKey> cache_key(std::string_view corpus, const tokenizer::Toke
 // table is made by the binary's own code at build time, and calibration checks it at use).
 CacheKey embedded_key(std::string_view corpus, std::string_view fingerprint) {
   core::ContentHash h;
-  h.field("servebench embedded corpus piece counts").update_u64(kCountCacheVersion).update_u64(kMaxPieceBytes);
+  h.field("servebench embedded corpus piece counts")
+      .update_u64(kCountCacheVersion)
+      .update_u64(kMaxPieceBytes);
   h.field(kAnchor).field(fingerprint).field(corpus);
   auto [hi, lo] = h.finish();
   return CacheKey{hi, lo};
 }
 
-
 // Validates a count table in the cache file's layout (a cache file or the embedded table); the
 // error says why it was not used (for the debug log).
 Result<CountTable> parse_count_table(std::string_view data, const CacheKey& key,
-                                                         size_t corpus_bytes) {
+                                     size_t corpus_bytes) {
   // At most one word per two corpus bytes (a byte and a space), plus one.
   const size_t size = data.size();
   if (size < kHeaderBytes + kTrailerBytes || size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2)
     return make_error(ErrorCode::kParse, fmt::format("implausible size {} bytes", size));
   const char* p = data.data();
   if (std::memcmp(p, kMagic, 8) != 0) return make_error(ErrorCode::kParse, "bad magic");
-  if (get_u32(p + 8) != kCountCacheVersion) return make_error(ErrorCode::kParse, "other format version");
-  if (get_u64(p + 16) != key.hi || get_u64(p + 24) != key.lo) return make_error(ErrorCode::kParse, "key mismatch");
+  if (get_u32(p + 8) != kCountCacheVersion)
+    return make_error(ErrorCode::kParse, "other format version");
+  if (get_u64(p + 16) != key.hi || get_u64(p + 24) != key.lo)
+    return make_error(ErrorCode::kParse, "key mismatch");
   if (get_u64(p + 32) != corpus_bytes) return make_error(ErrorCode::kParse, "corpus size mismatch");
   const uint64_t words = get_u64(p + 40);
   if (words > corpus_bytes || kHeaderBytes + 2 * words + kTrailerBytes != size)
@@ -116,7 +122,8 @@ Result<CountTable> parse_count_table(std::string_view data, const CacheKey& key,
 }
 
 // Reads and validates a cache file.
-Result<CountTable> read_count_cache(const std::string& path, const CacheKey& key, size_t corpus_bytes) {
+Result<CountTable> read_count_cache(const std::string& path, const CacheKey& key,
+                                    size_t corpus_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return make_error(ErrorCode::kNotFound, "no cache file");
   struct stat st;
@@ -125,7 +132,8 @@ Result<CountTable> read_count_cache(const std::string& path, const CacheKey& key
     return make_error(ErrorCode::kIo, "not a regular file");
   }
   const auto size = static_cast<size_t>(st.st_size);
-  if (size < kHeaderBytes + kTrailerBytes || size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2) {
+  if (size < kHeaderBytes + kTrailerBytes ||
+      size > kHeaderBytes + kTrailerBytes + corpus_bytes + 2) {
     ::close(fd);
     return make_error(ErrorCode::kParse, fmt::format("implausible size {} bytes", size));
   }
@@ -167,7 +175,9 @@ Status write_count_cache(const std::string& dir, const std::string& path, const 
   static std::atomic<uint64_t> serial{0};
   const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), serial.fetch_add(1));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(ErrorCode::kIo, fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
+  if (fd < 0)
+    return make_error(ErrorCode::kIo,
+                      fmt::format("cannot create {}: {}", tmp, std::strerror(errno)));
   size_t put = 0;
   while (put < data.size()) {
     const ssize_t n = ::write(fd, data.data() + put, data.size() - put);

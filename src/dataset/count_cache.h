@@ -43,8 +43,10 @@ CacheKey embedded_key(std::string_view corpus, std::string_view fingerprint);
 uint64_t table_corpus_bytes(std::string_view data);
 
 // Validates a table in the cache layout; the error says why it was not used (debug log).
-Result<CountTable> parse_count_table(std::string_view data, const CacheKey& key, size_t corpus_bytes);
-Result<CountTable> read_count_cache(const std::string& path, const CacheKey& key, size_t corpus_bytes);
+Result<CountTable> parse_count_table(std::string_view data, const CacheKey& key,
+                                     size_t corpus_bytes);
+Result<CountTable> read_count_cache(const std::string& path, const CacheKey& key,
+                                    size_t corpus_bytes);
 // The cache layout's bytes for `table`.
 std::string encode_count_table(const CacheKey& key, size_t corpus_bytes, const CountTable& table);
 Status write_count_cache(const std::string& dir, const std::string& path, const CacheKey& key,

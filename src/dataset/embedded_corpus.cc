@@ -17,7 +17,8 @@ __asm__(
     ".type sb_corpus, @object\n"
     ".balign 16\n"
     "sb_corpus:\n"
-    ".incbin \"" SB_CORPUS_PATH "\"\n"
+    ".incbin \"" SB_CORPUS_PATH
+    "\"\n"
     ".global sb_corpus_end\n"
     ".type sb_corpus_end, @object\n"
     "sb_corpus_end:\n"

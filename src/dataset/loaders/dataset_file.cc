@@ -1,10 +1,10 @@
 #include "dataset/loaders/dataset_file.h"
 
-#include <algorithm>
-#include <filesystem>
-
 #include <fmt/format.h>
 #include <simdjson.h>
+
+#include <algorithm>
+#include <filesystem>
 
 #include "core/env.h"
 #include "core/interrupt.h"
@@ -23,10 +23,10 @@ struct NamedFormat {
   FileFormat format;
 };
 constexpr NamedFormat kFormats[] = {
-    {"single_turn", FileFormat::kSingleTurn},       {"multi_turn", FileFormat::kMultiTurn},
-    {"random_pool", FileFormat::kRandomPool},       {"mooncake_trace", FileFormat::kMooncakeTrace},
-    {"bailian_trace", FileFormat::kBailianTrace},   {"burst_gpt_trace", FileFormat::kBurstGptTrace},
-    {"inputs_json", FileFormat::kInputsJson},       {"raw_payload", FileFormat::kRawPayload},
+    {"single_turn", FileFormat::kSingleTurn},     {"multi_turn", FileFormat::kMultiTurn},
+    {"random_pool", FileFormat::kRandomPool},     {"mooncake_trace", FileFormat::kMooncakeTrace},
+    {"bailian_trace", FileFormat::kBailianTrace}, {"burst_gpt_trace", FileFormat::kBurstGptTrace},
+    {"inputs_json", FileFormat::kInputsJson},     {"raw_payload", FileFormat::kRawPayload},
     {"sharegpt", FileFormat::kShareGpt},
 };
 
@@ -44,32 +44,38 @@ FileFormat guess_from_object(object obj) {
 // The name used in parse messages ("file:line: ..."): standard input has no path.
 std::string display_name(const std::string& path) { return is_stdin_path(path) ? "<stdin>" : path; }
 
-bool is_line_format(FileFormat f) { return f != FileFormat::kInputsJson && f != FileFormat::kShareGpt; }
+bool is_line_format(FileFormat f) {
+  return f != FileFormat::kInputsJson && f != FileFormat::kShareGpt;
+}
 
 // AIPerf's auto-detection order, from the first record of the text.
 Result<FileFormat> detect_text_format(std::string_view t, const std::string& path) {
   const size_t first = t.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
     return make_error(ErrorCode::kParse, fmt::format("--input-file '{}' is empty", path));
-  if (t.substr(first).starts_with("Timestamp,") || path.ends_with(".csv")) return FileFormat::kBurstGptTrace;
+  if (t.substr(first).starts_with("Timestamp,") || path.ends_with(".csv"))
+    return FileFormat::kBurstGptTrace;
   if (t[first] == '[') return FileFormat::kShareGpt;
   size_t nl = t.find('\n', first);
-  std::string_view line = t.substr(first, nl == std::string_view::npos ? std::string_view::npos : nl - first);
+  std::string_view line =
+      t.substr(first, nl == std::string_view::npos ? std::string_view::npos : nl - first);
   simdjson::dom::parser parser;
   element doc;
   if (parser.parse(line.data(), line.size(), true).get(doc) != simdjson::SUCCESS) {
     // Not one object per line: a whole-file JSON object is AIPerf's inputs.json.
     element whole;
-    if (parser.parse(t.data(), t.size(), true).get(whole) == simdjson::SUCCESS && whole.is_object() &&
-        whole["data"].error() == simdjson::SUCCESS)
+    if (parser.parse(t.data(), t.size(), true).get(whole) == simdjson::SUCCESS &&
+        whole.is_object() && whole["data"].error() == simdjson::SUCCESS)
       return FileFormat::kInputsJson;
     return make_error(ErrorCode::kParse,
                       fmt::format("--input-file '{}': cannot tell its format (line 1 is not JSON); "
-                                  "set --custom-dataset-type", path));
+                                  "set --custom-dataset-type",
+                                  path));
   }
   object obj;
   if (doc.get(obj) != simdjson::SUCCESS)
-    return make_error(ErrorCode::kParse, fmt::format("--input-file '{}': line 1 is not a JSON object", path));
+    return make_error(ErrorCode::kParse,
+                      fmt::format("--input-file '{}': line 1 is not a JSON object", path));
   if (obj["data"].error() == simdjson::SUCCESS) return FileFormat::kInputsJson;
   return guess_from_object(obj);
 }
@@ -88,7 +94,8 @@ Result<std::vector<std::string>> files_in(const std::string& dir) {
   if (files.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("--input-file '{}' is a folder without regular files; give a "
-                                  "dataset file or a random_pool/raw_payload folder", dir));
+                                  "dataset file or a random_pool/raw_payload folder",
+                                  dir));
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -117,10 +124,11 @@ Result<DatasetFile> load_folder(const std::string& path, std::optional<FileForma
     SB_TRY_ASSIGN(format, detect_file_format(path, limits));
   }
   if (*format != FileFormat::kRandomPool && *format != FileFormat::kRawPayload)
-    return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("--input-file '{}' is a folder; only random_pool and raw_payload "
-                                  "read folders (give a file, or --custom-dataset-type random_pool)",
-                                  path));
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("--input-file '{}' is a folder; only random_pool and raw_payload "
+                    "read folders (give a file, or --custom-dataset-type random_pool)",
+                    path));
   DatasetFile all;
   all.format = *format;
   for (const auto& f : files) {
@@ -153,8 +161,9 @@ Result<FileFormat> parse_file_format(std::string_view name) {
     if (name == f.name) return f.format;
   std::string known;
   for (const auto& f : kFormats) known += (known.empty() ? "" : ", ") + std::string(f.name);
-  return make_error(ErrorCode::kInvalidArgument,
-                    fmt::format("--custom-dataset-type '{}' is not known (use one of: {})", name, known));
+  return make_error(
+      ErrorCode::kInvalidArgument,
+      fmt::format("--custom-dataset-type '{}' is not known (use one of: {})", name, known));
 }
 
 Result<DatasetFile> parse_dataset_text(std::string_view text, FileFormat format,

@@ -1,14 +1,13 @@
 #include "dataset/loaders/input_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "core/interrupt.h"
 #include "core/units.h"
@@ -115,7 +114,8 @@ Result<std::string> read_stdin(const InputLimits& limits, std::string_view what)
   if (::isatty(STDIN_FILENO))
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("{} '-' reads standard input, which is a terminal; pipe or "
-                                  "redirect a file into it (e.g. `< data.jsonl`)", what));
+                                  "redirect a file into it (e.g. `< data.jsonl`)",
+                                  what));
   struct stat st;
   const bool is_pipe = ::fstat(STDIN_FILENO, &st) != 0 || !S_ISREG(st.st_mode);
   return read_all(STDIN_FILENO, is_pipe, limits.max_bytes, what, "-");
@@ -125,8 +125,8 @@ Result<std::string> read_stdin(const InputLimits& limits, std::string_view what)
 
 Result<InputLimits> InputLimits::from_env(const core::EnvSnapshot& env) {
   InputLimits l;
-  SB_TRY_ASSIGN(l.max_bytes, limit_from(env, core::EnvVar::kServebenchInputMaxBytes,
-                                        kDefaultMaxInputBytes));
+  SB_TRY_ASSIGN(l.max_bytes,
+                limit_from(env, core::EnvVar::kServebenchInputMaxBytes, kDefaultMaxInputBytes));
   SB_TRY_ASSIGN(l.max_line_bytes, limit_from(env, core::EnvVar::kServebenchInputMaxLineBytes,
                                              kDefaultMaxInputLineBytes));
   return l;
@@ -149,7 +149,8 @@ Result<std::string> read_input_file(const std::string& path, const InputLimits& 
     return make_error(ErrorCode::kNotFound,
                       fmt::format("{} '{}' cannot be opened: {} (check the path and permissions)",
                                   what, path, std::strerror(errno)));
-  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return not_regular(what, path, st.st_mode);
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    return not_regular(what, path, st.st_mode);
   return read_all(fd.get(), false, limits.max_bytes, what, path);
 }
 
@@ -161,8 +162,8 @@ Status check_line_lengths(std::string_view text, const InputLimits& limits,
   size_t pos = 0;
   while (pos < text.size()) {
     const void* nl = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    const size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data())
-                          : text.size();
+    const size_t end =
+        nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
     if (end - pos > max)
       return make_error(ErrorCode::kInvalidArgument,
                         fmt::format("{}:{}: line is longer than the {}-byte limit (one record per "

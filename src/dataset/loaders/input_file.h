@@ -22,7 +22,7 @@
 
 namespace servebench::dataset {
 
-inline constexpr int64_t kDefaultMaxInputBytes = int64_t{2} << 30;     // 2 GiB
+inline constexpr int64_t kDefaultMaxInputBytes = int64_t{2} << 30;       // 2 GiB
 inline constexpr int64_t kDefaultMaxInputLineBytes = int64_t{16} << 20;  // 16 MiB
 
 struct InputLimits {

@@ -1,9 +1,9 @@
 // JSONL dataset formats: one JSON object per line (see parsers.h).
-#include <cmath>
-#include <unordered_map>
-
 #include <fmt/format.h>
 #include <simdjson.h>
+
+#include <cmath>
+#include <unordered_map>
 
 #include "core/interrupt.h"
 #include "dataset/loaders/parsers.h"
@@ -33,10 +33,14 @@ Result<double> get_number(object obj, std::string_view key, const Where& w, bool
   if (obj[key].get(e) != simdjson::SUCCESS || e.is_null()) return 0.0;
   *present = true;
   double v = 0;
-  if (e.is_int64()) v = static_cast<double>(int64_t(e));
-  else if (e.is_uint64()) v = static_cast<double>(uint64_t(e));
-  else if (e.is_double()) v = double(e);
-  else return w.fail(key, "expected a number");
+  if (e.is_int64())
+    v = static_cast<double>(int64_t(e));
+  else if (e.is_uint64())
+    v = static_cast<double>(uint64_t(e));
+  else if (e.is_double())
+    v = double(e);
+  else
+    return w.fail(key, "expected a number");
   if (!std::isfinite(v)) return w.fail(key, "expected a finite number");
   return v;
 }
@@ -54,7 +58,8 @@ Status read_timing(object obj, FileTurn* t, const Where& w, double timestamp_sca
   bool has_ts = false, has_delay = false;
   SB_TRY_ASSIGN(const double ts, get_number(obj, "timestamp", w, &has_ts));
   SB_TRY_ASSIGN(const double delay, get_number(obj, "delay", w, &has_delay));
-  if (has_ts && has_delay) return w.fail("timestamp", "give either 'timestamp' or 'delay', not both");
+  if (has_ts && has_delay)
+    return w.fail("timestamp", "give either 'timestamp' or 'delay', not both");
   if (has_ts) {
     if (ts < 0) return w.fail("timestamp", "must be >= 0");
     t->timestamp_ms = ts * timestamp_scale;
@@ -95,7 +100,8 @@ Result<std::string> session_id_of(object obj, const Where& w) {
   return w.fail("session_id", "expected a string or an integer");
 }
 
-constexpr std::string_view kMediaFields[] = {"image", "images", "audio", "audios", "video", "videos"};
+constexpr std::string_view kMediaFields[] = {"image",  "images", "audio",
+                                             "audios", "video",  "videos"};
 
 // single_turn / random_pool / multi_turn turn objects.
 Status read_text_turn(object obj, FileTurn* t, const Where& w, bool allow_timing) {
@@ -133,7 +139,8 @@ Status read_text_turn(object obj, FileTurn* t, const Where& w, bool allow_timing
     if (obj[media].get(e) == simdjson::SUCCESS && !e.is_null())
       return make_error(ErrorCode::kUnsupported,
                         fmt::format("{}:{}: field '{}': images, audio and video inputs are not "
-                                    "supported yet (text-only datasets)", w.name, w.line, media));
+                                    "supported yet (text-only datasets)",
+                                    w.name, w.line, media));
   }
   if (t->texts.empty()) return w.fail("text", "each entry needs 'text' or 'texts'");
   bool present = false;
@@ -162,7 +169,8 @@ Status read_mooncake(object obj, FileTurn* t, const Where& w) {
     t->messages_json = to_json(e);
     ++modes;
     element tools;
-    if (obj["tools"].get(tools) == simdjson::SUCCESS && !tools.is_null()) t->tools_json = to_json(tools);
+    if (obj["tools"].get(tools) == simdjson::SUCCESS && !tools.is_null())
+      t->tools_json = to_json(tools);
   }
   if (obj["payload"].get(e) == simdjson::SUCCESS && !e.is_null()) {
     if (!e.is_object()) return w.fail("payload", "expected a JSON object");
@@ -171,8 +179,9 @@ Status read_mooncake(object obj, FileTurn* t, const Where& w) {
   }
   if (modes != 1)
     return w.fail("input_length",
-                  modes == 0 ? "each row needs one of 'input_length', 'text_input', 'messages', 'payload'"
-                             : "give exactly one of 'input_length', 'text_input', 'messages', 'payload'");
+                  modes == 0
+                      ? "each row needs one of 'input_length', 'text_input', 'messages', 'payload'"
+                      : "give exactly one of 'input_length', 'text_input', 'messages', 'payload'");
   SB_TRY(read_hash_ids(obj, t, w));
   if (!t->hash_ids.empty() && t->input_length < 0)
     return w.fail("hash_ids", "needs 'input_length'");
@@ -213,8 +222,10 @@ struct JsonlState {
 Status read_multi_turn(object obj, int64_t line_no, const Where& w, JsonlState* st) {
   SB_TRY_ASSIGN(const std::string sid, session_id_of(obj, w));
   simdjson::dom::array turns;
-  if (obj["turns"].get(turns) != simdjson::SUCCESS) return w.fail("turns", "expected an array of turns");
-  FileConversation conv{sid.empty() ? fmt::format("session-{}", st->out->conversations.size()) : sid, {}};
+  if (obj["turns"].get(turns) != simdjson::SUCCESS)
+    return w.fail("turns", "expected an array of turns");
+  FileConversation conv{
+      sid.empty() ? fmt::format("session-{}", st->out->conversations.size()) : sid, {}};
   for (element te : turns) {
     object to;
     if (te.get(to) != simdjson::SUCCESS) return w.fail("turns", "each turn must be an object");
@@ -339,14 +350,16 @@ Result<DatasetFile> parse_jsonl(std::string_view text, FileFormat format, const 
                                                        simdjson::error_message(err)));
     object obj;
     if (doc.get(obj) != simdjson::SUCCESS)
-      return make_error(ErrorCode::kParse, fmt::format("{}:{}: expected a JSON object per line", name, line_no));
+      return make_error(ErrorCode::kParse,
+                        fmt::format("{}:{}: expected a JSON object per line", name, line_no));
     SB_TRY(read_row(obj, format, line_no, w, &state));
   }
   for (const auto& c : out.conversations)
     for (const auto& t : c.turns)
       if (t.timestamp_ms >= 0) out.has_timestamps = true;
   if (out.conversations.empty())
-    return make_error(ErrorCode::kParse, fmt::format("{}: no records found (the file is empty)", name));
+    return make_error(ErrorCode::kParse,
+                      fmt::format("{}: no records found (the file is empty)", name));
   return out;
 }
 

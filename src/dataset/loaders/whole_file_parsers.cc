@@ -1,8 +1,8 @@
 // Whole-file dataset formats: inputs.json and ShareGPT (one JSON document), BurstGPT (CSV).
-#include <cmath>
-
 #include <fmt/format.h>
 #include <simdjson.h>
+
+#include <cmath>
 
 #include "core/interrupt.h"
 #include "core/units.h"
@@ -13,7 +13,8 @@ namespace servebench::dataset::parsers {
 
 using simdjson::dom::element;
 
-Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format, const std::string& name) {
+Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format,
+                                     const std::string& name) {
   DatasetFile out;
   out.format = format;
   simdjson::dom::parser parser;
@@ -34,7 +35,8 @@ Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format, c
       FileConversation conv;
       std::string_view sid;
       conv.session_id = entry["session_id"].get(sid) == simdjson::SUCCESS
-                            ? std::string(sid) : fmt::format("session-{}", out.conversations.size());
+                            ? std::string(sid)
+                            : fmt::format("session-{}", out.conversations.size());
       for (element p : payloads) {
         if (!p.is_object()) return w.fail("payloads", "each payload must be a JSON object");
         FileTurn t;
@@ -45,20 +47,23 @@ Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format, c
     }
   } else {  // ShareGPT: [{"id", "conversations": [{"from", "value"}, ...]}]
     simdjson::dom::array items;
-    if (doc.get(items) != simdjson::SUCCESS) return w.fail("(root)", "expected a JSON array of conversations");
+    if (doc.get(items) != simdjson::SUCCESS)
+      return w.fail("(root)", "expected a JSON array of conversations");
     for (element item : items) {
       if (core::interrupt_requested()) return interrupted(name);
       simdjson::dom::array turns;
       if (item["conversations"].get(turns) != simdjson::SUCCESS) continue;  // vLLM skips these too
       FileConversation conv;
       std::string_view id;
-      conv.session_id = item["id"].get(id) == simdjson::SUCCESS ? std::string(id)
-                                                                : fmt::format("sharegpt-{}", out.conversations.size());
+      conv.session_id = item["id"].get(id) == simdjson::SUCCESS
+                            ? std::string(id)
+                            : fmt::format("sharegpt-{}", out.conversations.size());
       FileTurn pending;
       bool have_prompt = false;
       for (element m : turns) {
         std::string_view from, value;
-        if (m["from"].get(from) != simdjson::SUCCESS || m["value"].get(value) != simdjson::SUCCESS) continue;
+        if (m["from"].get(from) != simdjson::SUCCESS || m["value"].get(value) != simdjson::SUCCESS)
+          continue;
         if (from == "human" || from == "user") {
           pending = FileTurn{};
           pending.texts.emplace_back(value);
@@ -94,14 +99,17 @@ Result<DatasetFile> parse_burst_gpt(std::string_view text, const std::string& na
   if (c_ts < 0 || c_in < 0 || c_out < 0)
     return make_error(ErrorCode::kParse,
                       fmt::format("{}:1: expected BurstGPT columns 'Timestamp', 'Request tokens', "
-                                  "'Response tokens'", name));
+                                  "'Response tokens'",
+                                  name));
   std::vector<std::string_view> row;
   while (csv.next_row(&row)) {
     if (core::interrupt_requested()) return interrupted(name);
     const int64_t line = csv.line();
     if (row.size() == 1 && row[0].empty()) continue;
     Where w{name, line};
-    auto field = [&](int c) -> std::string_view { return c < static_cast<int>(row.size()) ? row[c] : ""; };
+    auto field = [&](int c) -> std::string_view {
+      return c < static_cast<int>(row.size()) ? row[c] : "";
+    };
     auto num = [&](int c, const char* label) -> Result<double> {
       auto v = core::parse_double(field(c));
       if (!v) return w.fail(label, fmt::format("expected a number, got '{}'", field(c)));
@@ -110,8 +118,10 @@ Result<DatasetFile> parse_burst_gpt(std::string_view text, const std::string& na
     SB_TRY_ASSIGN(const double ts, num(c_ts, "Timestamp"));
     SB_TRY_ASSIGN(const double in, num(c_in, "Request tokens"));
     SB_TRY_ASSIGN(const double o, num(c_out, "Response tokens"));
-    if (in < 1 || in != std::floor(in)) return w.fail("Request tokens", "expected a whole number > 0");
-    if (o < 0 || o != std::floor(o)) return w.fail("Response tokens", "expected a whole number >= 0");
+    if (in < 1 || in != std::floor(in))
+      return w.fail("Request tokens", "expected a whole number > 0");
+    if (o < 0 || o != std::floor(o))
+      return w.fail("Response tokens", "expected a whole number >= 0");
     FileTurn t;
     t.line = line;
     t.timestamp_ms = ts * 1000.0;

@@ -1,13 +1,12 @@
 // --input-file that would hang or grow without bound is refused at once: exit code 2, one line
 // naming the input and the fix, in bounded time. Standard input works with '-'.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "integration/reloc/reloc_harness.h"
 
@@ -27,8 +26,18 @@ struct Refusal {
 Refusal run_refused(const std::string& dir, const std::vector<std::string>& extra,
                     const std::vector<std::string>& env = {}) {
   Exec e;
-  e.argv = {bin_dir() + "/servebench", "profile", "-m", "mock-model", "--tokenizer", "builtin",
-            "-u", "http://127.0.0.1:9", "--request-count", "2", "--artifact-dir", dir + "/art"};
+  e.argv = {bin_dir() + "/servebench",
+            "profile",
+            "-m",
+            "mock-model",
+            "--tokenizer",
+            "builtin",
+            "-u",
+            "http://127.0.0.1:9",
+            "--request-count",
+            "2",
+            "--artifact-dir",
+            dir + "/art"};
   e.argv.insert(e.argv.end(), extra.begin(), extra.end());
   e.env = env;
   e.stderr_path = dir + "/stderr.txt";
@@ -47,7 +56,8 @@ void expect_refused(const Refusal& r, const std::string& named, const std::strin
 
 TEST(InputFiles, DeviceIsRefused) {
   const std::string dir = make_temp_dir("in-dev");
-  expect_refused(run_refused(dir, {"--input-file", "/dev/zero"}), "'/dev/zero'", "character device");
+  expect_refused(run_refused(dir, {"--input-file", "/dev/zero"}), "'/dev/zero'",
+                 "character device");
 }
 
 TEST(InputFiles, FifoIsRefusedWithoutBlocking) {
@@ -61,9 +71,11 @@ TEST(InputFiles, FolderOfNonDatasetFilesIsRefused) {
   const std::string dir = make_temp_dir("in-dir");
   fs::create_directories(dir + "/notes");
   std::ofstream(dir + "/notes/readme.txt") << "hello, this is not a dataset\n";
-  expect_refused(run_refused(dir, {"--input-file", dir + "/notes"}), dir + "/notes", "cannot tell its format");
-  expect_refused(run_refused(dir, {"--input-file", dir + "/notes", "--custom-dataset-type", "single_turn"}),
-                 dir + "/notes", "is a folder");
+  expect_refused(run_refused(dir, {"--input-file", dir + "/notes"}), dir + "/notes",
+                 "cannot tell its format");
+  expect_refused(
+      run_refused(dir, {"--input-file", dir + "/notes", "--custom-dataset-type", "single_turn"}),
+      dir + "/notes", "is a folder");
 }
 
 TEST(InputFiles, OverLongLineIsRefused) {
@@ -72,7 +84,8 @@ TEST(InputFiles, OverLongLineIsRefused) {
     std::ofstream f(dir + "/long.jsonl");
     f << "{\"text\": \"short\"}\n{\"text\": \"" << std::string(5000, 'x') << "\"}\n";
   }
-  expect_refused(run_refused(dir, {"--input-file", dir + "/long.jsonl"}, {"SERVEBENCH_INPUT_MAX_LINE_BYTES=1000"}),
+  expect_refused(run_refused(dir, {"--input-file", dir + "/long.jsonl"},
+                             {"SERVEBENCH_INPUT_MAX_LINE_BYTES=1000"}),
                  dir + "/long.jsonl:2", "SERVEBENCH_INPUT_MAX_LINE_BYTES");
 }
 
@@ -82,22 +95,34 @@ TEST(InputFiles, OversizeFileIsRefused) {
     std::ofstream f(dir + "/big.jsonl");
     for (int i = 0; i < 100; ++i) f << "{\"text\": \"row " << i << "\"}\n";
   }
-  expect_refused(run_refused(dir, {"--input-file", dir + "/big.jsonl"}, {"SERVEBENCH_INPUT_MAX_BYTES=1k"}),
-                 dir + "/big.jsonl", "SERVEBENCH_INPUT_MAX_BYTES");
+  expect_refused(
+      run_refused(dir, {"--input-file", dir + "/big.jsonl"}, {"SERVEBENCH_INPUT_MAX_BYTES=1k"}),
+      dir + "/big.jsonl", "SERVEBENCH_INPUT_MAX_BYTES");
 }
 
 TEST(InputFiles, StandardInputWithDash) {
   const std::string dir = make_temp_dir("in-stdin");
   {
     std::ofstream f(dir + "/rows.jsonl");
-    for (int i = 0; i < 5; ++i) f << "{\"text\": \"question number " << i << "\", \"output_length\": 4}\n";
+    for (int i = 0; i < 5; ++i)
+      f << "{\"text\": \"question number " << i << "\", \"output_length\": 4}\n";
   }
   Server mock;
   ASSERT_TRUE(mock.start_mock({}));
   Exec e;
-  e.argv = {bin_dir() + "/servebench", "profile", "-m", "mock-model", "--tokenizer", "builtin", "-u",
-            mock.url(), "--input-file", "-", "--artifact-dir",
-            dir + "/art", "-q"};
+  e.argv = {bin_dir() + "/servebench",
+            "profile",
+            "-m",
+            "mock-model",
+            "--tokenizer",
+            "builtin",
+            "-u",
+            mock.url(),
+            "--input-file",
+            "-",
+            "--artifact-dir",
+            dir + "/art",
+            "-q"};
   e.stdin_path = dir + "/rows.jsonl";  // a regular file on stdin
   e.stderr_path = dir + "/stderr.txt";
   const ExecResult r = run_exec(e, 60);

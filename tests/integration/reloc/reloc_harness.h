@@ -19,11 +19,11 @@ namespace servebench::itest {
 
 struct Exec {
   std::vector<std::string> argv;
-  std::string cwd;                // "" = inherit
-  std::vector<std::string> env;   // the whole environment ("NAME=value"); empty = none at all
+  std::string cwd;               // "" = inherit
+  std::vector<std::string> env;  // the whole environment ("NAME=value"); empty = none at all
   std::string stdin_path = "/dev/null";
-  std::string stderr_path;        // "" = /dev/null
-  int stdout_fd = -1;             // -1 = /dev/null
+  std::string stderr_path;  // "" = /dev/null
+  int stdout_fd = -1;       // -1 = /dev/null
 };
 
 inline pid_t spawn_exec(const Exec& e) {
@@ -32,7 +32,9 @@ inline pid_t spawn_exec(const Exec& e) {
     if (!e.cwd.empty() && chdir(e.cwd.c_str()) != 0) _exit(126);
     int devnull = open("/dev/null", O_RDWR);
     int in = open(e.stdin_path.c_str(), O_RDONLY);
-    int err = e.stderr_path.empty() ? devnull : open(e.stderr_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    int err = e.stderr_path.empty()
+                  ? devnull
+                  : open(e.stderr_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
     dup2(in >= 0 ? in : devnull, 0);
     dup2(e.stdout_fd >= 0 ? e.stdout_fd : devnull, 1);
     dup2(err >= 0 ? err : devnull, 2);

@@ -2,6 +2,7 @@
 // another working folder with a clean environment, profile the mock; under strace (when it
 // works here), no file of the source or build tree is touched. Also checks that the run's
 // environment snapshot lands in input_config with secrets redacted.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -10,8 +11,6 @@
 #include <regex>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "integration/reloc/reloc_harness.h"
 
@@ -58,8 +57,8 @@ std::vector<std::string> paths_under(const std::string& log, const std::string& 
 std::string all_artifacts_text(const std::string& dir) {
   std::string all;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->is_regular_file()) all += read_file(it->path().string());
   return all;
 }
@@ -84,13 +83,15 @@ TEST(Relocation, CopiedBinariesProfileTheMockWithoutTheSourceTree) {
 
   const bool traced = strace_works(dir);
   Exec e;
-  if (traced) e.argv = {"/usr/bin/strace", "-f", "-qq", "-e", "trace=%file", "-o", dir + "/run.strace"};
+  if (traced)
+    e.argv = {"/usr/bin/strace", "-f", "-qq", "-e", "trace=%file", "-o", dir + "/run.strace"};
   for (const std::string& a :
-       {dir + "/bin/servebench", std::string("profile"), std::string("-m"), std::string("mock-model"),
-        std::string("-u"), mock.url(), std::string("--request-count"), std::string("20"),
-        std::string("--concurrency"), std::string("4"), std::string("--synthetic-input-tokens-mean"),
-        std::string("64"), std::string("--output-tokens-mean"), std::string("8"),
-        std::string("--artifact-dir"), dir + "/art", std::string("-q")})
+       {dir + "/bin/servebench", std::string("profile"), std::string("-m"),
+        std::string("mock-model"), std::string("-u"), mock.url(), std::string("--request-count"),
+        std::string("20"), std::string("--concurrency"), std::string("4"),
+        std::string("--synthetic-input-tokens-mean"), std::string("64"),
+        std::string("--output-tokens-mean"), std::string("8"), std::string("--artifact-dir"),
+        dir + "/art", std::string("-q")})
     e.argv.push_back(a);
   e.cwd = dir + "/work";
   e.env = {std::string("HF_TOKEN=") + kSecret, "HF_HUB_OFFLINE=1"};
@@ -110,18 +111,21 @@ TEST(Relocation, CopiedBinariesProfileTheMockWithoutTheSourceTree) {
   EXPECT_EQ(env.at("HF_HUB_OFFLINE"), "1");
   EXPECT_EQ(env.at("HF_TOKEN"), "<redacted>");
   EXPECT_EQ(env.size(), 2u) << env.dump() << ": the clean environment has two variables";
-  EXPECT_EQ(all_artifacts_text(dir + "/art").find(kSecret), std::string::npos) << "the token leaked";
+  EXPECT_EQ(all_artifacts_text(dir + "/art").find(kSecret), std::string::npos)
+      << "the token leaked";
 
   if (!traced) {
     std::fprintf(stderr, "strace is not usable here: the no-source-file check was skipped\n");
     return;
   }
   const std::string log = read_file(dir + "/run.strace");
-  ASSERT_NE(log.find("execve(\"" + dir + "/bin/servebench\""), std::string::npos) << "strace saw no run";
+  ASSERT_NE(log.find("execve(\"" + dir + "/bin/servebench\""), std::string::npos)
+      << "strace saw no run";
   ASSERT_NE(log.find("openat("), std::string::npos) << "strace recorded no file calls";
   for (const std::string& root : {src, build_dir()}) {
     const auto hits = paths_under(log, root);
-    EXPECT_TRUE(hits.empty()) << hits.size() << " calls touch " << root << ", first: " << hits.front();
+    EXPECT_TRUE(hits.empty()) << hits.size() << " calls touch " << root
+                              << ", first: " << hits.front();
   }
 }
 

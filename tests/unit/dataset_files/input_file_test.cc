@@ -2,6 +2,7 @@
 // line limits, limits from the environment, and loaders that stop once the interrupt flag is up.
 #include "dataset/loaders/input_file.h"
 
+#include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -10,8 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "core/interrupt.h"
 #include "dataset/loaders/dataset_file.h"
@@ -24,8 +23,9 @@ namespace fs = std::filesystem;
 class InputFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("sb_input_file_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("sb_input_file_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -58,7 +58,8 @@ TEST_F(InputFile, ReadsARegularFile) {
 TEST_F(InputFile, RefusesDevicesFifosSocketsAndFolders) {
   auto dev = read_input_file("/dev/zero", InputLimits{});
   ASSERT_FALSE(dev);
-  expect_one_line_naming(dev.error(), ErrorCode::kInvalidArgument, "'/dev/zero'", "character device");
+  expect_one_line_naming(dev.error(), ErrorCode::kInvalidArgument, "'/dev/zero'",
+                         "character device");
   EXPECT_TRUE(dev.error().is_usage());
 
   // A FIFO without a writer: opening it for reading would block forever.
@@ -156,7 +157,8 @@ TEST_F(InputFile, LimitsFromTheEnvironment) {
   env.set(core::EnvVar::kServebenchInputMaxLineBytes, "lots");
   auto bad = InputLimits::from_env(env);
   ASSERT_FALSE(bad);
-  expect_one_line_naming(bad.error(), ErrorCode::kInvalidArgument, "SERVEBENCH_INPUT_MAX_LINE_BYTES", "lots");
+  expect_one_line_naming(bad.error(), ErrorCode::kInvalidArgument,
+                         "SERVEBENCH_INPUT_MAX_LINE_BYTES", "lots");
 }
 
 TEST_F(InputFile, ReadingStopsWhenInterrupted) {
@@ -184,7 +186,8 @@ TEST_F(InputFile, ParsersStopWhenInterrupted) {
   for (const auto& c : cases) {
     auto r = parse_dataset_text(c.text, c.format, "t");
     ASSERT_FALSE(r) << file_format_name(c.format);
-    EXPECT_EQ(r.error().code, ErrorCode::kInterrupted) << file_format_name(c.format) << ": " << r.error().message;
+    EXPECT_EQ(r.error().code, ErrorCode::kInterrupted)
+        << file_format_name(c.format) << ": " << r.error().message;
   }
   core::reset_interrupt_for_test();
   EXPECT_TRUE(parse_dataset_text("{\"text\": \"a\"}\n", FileFormat::kSingleTurn, "t"));

@@ -18,8 +18,8 @@ using servebench::testing::TestHttpServer;
 
 void respond_with_headers(TestHttpServer::Conn& c, int status, const std::string& extra,
                           const std::string& body) {
-  c.write("HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Length: " + std::to_string(body.size()) +
-          "\r\n" + extra + "\r\n" + body);
+  c.write("HTTP/1.1 " + std::to_string(status) +
+          " X\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + extra + "\r\n" + body);
 }
 
 TEST(ControlClient, GetReturnsStatusBodyAndHeaders) {
