@@ -43,10 +43,14 @@ const char* kind_of(mode_t mode) {
 }
 
 tl::unexpected<Error> not_regular(std::string_view what, const std::string& path, mode_t mode) {
+  // A stream (FIFO, socket) can still be read through standard input, where limits apply.
+  const bool stream = S_ISFIFO(mode) || S_ISSOCK(mode);
   return make_error(ErrorCode::kInvalidArgument,
-                    fmt::format("{} '{}' is {}; give a regular file (or '-' to read standard "
-                                "input, e.g. `cat {} | servebench ... {} -`)",
-                                what, path, kind_of(mode), path, what));
+                    fmt::format("{} '{}' is {}; give a regular file{}", what, path, kind_of(mode),
+                                stream ? fmt::format(" (or stream it through standard input: "
+                                                     "`cat {} | servebench ... {} -`)",
+                                                     path, what)
+                                       : std::string()));
 }
 
 tl::unexpected<Error> too_big(std::string_view what, const std::string& path, int64_t limit) {
