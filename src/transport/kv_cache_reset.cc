@@ -42,7 +42,7 @@ struct ControlUrl {
 };
 
 Result<ControlUrl> control_url(std::string_view base_url, std::string_view path) {
-  if (auto ok = validate_control_path(path); !ok) return tl::unexpected(ok.error());
+  SB_TRY(validate_control_path(path));
   std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
   const std::string base(base_url);
   // Like -u/--url: no scheme means http:// (libcurl's own default would be https://).
@@ -153,10 +153,9 @@ Status validate_control_path(std::string_view path, std::string_view flag) {
 }
 
 Result<std::string> url_origin(std::string_view url) {
-  auto u = control_url(url, "/");
-  if (!u) return tl::unexpected(u.error());
-  u->shown.pop_back();  // the "/" path
-  return u->shown;
+  SB_TRY_ASSIGN(ControlUrl u, control_url(url, "/"));
+  u.shown.pop_back();  // the "/" path
+  return u.shown;
 }
 
 Result<KvCacheResetResult> reset_kv_cache(const std::string& base_url, const std::string& path,
@@ -175,15 +174,14 @@ int64_t reset_retry_wait_ns(int retry, int64_t now_ns, int64_t deadline_ns) {
 Result<std::vector<KvCacheResetResult>> reset_kv_cache_all(const std::vector<std::string>& urls,
                                                            const KvCacheResetOptions& options,
                                                            const core::Clock* clock, const SleepFn& sleep) {
-  if (auto ok = validate_control_path(options.path); !ok) return tl::unexpected(ok.error());
+  SB_TRY(validate_control_path(options.path));
   const core::Clock& clk = clock ? *clock : core::SteadyClock::instance();
   // One POST per origin: several --url values on one server share its cache.
   std::vector<std::string> origins;
   std::unordered_set<std::string> seen;
   for (const auto& url : urls) {
-    auto origin = url_origin(url);
-    if (!origin) return tl::unexpected(origin.error());
-    if (seen.insert(*origin).second) origins.push_back(url);
+    SB_TRY_ASSIGN(std::string origin, url_origin(url));
+    if (seen.insert(std::move(origin)).second) origins.push_back(url);
   }
   std::vector<KvCacheResetResult> out;
   for (const auto& url : origins) {
