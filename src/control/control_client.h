@@ -11,7 +11,8 @@
 // Control traffic differs from load on purpose: its own connection (never the benchmark pool),
 // no proxy from the environment unless a request asks for one, no redirects unless asked,
 // bounded answer size, and every transfer aborts when the process's interrupt flag is raised
-// (core/interrupt.h), so Ctrl-C during a hub download or a reset stops within ~100 ms.
+// (core/interrupt.h), so Ctrl-C during a hub download or a reset stops within about a second
+// (libcurl's progress callback, which watches the flag, runs about once a second while idle).
 //
 // Thread safety: a ControlClient is used by one thread at a time; several clients may run on
 // several threads at once. fetch() blocks until the transfer completes or fails.

@@ -13,8 +13,8 @@
 // - the path must be relative (start with '/'), and must not hold "://".
 // The response body is drained and never shown (it may echo credentials); messages name the
 // URL without user info. The POSTs go through the control client (control/control_client.h);
-// a raised interrupt flag (core/interrupt.h) aborts an attempt or a backoff wait within ~100 ms
-// with ErrorCode::kInterrupted, never retried.
+// a raised interrupt flag (core/interrupt.h) aborts an attempt (within about a second) or a
+// backoff wait (within 100 ms) with ErrorCode::kInterrupted, never retried.
 //
 // Thread safety: the functions are blocking and re-entrant (one control client per call).
 #pragma once

@@ -167,5 +167,22 @@ TEST(ControlClient, InterruptStopsBeforeAnyRequest) {
   EXPECT_EQ(server.requests().size(), 0u);
 }
 
+// The server raises the flag when the request arrives and never answers: the transfer must end
+// (libcurl's progress callback sees the flag; it runs about once a second while idle) instead of
+// waiting out the 60 s timeout.
+TEST(ControlClient, InterruptAbortsATransferInFlight) {
+  TestHttpServer server([](TestHttpServer::Conn&, const TestHttpServer::Request&) {
+    core::request_interrupt(15);
+  });
+  ControlRequest req;
+  req.url = server.url("/hang");
+  req.timeout_ns = 60'000'000'000;
+  auto r = fetch_once(req);
+  core::reset_interrupt_for_test();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInterrupted) << r.error().message;
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
 }  // namespace
 }  // namespace servebench::control
