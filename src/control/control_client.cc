@@ -13,8 +13,6 @@
 namespace servebench::control {
 namespace {
 
-constexpr int64_t kNsPerMs = 1'000'000;
-
 struct SlistDeleter {
   void operator()(curl_slist* l) const { curl_slist_free_all(l); }
 };
@@ -65,7 +63,7 @@ int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 }
 
 long to_ms(int64_t ns) {
-  return static_cast<long>(std::max<int64_t>(1, (ns + kNsPerMs - 1) / kNsPerMs));
+  return static_cast<long>(std::max<int64_t>(1, (ns + core::kNsPerMs - 1) / core::kNsPerMs));
 }
 
 void set_options(CURL* e, const ControlRequest& r, curl_slist* headers, Transfer* t,

@@ -11,6 +11,7 @@
 
 #include "control/control_client.h"
 #include "core/env.h"
+#include "core/units.h"
 
 namespace servebench::tokenizer {
 namespace {
@@ -89,8 +90,8 @@ std::string etag_of(const std::vector<control::ControlHeader>& headers) {
 Result<Download> http_get(const std::string& url, const std::string& token, int64_t timeout_ms) {
   control::ControlRequest req;
   req.url = url;
-  req.timeout_ns = timeout_ms * 1'000'000;
-  req.connect_timeout_ns = std::min<int64_t>(timeout_ms, 5000) * 1'000'000;
+  req.timeout_ns = timeout_ms * core::kNsPerMs;
+  req.connect_timeout_ns = std::min<int64_t>(timeout_ms, 5000) * core::kNsPerMs;
   req.max_redirects = 5;  // the hub redirects LFS files to its CDN
   // Mirrors and corporate hubs are often reached through the user's proxy, as with huggingface_hub.
   req.use_env_proxy = true;
