@@ -4,6 +4,7 @@
 
 #include <unordered_set>
 
+#include "core/interrupt.h"
 #include "core/rng.h"
 
 namespace servebench::dataset {
@@ -94,6 +95,8 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
   std::vector<SyntheticConversation> out;
   out.reserve(static_cast<size_t>(o.num_conversations));
   for (int64_t c = 0; c < o.num_conversations; ++c) {
+    if (core::interrupt_requested())
+      return make_error(ErrorCode::kInterrupted, "interrupted while building conversations");
     SyntheticConversation conv;
     conv.session_id = fmt::format("synthetic-{}", c);
     if (!system_prompt.empty()) {

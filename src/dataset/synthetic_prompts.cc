@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/env.h"
+#include "core/interrupt.h"
 #include "core/rng.h"
 #include "dataset/embedded_corpus.h"
 #include "dataset/exact_prompts.h"
@@ -55,6 +56,9 @@ Result<std::vector<SyntheticPrompt>> build_synthetic_prompts(std::string_view co
   std::vector<SyntheticPrompt> out;
   out.reserve(static_cast<size_t>(o.num_entries));
   for (int64_t i = 0; i < o.num_entries; ++i) {
+    // Ctrl-C during set-up: a large --num-dataset-entries takes seconds to build.
+    if (core::interrupt_requested())
+      return make_error(ErrorCode::kInterrupted, "interrupted while building synthetic prompts");
     SyntheticPrompt p;
     p.target_input_tokens =
         draw_length_tokens(isl_rng, o.isl_mean_tokens, o.isl_stddev_tokens, o.isl_range_ratio, o.range_ratio_style);

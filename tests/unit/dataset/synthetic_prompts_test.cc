@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/env.h"
+#include "core/interrupt.h"
 #include "dataset/embedded_corpus.h"
 
 namespace servebench::dataset {
@@ -122,6 +123,19 @@ TEST(SyntheticPrompts, CorpusVariableReplacesTheEmbeddedCorpus) {
   auto dev = load_corpus("/dev/zero");
   ASSERT_FALSE(dev);
   EXPECT_NE(dev.error().message.find("SERVEBENCH_CORPUS"), std::string::npos) << dev.error().message;
+}
+
+TEST(SyntheticPrompts, StopWhenInterrupted) {
+  auto tok = simple();
+  SyntheticPromptOptions o;
+  o.num_entries = 5;
+  o.isl_mean_tokens = 50;
+  core::request_interrupt(15);
+  auto r = build_synthetic_prompts(corpus(), *tok, o);
+  core::reset_interrupt_for_test();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInterrupted);
+  EXPECT_FALSE(r.error().is_usage());
 }
 
 TEST(SyntheticPrompts, MissingCorpusIsANotFoundError) {
