@@ -58,7 +58,8 @@ inline Status ok_status() { return {}; }
 //
 // The enclosing function returns a Result<U> or Status (any U): the error converts to it.
 // Each macro evaluates `expr` exactly once. SB_TRY_ASSIGN expands to several statements, so it
-// cannot be the body of an unbraced if/else.
+// cannot be the body of an unbraced if/else, and its `lhs` cannot hold a bare comma (write
+// `SB_TRY_ASSIGN(auto p, make_pair())`, not `SB_TRY_ASSIGN(std::pair<A, B> p, ...)`).
 #define SB_TRY(expr)                                                           \
   do {                                                                         \
     if (auto sb_try_result_ = (expr); !sb_try_result_)                         \
@@ -69,7 +70,7 @@ inline Status ok_status() { return {}; }
 #define SB_TRY_CONCAT_INNER_(a, b) a##b
 #define SB_TRY_CONCAT_(a, b) SB_TRY_CONCAT_INNER_(a, b)
 #define SB_TRY_ASSIGN(lhs, expr) \
-  SB_TRY_ASSIGN_IMPL_(SB_TRY_CONCAT_(sb_try_value_, __LINE__), lhs, expr)
+  SB_TRY_ASSIGN_IMPL_(SB_TRY_CONCAT_(sb_try_value_, __COUNTER__), lhs, expr)
 #define SB_TRY_ASSIGN_IMPL_(tmp, lhs, expr)                                             \
   auto tmp = (expr);                                                                    \
   if (!tmp) return ::tl::unexpected<::servebench::core::Error>(std::move(tmp).error()); \
