@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/interrupt.h"
+#include "core/units.h"
 #include "dataset/conversations.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/file_workload.h"
@@ -25,7 +26,6 @@ Error interrupted_error() { return Error{ErrorCode::kInternal, "interrupted duri
 
 Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
 
-int64_t ms_to_ns(double ms) { return ms < 0 ? -1 : static_cast<int64_t>(std::llround(ms * 1e6)); }
 
 // ISL of a prompt: each message's text counted on its own (as a chat template presents them to
 // the server's tokenizer) and summed.
@@ -269,7 +269,7 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
       st.text = std::move(t.text);
       st.input_tokens = t.input_tokens;
       st.max_output_tokens = t.max_output_tokens;
-      st.delay_ns = ms_to_ns(t.delay_ms);
+      st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
       s.turns.push_back(std::move(st));
     }
     a.sessions |= s.turns.size() > 1;
@@ -333,7 +333,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       }
       st.max_output_tokens = t.max_output_tokens > 0 ? t.max_output_tokens : default_osl;
       st.input_tokens = t.input_tokens;
-      st.delay_ns = ms_to_ns(t.delay_ms);
+      st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
       if (!t.payload_json.empty()) {
         st.body = t.payload_json;
         st.input_tokens = -1;
@@ -411,7 +411,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     if (a.sessions) {
       load::SessionTemplate s = std::move(a.convs[u.conv]);
       for (size_t t = 0; t < s.turns.size(); ++t)
-        s.turns[t].offset_ns = timestamps[u.conv][t] >= 0 ? ms_to_ns(timestamps[u.conv][t] - zero) : -1;
+        s.turns[t].offset_ns = timestamps[u.conv][t] >= 0 ? core::ms_to_ns_or_absent(timestamps[u.conv][t] - zero) : -1;
       ordered.push_back(std::move(s));
     } else {
       load::SessionTemplate s;

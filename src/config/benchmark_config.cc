@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/env.h"
 #include "endpoints/registry.h"
 
 namespace servebench::config {
@@ -198,6 +199,7 @@ std::string to_json(const BenchmarkConfig& c) {
     j[json::json_pointer(flag.json_key)] = std::visit(ToJson{}, flag.to_json(c));
   }
   j["cli_command"] = c.cli_command;
+  j["environment"] = json::parse(core::env_snapshot_json());  // docs/environment.md; redacted
   return j.dump();
 }
 

@@ -12,6 +12,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kNetwork: return "network";
     case ErrorCode::kTimeout: return "timeout";
     case ErrorCode::kInternal: return "internal";
+    case ErrorCode::kInterrupted: return "interrupted";
   }
   return "unknown";
 }

@@ -21,6 +21,7 @@ enum class ErrorCode {
   kNetwork,          // connect/transfer failure outside the measured path
   kTimeout,
   kInternal,
+  kInterrupted,      // set-up stopped by SIGINT/SIGTERM (core/interrupt.h); not a usage error
 };
 
 const char* error_code_name(ErrorCode code);
@@ -49,6 +50,31 @@ inline tl::unexpected<Error> make_error(ErrorCode code, std::string message) {
 inline Status ok_status() { return {}; }
 
 }  // namespace servebench::core
+
+// Early return on failure, so a chain of fallible steps reads as straight-line code.
+//
+//   SB_TRY(validate(x));                       // Status or Result: returns its error, if any
+//   SB_TRY_ASSIGN(auto n, parse_count(text));  // declares (or assigns) n from the value
+//
+// The enclosing function returns a Result<U> or Status (any U): the error converts to it.
+// Each macro evaluates `expr` exactly once. SB_TRY_ASSIGN expands to several statements, so it
+// cannot be the body of an unbraced if/else, and its `lhs` cannot hold a bare comma (write
+// `SB_TRY_ASSIGN(auto p, make_pair())`, not `SB_TRY_ASSIGN(std::pair<A, B> p, ...)`).
+#define SB_TRY(expr)                                                           \
+  do {                                                                         \
+    if (auto sb_try_result_ = (expr); !sb_try_result_)                         \
+      return ::tl::unexpected<::servebench::core::Error>(                      \
+          std::move(sb_try_result_).error());                                  \
+  } while (0)
+
+#define SB_TRY_CONCAT_INNER_(a, b) a##b
+#define SB_TRY_CONCAT_(a, b) SB_TRY_CONCAT_INNER_(a, b)
+#define SB_TRY_ASSIGN(lhs, expr) \
+  SB_TRY_ASSIGN_IMPL_(SB_TRY_CONCAT_(sb_try_value_, __COUNTER__), lhs, expr)
+#define SB_TRY_ASSIGN_IMPL_(tmp, lhs, expr)                                             \
+  auto tmp = (expr);                                                                    \
+  if (!tmp) return ::tl::unexpected<::servebench::core::Error>(std::move(tmp).error()); \
+  lhs = std::move(*tmp)
 
 namespace servebench {
 using core::Error;

@@ -29,7 +29,15 @@ bool split_number(std::string_view text, double* value, std::string_view* suffix
   return true;
 }
 
+bool is_c_space(char c) { return c == ' ' || static_cast<unsigned char>(c - '\t') <= 4; }
+
 }  // namespace
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_c_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_c_space(text.back())) text.remove_suffix(1);
+  return text;
+}
 
 Result<double> parse_double(std::string_view text) {
   double v = 0;

@@ -4,6 +4,7 @@
 
 #include <unordered_set>
 
+#include "core/interrupt.h"
 #include "core/rng.h"
 
 namespace servebench::dataset {
@@ -52,7 +53,7 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
     const ExactPromptBuilder& builder, const tokenizer::Tokenizer& tok,
     const ConversationOptions& o) {
   (void)tok;  // counts come from the builder (see below); kept for callers that verify
-  if (auto st = validate(o); !st) return tl::unexpected(st.error());
+  SB_TRY(validate(o));
   auto stream = [&](std::string_view name) { return core::Rng::stream(o.seed, name); };
   core::Rng turns_rng = stream("conversation.turns");
   core::Rng delay_rng = stream("conversation.delay");
@@ -94,6 +95,8 @@ Result<std::vector<SyntheticConversation>> build_synthetic_conversations(
   std::vector<SyntheticConversation> out;
   out.reserve(static_cast<size_t>(o.num_conversations));
   for (int64_t c = 0; c < o.num_conversations; ++c) {
+    if (core::interrupt_requested())
+      return make_error(ErrorCode::kInterrupted, "interrupted while building conversations");
     SyntheticConversation conv;
     conv.session_id = fmt::format("synthetic-{}", c);
     if (!system_prompt.empty()) {

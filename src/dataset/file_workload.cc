@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/interrupt.h"
+
 namespace servebench::dataset {
 namespace {
 
@@ -81,6 +83,8 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
   BlockCache blocks(builder, o.seed);
   core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");
   for (const auto& conv : file.conversations) {
+    if (core::interrupt_requested())
+      return make_error(ErrorCode::kInterrupted, "interrupted while building the file's prompts");
     WorkloadConversation wc;
     wc.session_id = conv.session_id;
     for (size_t ti = 0; ti < conv.turns.size(); ++ti) {
@@ -101,9 +105,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.timestamp_ms = t.timestamp_ms;
       w.delay_ms = t.delay_ms;
       if (t.input_length > 0) {
-        auto text = synthesize(t, block_size, blocks, builder, fresh_rng, where);
-        if (!text) return tl::unexpected(text.error());
-        w.text = std::move(*text);
+        SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
         w.text = join_texts(t.texts);

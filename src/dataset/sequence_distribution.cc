@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "core/units.h"
 #include "dataset/synthetic_prompts.h"
 
 namespace servebench::dataset {
@@ -26,12 +27,6 @@ std::string shown(std::string_view spec) {
   std::string s;
   for (char c : spec.substr(0, 160)) s.push_back(static_cast<unsigned char>(c) < 0x20 ? ' ' : c);
   if (spec.size() > 160) s += "...";
-  return s;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
 }
 
@@ -123,7 +118,7 @@ Result<std::vector<SequenceBin>> parse_semicolon(std::string_view spec, const au
   while (from <= spec.size()) {
     size_t to = spec.find(';', from);
     if (to == std::string_view::npos) to = spec.size();
-    std::string_view item = trim(spec.substr(from, to - from));
+    std::string_view item = core::trim(spec.substr(from, to - from));
     from = to + 1;
     if (item.empty()) continue;
     Cursor c{item};
@@ -146,7 +141,7 @@ Result<std::vector<SequenceBin>> parse_bracket(std::string_view inner, const aut
       const size_t len =
           close == std::string_view::npos ? std::string_view::npos : close + 1 - item_start;
       return fail(fmt::format("cannot read item '{}' of the bracket form",
-                              shown(trim(inner.substr(item_start, len)))));
+                              shown(core::trim(inner.substr(item_start, len)))));
     }
     bins.push_back(bin);
     if (c.at_end()) break;
@@ -243,7 +238,7 @@ SequenceDistribution::SequenceDistribution(std::vector<SequenceBin> bins) : bins
 }
 
 Result<SequenceDistribution> SequenceDistribution::parse(std::string_view spec_in) {
-  const std::string_view spec = trim(spec_in);
+  const std::string_view spec = core::trim(spec_in);
   // Syntax errors show the accepted forms; value errors say what to change.
   auto fail = [&](const std::string& what) {
     return make_error(ErrorCode::kInvalidArgument,

@@ -2,18 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "core/env.h"
+#include "core/interrupt.h"
 #include "core/rng.h"
+#include "dataset/embedded_corpus.h"
 #include "dataset/exact_prompts.h"
-
-#ifndef SERVEBENCH_CORPUS_PATH
-#define SERVEBENCH_CORPUS_PATH "data/corpus/mobydick.txt"
-#endif
+#include "dataset/loaders/input_file.h"
 
 namespace servebench::dataset {
 
@@ -40,40 +37,35 @@ int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double ra
 }
 
 std::string default_corpus_path() {
-  if (const char* p = std::getenv("SERVEBENCH_CORPUS"); p && *p) return p;
-  if (const char* s = std::getenv("SERVEBENCH_SOURCE_DIR"); s && *s)
-    return std::string(s) + "/data/corpus/mobydick.txt";
-  return SERVEBENCH_CORPUS_PATH;
+  return core::env().get_or(core::EnvVar::kServebenchCorpus, "");
 }
 
 Result<std::string> load_corpus(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return make_error(ErrorCode::kNotFound,
-                      fmt::format("corpus '{}' cannot be read; set SERVEBENCH_CORPUS to data/corpus/mobydick.txt", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (path.empty()) return std::string(embedded_corpus());
+  SB_TRY_ASSIGN(const InputLimits limits, InputLimits::from_env(core::env()));
+  return read_input_file(path, limits, "corpus file (SERVEBENCH_CORPUS)");
 }
 
 Result<std::vector<SyntheticPrompt>> build_synthetic_prompts(std::string_view corpus,
                                                              const tokenizer::Tokenizer& tok,
                                                              const SyntheticPromptOptions& o) {
-  auto builder = ExactPromptBuilder::create(corpus, tok);
-  if (!builder) return tl::unexpected(builder.error());
+  SB_TRY_ASSIGN(const ExactPromptBuilder builder, ExactPromptBuilder::create(corpus, tok));
   core::Rng isl_rng = core::Rng::stream(o.seed, "prompt.isl");
   core::Rng start_rng = core::Rng::stream(o.seed, "prompt.start");
   core::Rng osl_rng = core::Rng::stream(o.seed, "prompt.osl");
   std::vector<SyntheticPrompt> out;
   out.reserve(static_cast<size_t>(o.num_entries));
   for (int64_t i = 0; i < o.num_entries; ++i) {
+    // Ctrl-C during set-up: a large --num-dataset-entries takes seconds to build.
+    if (core::interrupt_requested())
+      return make_error(ErrorCode::kInterrupted, "interrupted while building synthetic prompts");
     SyntheticPrompt p;
     p.target_input_tokens =
         draw_length_tokens(isl_rng, o.isl_mean_tokens, o.isl_stddev_tokens, o.isl_range_ratio, o.range_ratio_style);
     if (o.osl_mean_tokens > 0)
       p.max_output_tokens =
           draw_length_tokens(osl_rng, o.osl_mean_tokens, o.osl_stddev_tokens, o.osl_range_ratio, o.range_ratio_style);
-    auto built = builder->build(p.target_input_tokens, start_rng);
+    auto built = builder.build(p.target_input_tokens, start_rng);
     p.text = std::move(built.text);
     p.input_tokens = built.tokens;
     out.push_back(std::move(p));

@@ -54,8 +54,11 @@ struct SyntheticPrompt {
   int64_t max_output_tokens = -1;   // -1 = let the server decide
 };
 
-// The corpus file: $SERVEBENCH_CORPUS, else $SERVEBENCH_SOURCE_DIR/data/corpus/mobydick.txt,
-// else the source tree this binary was built from.
+// The synthetic-prompt corpus: the file named by $SERVEBENCH_CORPUS when set, else the vendored
+// corpus embedded in the binary (embedded_corpus.h; no file is read). default_corpus_path() is
+// that variable's value, "" meaning the embedded corpus; load_corpus("") returns the embedded
+// corpus, and any other path is read as an input file (loaders/input_file.h: a regular file
+// within SERVEBENCH_INPUT_MAX_BYTES; errors name SERVEBENCH_CORPUS).
 std::string default_corpus_path();
 Result<std::string> load_corpus(const std::string& path);
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env.h"
 #include "core/log.h"
 #include "core/rng.h"
 #include "endpoints/endpoint.h"
@@ -60,7 +61,7 @@ Status Worker::init() {
   opts.verify_tls = settings_.verify_tls;
   // SERVEBENCH_HTTP_CLIENT=curl routes plain http:// through libcurl too (A/B comparisons and an
   // escape hatch should the native client misbehave with some server).
-  if (const char* c = std::getenv("SERVEBENCH_HTTP_CLIENT"); c && std::string_view(c) == "curl")
+  if (core::env().get_or(core::EnvVar::kServebenchHttpClient, "") == "curl")
     opts.native_http1 = false;
   // Native HTTP/1.1 for plain http://, libcurl for TLS, HTTP/2 and proxies (transport decides).
   auto client = transport::make_http_client(*loop_, opts);

@@ -1,23 +1,20 @@
 #include "tokenizer/hub.h"
 
-#include <curl/curl.h>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "control/control_client.h"
+#include "core/env.h"
+#include "core/units.h"
 
 namespace servebench::tokenizer {
 namespace {
-
-std::string env_or(const char* name, const std::string& def) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : def;
-}
 
 bool is_file(const std::string& p) {
   struct stat st;
@@ -63,72 +60,51 @@ bool is_commit_hash(const std::string& s) {
   return true;
 }
 
-struct Response {
-  long status = 0;
+struct Download {
+  int status = 0;
   std::string body;
   std::string commit;
   std::string etag;
 };
 
-size_t on_body(char* data, size_t size, size_t n, void* user) {
-  static_cast<Response*>(user)->body.append(data, size * n);
-  return size * n;
-}
-
-size_t on_header(char* data, size_t size, size_t n, void* user) {
-  auto* r = static_cast<Response*>(user);
-  std::string line(data, size * n);
-  auto colon = line.find(':');
-  if (colon == std::string::npos) {
-    if (line.rfind("HTTP/", 0) == 0) {  // a new response (redirect): reset per-response fields
-      r->etag.clear();
+// The blob's name: X-Linked-ETag (the hub's redirect answer names the LFS blob) or the ETag of
+// the answer that carried the body, without W/ and quotes.
+std::string etag_of(const std::vector<control::ControlHeader>& headers) {
+  std::string etag;
+  int answer = -1;
+  for (const auto& h : headers) {
+    if (h.response != answer) {  // a new answer (redirect): per-answer fields start over
+      answer = h.response;
+      etag.clear();
     }
-    return size * n;
+    if (h.name == "x-linked-etag" || (h.name == "etag" && etag.empty())) {
+      std::string v = h.value;
+      if (v.rfind("W/", 0) == 0) v = v.substr(2);
+      if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+      etag = v;
+    }
   }
-  std::string key = line.substr(0, colon);
-  for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::string value = line.substr(colon + 1);
-  while (!value.empty() && (value.front() == ' ')) value.erase(0, 1);
-  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' || value.back() == ' ')) value.pop_back();
-  if (key == "x-repo-commit") r->commit = value;
-  if (key == "x-linked-etag" || (key == "etag" && r->etag.empty())) {
-    std::string v = value;
-    if (v.rfind("W/", 0) == 0) v = v.substr(2);
-    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
-    r->etag = v;
-  }
-  return size * n;
+  return etag;
 }
 
-Result<Response> http_get(const std::string& url, const std::string& token, int64_t timeout_ms) {
-  static const bool init = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == 0; }();
-  (void)init;
-  CURL* h = curl_easy_init();
-  if (!h) return make_error(ErrorCode::kInternal, "libcurl init failed");
-  Response r;
-  curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout_ms));
-  curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(std::min<int64_t>(timeout_ms, 5000)));
-  curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
-  curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(h, CURLOPT_HEADERDATA, &r);
-  curl_easy_setopt(h, CURLOPT_USERAGENT, "servebench/0.1");
-  struct curl_slist* headers = nullptr;
-  if (!token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + token).c_str());
-  if (headers) curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-  CURLcode rc = curl_easy_perform(h);
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r.status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(h);
-  if (rc != CURLE_OK) {
-    return make_error(rc == CURLE_OPERATION_TIMEDOUT ? ErrorCode::kTimeout : ErrorCode::kNetwork,
-                      curl_easy_strerror(rc));
-  }
-  return r;
+Result<Download> http_get(const std::string& url, const std::string& token, int64_t timeout_ms) {
+  control::ControlRequest req;
+  req.url = url;
+  req.timeout_ns = timeout_ms * core::kNsPerMs;
+  req.connect_timeout_ns = std::min<int64_t>(timeout_ms, 5000) * core::kNsPerMs;
+  req.max_redirects = 5;  // the hub redirects LFS files to its CDN
+  // Mirrors and corporate hubs are often reached through the user's proxy, as with huggingface_hub.
+  req.use_env_proxy = true;
+  req.user_agent = "servebench/0.1";
+  if (!token.empty()) req.headers.push_back("Authorization: Bearer " + token);
+  SB_TRY_ASSIGN(control::ControlResponse resp, control::fetch_once(req));
+  Download d;
+  d.status = resp.http_status;
+  d.body = std::move(resp.body);
+  for (const auto& h : resp.headers)
+    if (h.name == "x-repo-commit") d.commit = h.value;
+  d.etag = etag_of(resp.headers);
+  return d;
 }
 
 bool write_file_atomic(const std::string& path, const std::string& data) {
@@ -144,15 +120,19 @@ bool write_file_atomic(const std::string& path, const std::string& data) {
 
 }  // namespace
 
-HubEnvironment HubEnvironment::from_env() {
+HubEnvironment HubEnvironment::from_env() { return from(core::env()); }
+
+HubEnvironment HubEnvironment::from(const core::EnvSnapshot& env) {
+  using core::EnvVar;
   HubEnvironment e;
-  std::string home = env_or("HOME", "/tmp");
-  std::string hf_home = env_or("HF_HOME", env_or("XDG_CACHE_HOME", home + "/.cache") + "/huggingface");
-  e.cache_dir = env_or("HF_HUB_CACHE", env_or("HUGGINGFACE_HUB_CACHE", hf_home + "/hub"));
-  e.endpoint = env_or("HF_ENDPOINT", "https://huggingface.co");
+  const std::string home = env.get_or(EnvVar::kHome, "/tmp");
+  const std::string hf_home =
+      env.get_or(EnvVar::kHfHome, env.get_or(EnvVar::kXdgCacheHome, home + "/.cache") + "/huggingface");
+  e.cache_dir = env.get_or(EnvVar::kHfHubCache, env.get_or(EnvVar::kHuggingfaceHubCache, hf_home + "/hub"));
+  e.endpoint = env.get_or(EnvVar::kHfEndpoint, "https://huggingface.co");
   while (!e.endpoint.empty() && e.endpoint.back() == '/') e.endpoint.pop_back();
-  e.token = env_or("HF_TOKEN", env_or("HUGGING_FACE_HUB_TOKEN", ""));
-  std::string off = env_or("HF_HUB_OFFLINE", "0");
+  e.token = env.get_or(EnvVar::kHfToken, env.get_or(EnvVar::kHuggingFaceHubToken, ""));
+  const std::string off = env.get_or(EnvVar::kHfHubOffline, "0");
   e.offline = off == "1" || off == "true" || off == "TRUE" || off == "yes";
   return e;
 }
@@ -189,24 +169,28 @@ Result<std::string> resolve_hub_tokenizer(std::string_view repo_id_view, const L
                                                 env.cache_dir + "; pass --tokenizer");
   }
   std::string url = env.endpoint + "/" + repo_id + "/resolve/" + rev + "/tokenizer.json";
+  const std::string shown = core::redact_url_user_info(env.endpoint);  // messages: no credentials
   auto resp = http_get(url, env.token, options.network_timeout_ms);
+  if (!resp && resp.error().code == ErrorCode::kInterrupted) {
+    return make_error(ErrorCode::kInterrupted, "tokenizer '" + repo_id + "' download interrupted");
+  }
   if (!resp) {
     return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' cannot be downloaded from " +
-                                                env.endpoint + " (" + resp.error().message +
+                                                shown + " (" + resp.error().message +
                                                 "); check the network or set HF_HUB_OFFLINE=1 and pass a path");
   }
   if (resp->status == 401 || resp->status == 403) {
     return make_error(ErrorCode::kInvalidArgument,
-                      "tokenizer '" + repo_id + "' is gated or private on " + env.endpoint + " (HTTP " +
+                      "tokenizer '" + repo_id + "' is gated or private on " + shown + " (HTTP " +
                           std::to_string(resp->status) + "); accept its licence and set HF_TOKEN");
   }
   if (resp->status == 404) {
     return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' (revision " + rev +
-                                                ") has no tokenizer.json on " + env.endpoint +
+                                                ") has no tokenizer.json on " + shown +
                                                 " (HTTP 404); check the model id and revision");
   }
   if (resp->status != 200) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' download from " + env.endpoint +
+    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' download from " + shown +
                                                 " failed with HTTP " + std::to_string(resp->status));
   }
   std::string commit = is_commit_hash(resp->commit) ? resp->commit : (is_commit_hash(rev) ? rev : "");

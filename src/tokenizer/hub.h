@@ -1,5 +1,6 @@
 // Hugging Face hub access for tokenizers: the local cache in huggingface_hub's layout and, on a
-// miss, a download of tokenizer.json with libcurl into that same layout.
+// miss, a download of tokenizer.json into that same layout with the control client
+// (control/control_client.h: redirects followed, the user's proxy honoured, Ctrl-C aborts).
 //
 //   <cache>/models--<org>--<name>/refs/<revision>            commit hash
 //   <cache>/models--<org>--<name>/snapshots/<commit>/tokenizer.json -> ../../blobs/<etag>
@@ -7,14 +8,16 @@
 //
 // <cache> is $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
 // ~/.cache/huggingface/hub. $HF_ENDPOINT (default https://huggingface.co), $HF_TOKEN and
-// $HF_HUB_OFFLINE=1 are honoured. Network attempts are bounded by options.network_timeout_ms.
+// $HF_HUB_OFFLINE=1 are honoured, as read at start-up (core/env.h). Network attempts are bounded
+// by options.network_timeout_ms.
 //
-// Thread safety: call from one thread at start-up (reads the environment, writes the cache).
+// Thread safety: call from one thread at start-up (writes the cache).
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "core/env.h"
 #include "tokenizer/tokenizer.h"
 
 namespace servebench::tokenizer {
@@ -24,7 +27,8 @@ struct HubEnvironment {
   std::string endpoint;
   std::string token;
   bool offline = false;
-  static HubEnvironment from_env();
+  static HubEnvironment from(const core::EnvSnapshot& env);
+  static HubEnvironment from_env();  // from(core::env())
 };
 
 // Returns the snapshot folder holding tokenizer.json for `repo_id` at options.revision, from

@@ -35,6 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/env.h"
 #include "core/log.h"
 #include "transport/curl_error_kind.h"
 #include "transport/http_client.h"
@@ -255,7 +256,7 @@ class CurlClient final : public HttpClient {
     curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, this);
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, nullptr);  // never decompress on the hot path
     // Debugging aid: SERVEBENCH_CURL_VERBOSE=1 makes libcurl trace every transfer to stderr.
-    static const bool verbose = std::getenv("SERVEBENCH_CURL_VERBOSE") != nullptr;
+    static const bool verbose = core::env().get(core::EnvVar::kServebenchCurlVerbose).has_value();
     if (verbose) curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
     // Proxies only when the user's environment asks for them (libcurl reads http_proxy etc.).
     return t;

@@ -1,15 +1,13 @@
 #include "transport/curl_error_kind.h"
 
-#include <mutex>
+#include "control/control_client.h"
 
 namespace servebench::transport {
 
 using record::ErrorKind;
 
-void curl_global_init_once() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
+// One global init for the whole process: the control client's (sb_control) is the one.
+void curl_global_init_once() { control::curl_global_init_once(); }
 
 ErrorKind curl_error_kind(CURLcode code, CURL* easy, bool https, int64_t request_timeout_ns,
                           int64_t elapsed_ns) {

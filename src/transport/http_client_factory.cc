@@ -1,5 +1,4 @@
-#include <cstdlib>
-
+#include "core/env.h"
 #include "transport/http1_client.h"
 
 namespace servebench::transport {
@@ -9,9 +8,11 @@ namespace {
 constexpr HttpClient::TransferId kCurlBit = HttpClient::TransferId{1} << 63;
 
 bool proxy_configured() {
-  for (const char* v : {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}) {
-    const char* s = std::getenv(v);
-    if (s && *s) return true;
+  using core::EnvVar;
+  for (EnvVar v : {EnvVar::kHttpProxyLower, EnvVar::kHttpProxyUpper, EnvVar::kAllProxyLower,
+                   EnvVar::kAllProxyUpper}) {
+    const auto& s = core::env().get(v);
+    if (s && !s->empty()) return true;
   }
   return false;
 }

@@ -1,4 +1,5 @@
-// KV-cache reset over a blocking libcurl easy handle (see kv_cache_reset.h).
+// KV-cache reset over the control client (see kv_cache_reset.h); libcurl's URL API parses the
+// --url values.
 #include "transport/kv_cache_reset.h"
 
 #include <curl/curl.h>
@@ -12,24 +13,18 @@
 
 #include <fmt/format.h>
 
+#include "control/control_client.h"
+#include "core/interrupt.h"
 #include "core/log.h"
-#include "transport/curl_error_kind.h"
 
 namespace servebench::transport {
 namespace {
 
-constexpr int64_t kNsPerMs = 1'000'000;
 constexpr int64_t kFirstRetryWaitNs = 1'000'000'000;
 constexpr int64_t kMaxRetryWaitNs = 8'000'000'000;
 
 struct UrlDeleter {
   void operator()(CURLU* u) const { curl_url_cleanup(u); }
-};
-struct EasyDeleter {
-  void operator()(CURL* e) const { curl_easy_cleanup(e); }
-};
-struct SlistDeleter {
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
 };
 
 std::string get_part(CURLU* u, CURLUPart part, unsigned flags = 0) {
@@ -47,7 +42,7 @@ struct ControlUrl {
 };
 
 Result<ControlUrl> control_url(std::string_view base_url, std::string_view path) {
-  if (auto ok = validate_control_path(path); !ok) return tl::unexpected(ok.error());
+  SB_TRY(validate_control_path(path));
   std::unique_ptr<CURLU, UrlDeleter> u(curl_url());
   const std::string base(base_url);
   // Like -u/--url: no scheme means http:// (libcurl's own default would be https://).
@@ -78,18 +73,12 @@ Result<ControlUrl> control_url(std::string_view base_url, std::string_view path)
   return out;
 }
 
-bool has_header(const std::vector<std::string>& headers, std::string_view name) {
-  for (const auto& h : headers) {
-    if (h.size() <= name.size() || h[name.size()] != ':') continue;
-    bool same = true;
-    for (size_t i = 0; i < name.size() && same; ++i)
-      same = std::tolower(static_cast<unsigned char>(h[i])) == std::tolower(static_cast<unsigned char>(name[i]));
-    if (same) return true;
-  }
-  return false;
+// Ctrl-C must not wait out an 8 s backoff: sleeps in short steps, watching the interrupt flag.
+void sleep_unless_interrupted(int64_t ns) {
+  constexpr int64_t kStepNs = 100'000'000;
+  for (int64_t left = ns; left > 0 && !core::interrupt_requested(); left -= kStepNs)
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(left, kStepNs)));
 }
-
-size_t discard_body(char*, size_t size, size_t n, void*) { return size * n; }
 
 std::string seconds(int64_t ns) { return fmt::format("{:g} s", static_cast<double>(ns) / 1e9); }
 
@@ -103,52 +92,33 @@ Attempt post_once(const std::string& base_url, const std::string& path, int64_t 
                   const std::vector<std::string>& headers, bool verify_tls) {
   auto url = control_url(base_url, path);
   if (!url) return {tl::unexpected(url.error()), false};
-  curl_global_init_once();
-  std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
-  if (!easy) return {make_error(ErrorCode::kInternal, "curl_easy_init failed"), false};
-  CURL* e = easy.get();
-  curl_slist* list = nullptr;
-  for (const auto& h : headers) list = curl_slist_append(list, h.c_str());
-  // An empty body: no Content-Type unless the caller sets one (curl would claim a form), no
-  // Expect: 100-continue.
-  if (!has_header(headers, "content-type")) list = curl_slist_append(list, "Content-Type:");
-  list = curl_slist_append(list, "Expect:");
-  std::unique_ptr<curl_slist, SlistDeleter> header_list(list);
-  char error_buf[CURL_ERROR_SIZE] = {0};
-  const long timeout_ms = static_cast<long>(std::max<int64_t>(1, (timeout_ns + kNsPerMs - 1) / kNsPerMs));
-  curl_easy_setopt(e, CURLOPT_URL, url->request.c_str());
-  curl_easy_setopt(e, CURLOPT_POST, 1L);
-  curl_easy_setopt(e, CURLOPT_POSTFIELDS, "");
-  curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, header_list.get());
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_PROXY, "");  // as AIPerf: control traffic ignores *_proxy variables
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, verify_tls ? 1L : 0L);
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, verify_tls ? 2L : 0L);
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &discard_body);
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error_buf);
-  const int64_t t0 = core::SteadyClock::instance().now_ns();
-  const CURLcode rc = curl_easy_perform(e);
-  const int64_t elapsed = core::SteadyClock::instance().now_ns() - t0;
+  control::ControlRequest req;
+  req.method = control::Method::kPost;
+  req.url = url->request;
+  req.headers = headers;
+  req.timeout_ns = timeout_ns;
+  req.verify_tls = verify_tls;
+  req.keep_body = false;  // drained, never shown: it may echo credentials
+  // As AIPerf: no proxy from the environment, no redirects (the control client's defaults).
+  auto resp = control::fetch_once(req);
   const std::string& shown = url->shown;
-  if (rc != CURLE_OK) {
-    const std::string detail = error_buf[0] ? error_buf : curl_easy_strerror(rc);
-    if (rc == CURLE_OPERATION_TIMEDOUT) {
+  if (!resp) {
+    const Error& e = resp.error();
+    if (e.code == ErrorCode::kInterrupted)
+      return {make_error(ErrorCode::kInterrupted, fmt::format("KV-cache reset POST {} interrupted", shown)),
+              false};
+    if (e.code == ErrorCode::kTimeout) {
       return {make_error(ErrorCode::kTimeout,
                          fmt::format("KV-cache reset POST {} got no answer within {} ({}); raise "
                                      "--reset-kv-cache-timeout-seconds or check the server",
-                                     shown, seconds(timeout_ns), detail)),
+                                     shown, seconds(timeout_ns), e.message)),
               true};
     }
     return {make_error(ErrorCode::kNetwork, fmt::format("KV-cache reset POST {} failed: {}; check -u/--url and "
-                                                        "that the server is up", shown, detail)),
+                                                        "that the server is up", shown, e.message)),
             true};
   }
-  long status = 0;
-  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+  const int status = resp->http_status;
   if (status < 200 || status >= 300) {
     return {make_error(ErrorCode::kNetwork,
                        fmt::format("KV-cache reset POST {} answered HTTP {}; check --reset-kv-cache-path "
@@ -156,7 +126,7 @@ Attempt post_once(const std::string& base_url, const std::string& path, int64_t 
                                    shown, status)),
             false};
   }
-  return {KvCacheResetResult{shown, static_cast<int>(status), elapsed, 1}, false};
+  return {KvCacheResetResult{shown, status, resp->elapsed_ns, 1}, false};
 }
 
 }  // namespace
@@ -183,10 +153,9 @@ Status validate_control_path(std::string_view path, std::string_view flag) {
 }
 
 Result<std::string> url_origin(std::string_view url) {
-  auto u = control_url(url, "/");
-  if (!u) return tl::unexpected(u.error());
-  u->shown.pop_back();  // the "/" path
-  return u->shown;
+  SB_TRY_ASSIGN(ControlUrl u, control_url(url, "/"));
+  u.shown.pop_back();  // the "/" path
+  return u.shown;
 }
 
 Result<KvCacheResetResult> reset_kv_cache(const std::string& base_url, const std::string& path,
@@ -205,15 +174,14 @@ int64_t reset_retry_wait_ns(int retry, int64_t now_ns, int64_t deadline_ns) {
 Result<std::vector<KvCacheResetResult>> reset_kv_cache_all(const std::vector<std::string>& urls,
                                                            const KvCacheResetOptions& options,
                                                            const core::Clock* clock, const SleepFn& sleep) {
-  if (auto ok = validate_control_path(options.path); !ok) return tl::unexpected(ok.error());
+  SB_TRY(validate_control_path(options.path));
   const core::Clock& clk = clock ? *clock : core::SteadyClock::instance();
   // One POST per origin: several --url values on one server share its cache.
   std::vector<std::string> origins;
   std::unordered_set<std::string> seen;
   for (const auto& url : urls) {
-    auto origin = url_origin(url);
-    if (!origin) return tl::unexpected(origin.error());
-    if (seen.insert(*origin).second) origins.push_back(url);
+    SB_TRY_ASSIGN(std::string origin, url_origin(url));
+    if (seen.insert(std::move(origin)).second) origins.push_back(url);
   }
   std::vector<KvCacheResetResult> out;
   for (const auto& url : origins) {
@@ -238,8 +206,11 @@ Result<std::vector<KvCacheResetResult>> reset_kv_cache_all(const std::vector<std
       if (sleep) {
         sleep(wait);
       } else {
-        std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
+        sleep_unless_interrupted(wait);
       }
+      if (core::interrupt_requested())
+        return make_error(ErrorCode::kInterrupted, fmt::format("KV-cache reset interrupted ({})",
+                                                               a.result.error().message));
     }
   }
   return out;

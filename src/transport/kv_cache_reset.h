@@ -12,9 +12,11 @@
 //   environment, and is not recorded; it carries the same auth headers as benchmark requests;
 // - the path must be relative (start with '/'), and must not hold "://".
 // The response body is drained and never shown (it may echo credentials); messages name the
-// URL without user info.
+// URL without user info. The POSTs go through the control client (control/control_client.h);
+// a raised interrupt flag (core/interrupt.h) aborts an attempt (within about a second) or a
+// backoff wait (within 100 ms) with ErrorCode::kInterrupted, never retried.
 //
-// Thread safety: the functions are blocking and re-entrant (one libcurl easy handle per call).
+// Thread safety: the functions are blocking and re-entrant (one control client per call).
 #pragma once
 
 #include <cstdint>

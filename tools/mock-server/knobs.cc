@@ -9,15 +9,7 @@
 namespace servebench::mock {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() &&
-         (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n'))
-    s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
-    s.remove_suffix(1);
-  return s;
-}
+using core::trim;
 
 // Header text echoed in a one-line error: control characters become '?'.
 std::string printable(std::string_view s) {

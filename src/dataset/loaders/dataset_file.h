@@ -65,11 +65,19 @@ struct DatasetFile {
   int64_t lines = 0;             // non-empty lines read
 };
 
+struct InputLimits;  // input_file.h
+
 // Guesses the format of `path` from its first record (AIPerf's auto-detection order).
 Result<FileFormat> detect_file_format(const std::string& path);
+Result<FileFormat> detect_file_format(const std::string& path, const InputLimits& limits);
 
-// Loads `path` (a file; for random_pool and raw_payload also a directory of files).
+// Loads `path`: a regular file, "-" for standard input, or (random_pool, raw_payload) a folder
+// of regular files. The file is read once (input_file.h: devices, FIFOs and sockets are refused;
+// size and, for line-based formats, line-length limits apply; Ctrl-C stops reading and parsing
+// with ErrorCode::kInterrupted). The first overload takes the limits from the environment.
 Result<DatasetFile> load_dataset_file(const std::string& path, std::optional<FileFormat> format);
+Result<DatasetFile> load_dataset_file(const std::string& path, std::optional<FileFormat> format,
+                                      const InputLimits& limits);
 
 // Same, from bytes already in memory (tests, fuzzing). `name` is used in error messages.
 Result<DatasetFile> parse_dataset_text(std::string_view text, FileFormat format,

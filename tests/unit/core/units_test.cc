@@ -59,6 +59,20 @@ TEST(Units, Conversions) {
   EXPECT_DOUBLE_EQ(ns_to_ms(1'500'000), 1.5);
   EXPECT_EQ(ms_to_ns(1.5), 1'500'000);
   EXPECT_EQ(sec_to_ns(0.25), 250'000'000);
+  EXPECT_EQ(us_to_ns(2.5), 2'500);
+  EXPECT_DOUBLE_EQ(ns_to_us(1'500), 1.5);
+  EXPECT_EQ(ms_to_ns(-1.5), -1'500'000);
+  EXPECT_EQ(ms_to_ns_or_absent(-0.001), -1) << "negative means absent";
+  EXPECT_EQ(ms_to_ns_or_absent(0), 0);
+  EXPECT_EQ(ms_to_ns_or_absent(2.0000004), 2'000'000);
+}
+
+TEST(Units, TrimsCLocaleWhitespace) {
+  EXPECT_EQ(trim("  a b \t\r\n"), "a b");
+  EXPECT_EQ(trim("\v\fx\f\v"), "x");
+  EXPECT_EQ(trim(" \t "), "");
+  EXPECT_EQ(trim(""), "");
+  EXPECT_EQ(trim("\xC2\xA0x"), "\xC2\xA0x") << "non-ASCII bytes are never whitespace";
 }
 
 }  // namespace

@@ -1,8 +1,15 @@
 #include "dataset/synthetic_prompts.h"
 
+#include <stdlib.h>
+
 #include <cmath>
+#include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "core/env.h"
+#include "core/interrupt.h"
+#include "dataset/embedded_corpus.h"
 
 namespace servebench::dataset {
 namespace {
@@ -89,6 +96,46 @@ TEST(SyntheticPrompts, OtherTokenizersLandCloseBelowTheTarget) {
     EXPECT_LE(p.input_tokens, 300);
     EXPECT_GE(p.input_tokens, 290);
   }
+}
+
+TEST(SyntheticPrompts, DefaultCorpusIsTheEmbeddedCopyOfTheVendoredFile) {
+  const char* src = std::getenv("SERVEBENCH_SOURCE_DIR");
+  ASSERT_TRUE(src);
+  auto file = load_corpus(std::string(src) + "/data/corpus/mobydick.txt");
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(default_corpus_path(), "") << "no SERVEBENCH_CORPUS in the test environment";
+  EXPECT_EQ(embedded_corpus(), *file) << "the binary embeds data/corpus/mobydick.txt byte for byte";
+  EXPECT_EQ(corpus(), *file);
+}
+
+TEST(SyntheticPrompts, CorpusVariableReplacesTheEmbeddedCorpus) {
+  const std::string path = ::testing::TempDir() + "/sb_corpus_override.txt";
+  std::ofstream(path) << "a tiny corpus of words";
+  ::setenv("SERVEBENCH_CORPUS", path.c_str(), 1);
+  core::reload_env_for_test();
+  const std::string chosen = default_corpus_path();
+  auto c = load_corpus(chosen);
+  ::unsetenv("SERVEBENCH_CORPUS");
+  core::reload_env_for_test();
+  EXPECT_EQ(chosen, path);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(*c, "a tiny corpus of words");
+  auto dev = load_corpus("/dev/zero");
+  ASSERT_FALSE(dev);
+  EXPECT_NE(dev.error().message.find("SERVEBENCH_CORPUS"), std::string::npos) << dev.error().message;
+}
+
+TEST(SyntheticPrompts, StopWhenInterrupted) {
+  auto tok = simple();
+  SyntheticPromptOptions o;
+  o.num_entries = 5;
+  o.isl_mean_tokens = 50;
+  core::request_interrupt(15);
+  auto r = build_synthetic_prompts(corpus(), *tok, o);
+  core::reset_interrupt_for_test();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInterrupted);
+  EXPECT_FALSE(r.error().is_usage());
 }
 
 TEST(SyntheticPrompts, MissingCorpusIsANotFoundError) {

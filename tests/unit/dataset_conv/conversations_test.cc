@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "core/interrupt.h"
 #include "unit/dataset_exact/corpus_fixture.h"
 #include "unit/tokenizer/fixtures.h"
 
@@ -290,6 +291,18 @@ TEST(Conversations, DeterministicAndStreamsIndependent) {
     for (size_t t = 0; t < a[i].turns.size(); ++t)
       EXPECT_EQ(c[i].turns[t].text, a[i].turns[t].text);
   }
+}
+
+// Ctrl-C during set-up: the builder stops at the next conversation (interrupt flag raised).
+TEST(Conversations, StopWhenInterrupted) {
+  const TokFixture& s = setup("builtin");
+  ASSERT_TRUE(s.builder);
+  core::request_interrupt(2);
+  auto r = build_synthetic_conversations(*s.builder, *s.tok, full_options());
+  core::reset_interrupt_for_test();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::kInterrupted);
+  EXPECT_TRUE(build_synthetic_conversations(*s.builder, *s.tok, full_options()));
 }
 
 TEST(Conversations, BadOptionsNameTheFlag) {

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/env.h"
 #include "dataset/embedded_counts.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/synthetic_prompts.h"
@@ -298,14 +299,19 @@ TEST(CountCache, DefaultFolderFollowsTheEnvironment) {
   ::setenv("HOME", "/home/u", 1);
   ::unsetenv("XDG_CACHE_HOME");
   ::unsetenv("SERVEBENCH_CACHE_DIR");
+  core::reload_env_for_test();
   EXPECT_EQ(ExactPromptBuilder::default_count_cache_dir(), "/home/u/.cache/servebench/corpus-counts");
   ::setenv("XDG_CACHE_HOME", "/xdg", 1);
+  core::reload_env_for_test();
   EXPECT_EQ(ExactPromptBuilder::default_count_cache_dir(), "/xdg/servebench/corpus-counts");
   ::setenv("XDG_CACHE_HOME", "relative", 1);  // not absolute: ignored, as the XDG spec says
+  core::reload_env_for_test();
   EXPECT_EQ(ExactPromptBuilder::default_count_cache_dir(), "/home/u/.cache/servebench/corpus-counts");
   ::setenv("SERVEBENCH_CACHE_DIR", "/sb", 1);
+  core::reload_env_for_test();
   EXPECT_EQ(ExactPromptBuilder::default_count_cache_dir(), "/sb/corpus-counts");
   ::setenv("SERVEBENCH_CACHE_DIR", "", 1);
+  core::reload_env_for_test();
   EXPECT_EQ(ExactPromptBuilder::default_count_cache_dir(), "") << "empty: caching off";
   for (const auto& s : saved) {
     if (s.value)
@@ -313,6 +319,7 @@ TEST(CountCache, DefaultFolderFollowsTheEnvironment) {
     else
       ::unsetenv(s.name);
   }
+  core::reload_env_for_test();
 }
 
 // ---- the table embedded at build time (vendored corpus, builtin tokenizer) --------------------

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/env.h"
 #include "tokenizer/fixtures.h"
 #include "tokenizer/hub.h"
 #include "tokenizer/tokenizer.h"
@@ -83,6 +84,12 @@ class FakeHub {
         body = "{\"error\":\"gated\"}";
       } else if (path.find("/org/good/") == 0) {
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-good\"\r\n";
+      } else if (path.find("/org/moved/") == 0) {
+        // The hub's answer for LFS files: a redirect naming the commit and the blob's etag.
+        status = "302 Found";
+        body = "";
+        extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nX-Linked-Etag: \"etag-linked\"\r\n" +
+                "Location: /org/good/resolve/main/tokenizer.json\r\n";
       } else if (path.find("/org/corrupt/") == 0) {
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-bad\"\r\n";
         body = "{\"model\": [truncated";
@@ -115,6 +122,7 @@ class Hub : public ::testing::Test {
     ::setenv("HF_ENDPOINT", hub_.endpoint().c_str(), 1);
     ::setenv("HF_TOKEN", "secret-token", 1);
     ::unsetenv("HF_HUB_OFFLINE");
+    core::reload_env_for_test();  // the snapshot is taken once; tests take it again
   }
   void TearDown() override {
     fs::remove_all(cache_);
@@ -122,6 +130,7 @@ class Hub : public ::testing::Test {
     ::unsetenv("HF_ENDPOINT");
     ::unsetenv("HF_TOKEN");
     ::unsetenv("HF_HUB_OFFLINE");
+    core::reload_env_for_test();
   }
   FakeHub hub_;
   fs::path cache_;
@@ -141,9 +150,32 @@ TEST_F(Hub, DownloadsIntoHuggingFaceCacheLayoutThenServesFromCache) {
   // Second load: the cache answers, even offline.
   int before = hub_.requests();
   ::setenv("HF_HUB_OFFLINE", "1", 1);
+  core::reload_env_for_test();
   auto again = load_tokenizer("org/good");
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_EQ(hub_.requests(), before);
+}
+
+TEST_F(Hub, FollowsTheHubsRedirect) {
+  auto t = load_tokenizer("org/moved");
+  ASSERT_TRUE(t.has_value()) << t.error().message;
+  EXPECT_EQ((*t)->encode("hello", false), (std::vector<TokenId>{1}));
+  EXPECT_EQ(hub_.requests(), 2) << "the redirect and its target";
+  fs::path repo = cache_ / "models--org--moved";
+  EXPECT_EQ(testing::read_file((repo / "refs" / "main").string()), kCommit);
+  EXPECT_TRUE(fs::is_regular_file(repo / "blobs" / "etag-good")) << "the final answer's ETag names the blob";
+}
+
+TEST(HubEnvironment, FromASnapshot) {
+  core::EnvSnapshot env;
+  env.set(core::EnvVar::kHome, "/home/u");
+  env.set(core::EnvVar::kHuggingFaceHubToken, "old-name-token");
+  env.set(core::EnvVar::kHfHubOffline, "yes");
+  const HubEnvironment e = HubEnvironment::from(env);
+  EXPECT_EQ(e.cache_dir, "/home/u/.cache/huggingface/hub");
+  EXPECT_EQ(e.endpoint, "https://huggingface.co");
+  EXPECT_EQ(e.token, "old-name-token");
+  EXPECT_TRUE(e.offline);
 }
 
 TEST_F(Hub, PinnedRevisionUsesItsOwnSnapshot) {
@@ -179,6 +211,7 @@ TEST_F(Hub, CorruptDownloadIsParseError) {
 
 TEST_F(Hub, OfflineMissNamesTheCacheAndDoesNotConnect) {
   ::setenv("HF_HUB_OFFLINE", "1", 1);
+  core::reload_env_for_test();
   auto t = load_tokenizer("org/good");
   ASSERT_FALSE(t.has_value());
   EXPECT_NE(t.error().message.find("HF_HUB_OFFLINE"), std::string::npos) << t.error().message;
@@ -196,6 +229,7 @@ TEST_F(Hub, UnreachableEndpointFailsCleanly) {
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
   ::close(fd);
   ::setenv("HF_ENDPOINT", ("http://127.0.0.1:" + std::to_string(ntohs(a.sin_port))).c_str(), 1);
+  core::reload_env_for_test();
   LoadOptions opts;
   opts.network_timeout_ms = 2000;
   auto t = load_tokenizer("org/good", opts);
@@ -236,13 +270,16 @@ TEST(HubEnvironment, HonoursHfVariables) {
   ::setenv("HF_HOME", "/tmp/hf-home", 1);
   ::setenv("HF_ENDPOINT", "http://mirror.example/", 1);
   ::setenv("HF_HUB_OFFLINE", "1", 1);
+  core::reload_env_for_test();
   HubEnvironment e = HubEnvironment::from_env();
   EXPECT_EQ(e.cache_dir, "/tmp/hf-home/hub");
   EXPECT_EQ(e.endpoint, "http://mirror.example");
   EXPECT_TRUE(e.offline);
   ::setenv("HF_HUB_CACHE", "/tmp/explicit-cache", 1);
+  core::reload_env_for_test();
   EXPECT_EQ(HubEnvironment::from_env().cache_dir, "/tmp/explicit-cache");
   for (const char* v : {"HF_HUB_CACHE", "HF_HOME", "HF_ENDPOINT", "HF_HUB_OFFLINE"}) ::unsetenv(v);
+  core::reload_env_for_test();
 }
 
 TEST(HubCache, FindsSnapshotThroughRefsOrCommit) {
