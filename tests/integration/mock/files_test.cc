@@ -134,5 +134,28 @@ TEST(MockFiles, GroundTruthMarksFaults) {
   unlink(path.c_str());
 }
 
+// Regression: a streamed malformed fault was recorded as "ok" (the outcome was only set on the
+// non-streamed path), so tests comparing client errors with the ground truth under-counted it.
+TEST(MockFiles, GroundTruthMarksMalformedStreamedAndNot) {
+  const std::string path = temp_path("truth_malformed.jsonl");
+  auto mock = MockProcess::start({"--ground-truth", path});
+  ASSERT_NE(mock, nullptr);
+  const std::string stream =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true,"stream":true})";
+  const std::string plain =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true})";
+  const std::map<std::string, std::string> fault{{"X-Mock-Scenario", "error_rate=100;error_kind=malformed"}};
+  post_json(mock->port(), "/v1/chat/completions", stream, fault);
+  post_json(mock->port(), "/v1/chat/completions", plain, fault);
+  post_json(mock->port(), "/v1/chat/completions", stream);
+  auto lines = read_lines(path, 3);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(json::parse(lines[0])["outcome"], "malformed");
+  EXPECT_EQ(json::parse(lines[1])["outcome"], "malformed");
+  EXPECT_EQ(json::parse(lines[2])["outcome"], "ok");
+  mock->stop();
+  unlink(path.c_str());
+}
+
 }  // namespace
 }  // namespace servebench::mock::testing
