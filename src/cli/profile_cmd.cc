@@ -24,6 +24,7 @@
 #include "export/artifacts.h"
 #include "load/plan.h"
 #include "load/runner.h"
+#include "load/unreachable.h"
 #include "metrics/slo.h"
 #include "record/record_processor.h"
 #include "tokenizer/tokenizer.h"
@@ -240,6 +241,13 @@ int run_profile(int argc, char** argv) {
     return outcome.error().is_usage() ? 2 : 3;
   }
 
+  // A server that died mid-run: say when (issue 11 item 5; the rule is in load/unreachable.h).
+  const load::UnreachableReport unreachable = load::find_outages(records);
+  for (const auto& w : unreachable.warnings) {
+    SB_LOG_WARN("{}", w);
+    warnings.push_back(w);
+  }
+
   // Artifacts.
   exporter::RunContext ctx;
   ctx.input_config_json = config::to_json(cfg);
@@ -284,6 +292,10 @@ int run_profile(int argc, char** argv) {
   std::fprintf(stderr, "servebench profile: %lld ok, %lld failed%s; artifacts in %s\n", static_cast<long long>(ok),
                static_cast<long long>(failed), outcome->interrupted ? ", interrupted" : "", eo.artifact_dir.c_str());
   if (ok == 0 && failed > 0) return 3;
+  if (unreachable.fail_run) {
+    std::fprintf(stderr, "servebench profile: exit 3: the server was unreachable at the end of the run\n");
+    return 3;
+  }
   if (written->gate_failed) {
     for (const auto& m : written->gate_messages) std::fprintf(stderr, "servebench profile: gate failed: %s\n", m.c_str());
     return 1;
