@@ -157,5 +157,25 @@ TEST(MockFiles, GroundTruthMarksMalformedStreamedAndNot) {
   unlink(path.c_str());
 }
 
+TEST(MockFiles, MixedFaultsDrawSeveralKindsButNeverStall) {
+  const std::string path = temp_path("truth_mixed.jsonl");
+  auto mock = MockProcess::start({"--ground-truth", path, "--error-rate", "100", "--error-kind", "mixed"});
+  ASSERT_NE(mock, nullptr);
+  const std::string stream =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true,"stream":true})";
+  for (int i = 0; i < 40; ++i) post_json(mock->port(), "/v1/chat/completions", stream, {}, 2'000);
+  auto lines = read_lines(path, 40);
+  ASSERT_EQ(lines.size(), 40u);
+  std::map<std::string, int> kinds;
+  for (const auto& l : lines) ++kinds[json::parse(l)["outcome"].get<std::string>()];
+  EXPECT_EQ(kinds.count("ok"), 0u);
+  EXPECT_EQ(kinds.count("stall"), 0u);
+  EXPECT_GE(kinds.size(), 4u);
+  for (const auto& [k, n] : kinds)
+    EXPECT_TRUE(k == "http500" || k == "http429" || k == "reset" || k == "malformed" || k == "error-event") << k;
+  mock->stop();
+  unlink(path.c_str());
+}
+
 }  // namespace
 }  // namespace servebench::mock::testing
