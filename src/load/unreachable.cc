@@ -22,6 +22,13 @@ bool is_connection_failure(const RequestRecord& rec) {
   }
 }
 
+bool is_client_resource_failure(const RequestRecord& rec) {
+  if (rec.error != ErrorKind::kConnect) return false;
+  const std::string& m = rec.error_message;
+  return m.find("Too many open files") != std::string::npos ||
+         m.find("Cannot assign requested address") != std::string::npos;
+}
+
 namespace {
 
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
@@ -65,7 +72,7 @@ UnreachableReport find_outages(const std::vector<RequestRecord>& records) {
   std::map<int32_t, std::vector<const RequestRecord*>> by_url;
   int64_t origin = INT64_MAX, first_send = INT64_MAX, window_end = 0;
   for (const RequestRecord& r : records) {
-    if (r.phase != record::Phase::kProfiling || r.dropped()) continue;
+    if (r.phase != record::Phase::kProfiling || r.dropped() || is_client_resource_failure(r)) continue;
     by_url[r.url_index].push_back(&r);
     origin = std::min(origin, r.intended_ns);
     first_send = std::min(first_send, r.request_start_ns);

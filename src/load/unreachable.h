@@ -35,6 +35,10 @@
 namespace servebench::load {
 
 bool is_connection_failure(const record::RequestRecord& rec);
+// A connection failure caused on this machine, not by the server: out of descriptors (EMFILE,
+// ENFILE) or local ports (EADDRNOTAVAIL). Slots back off on it too, but it says nothing about
+// the server, so find_outages skips such records (they neither make nor end an outage).
+bool is_client_resource_failure(const record::RequestRecord& rec);
 
 struct Outage {
   int64_t from_ns = 0;       // request_start_ns of its first send

@@ -107,6 +107,19 @@ TEST(Unreachable, EachUrlIsJudgedOnItsOwn) {
   EXPECT_TRUE(report.fail_run);
 }
 
+// Out of descriptors is the client's problem: no "server unreachable" for it (a run at
+// --concurrency 5000 under `ulimit -n 1024` said so before).
+TEST(Unreachable, ClientResourceFailuresSayNothingAboutTheServer) {
+  auto records = died_at(1'000, 1, 5'000);
+  for (auto& r : records)
+    if (!r.ok()) r.error_message = "socket: Too many open files";
+  EXPECT_TRUE(is_client_resource_failure(records.back()));
+  EXPECT_TRUE(is_connection_failure(records.back()));  // the slot still backs off
+  const auto report = find_outages(records);
+  EXPECT_TRUE(report.warnings.empty());
+  EXPECT_FALSE(report.fail_run);
+}
+
 TEST(Unreachable, WarmupAndDroppedRecordsAreIgnored) {
   auto records = died_at(1'000, 10, 5'000);
   for (auto& r : records) {
