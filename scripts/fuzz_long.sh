@@ -63,7 +63,7 @@ for t in "${targets[@]}"; do
   after=$(find "$grown" -type f | wc -l)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
-  rate=$(awk -v n="${execs:-0}" -v s="$secs" 'BEGIN { printf "%.0f", s > 0 ? n / s : 0 }')
+  rate=$(awk -v n="${execs:-0}" -v s="$secs" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
   printf '%-24s %12s %9s %10s %16s  %s\n' "$t" "${execs:-0}" "$secs" "$rate" "$before -> $after" "$result"
 done
 echo "grown corpora and logs in $CORPUS_ROOT (seeds: $(find tests/fuzz -path '*corpus*' -type f | wc -l) files in tests/fuzz)"
