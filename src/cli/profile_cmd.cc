@@ -293,7 +293,7 @@ int run_profile(int argc, char** argv) {
                static_cast<long long>(failed), outcome->interrupted ? ", interrupted" : "", eo.artifact_dir.c_str());
   if (ok == 0 && failed > 0) return 3;
   if (unreachable.fail_run) {
-    std::fprintf(stderr, "servebench profile: exit 3: the server was unreachable at the end of the run\n");
+    std::fprintf(stderr, "servebench profile: exit 3: the server was unreachable at the end\n");
     return 3;
   }
   if (written->gate_failed) {

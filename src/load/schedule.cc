@@ -123,7 +123,8 @@ bool WorkerSchedule::claim_request(uint64_t* index) {
 
 void WorkerSchedule::on_request_done(int64_t now_ns, int32_t slot_failures) {
   ceiling_blocked_ = false;
-  if (!plan_.open_loop()) push_slot(now_ns + backoff_delay_ns(backoff_, slot_failures), slot_failures);
+  if (plan_.open_loop()) return;
+  push_slot(now_ns + backoff_delay_ns(backoff_, slot_failures), slot_failures);
 }
 
 int64_t WorkerSchedule::next_wake_ns() const {

@@ -107,7 +107,9 @@ class WorkerSchedule {
     int64_t free_ns;
     uint64_t seq;
     int32_t failures;
-    bool operator>(const FreeSlot& o) const { return free_ns != o.free_ns ? free_ns > o.free_ns : seq > o.seq; }
+    bool operator>(const FreeSlot& o) const {
+      return free_ns != o.free_ns ? free_ns > o.free_ns : seq > o.seq;
+    }
   };
   void push_slot(int64_t free_ns, int32_t failures);
   const Backoff backoff_;

@@ -41,18 +41,18 @@ bool is_connection_failure(const record::RequestRecord& rec);
 bool is_client_resource_failure(const record::RequestRecord& rec);
 
 struct Outage {
-  int64_t from_ns = 0;       // request_start_ns of its first send
-  int64_t to_ns = 0;         // end_ns of its last failure (the last send's, for a trailing one)
-  int64_t errors = 0;        // connection-level failures in it
-  bool trailing = false;     // it reaches the URL's last send: the run ended unreachable
+  int64_t from_ns = 0;    // request_start_ns of its first send
+  int64_t to_ns = 0;      // end_ns of its last failure (the last send's, for a trailing one)
+  int64_t errors = 0;     // connection-level failures in it
+  bool trailing = false;  // it reaches the URL's last send: the run ended unreachable
   int32_t url_index = 0;
-  std::string example;       // the first failure's error message
+  std::string example;  // the first failure's error message
 };
 
 struct UnreachableReport {
-  std::vector<Outage> outages;     // per URL in time order; mid-run ones with >= kWarnMinErrors only
+  std::vector<Outage> outages;  // per URL in time order; mid-run ones with >= kWarnMinErrors only
   std::vector<std::string> warnings;  // one line per reported outage
-  bool fail_run = false;           // the failing rule above holds
+  bool fail_run = false;              // the failing rule above holds
 };
 
 inline constexpr double kFailMinShare = 0.10;

@@ -178,8 +178,8 @@ void Worker::pump() {
 }
 
 void Worker::arm_wake() {
-  int64_t next = sessions_ ? std::min(schedule_->next_wake_ns(), session_wake_ns()) : schedule_->next_wake_ns();
-  next = std::min(next, schedule_->backoff_wake_ns(clock_.now_ns()));
+  int64_t next = std::min(schedule_->next_wake_ns(), schedule_->backoff_wake_ns(clock_.now_ns()));
+  if (sessions_) next = std::min(next, session_wake_ns());
   if (next == wake_at_ns_) return;
   if (wake_at_ns_ != kNever) loop_->cancel_timer(wake_timer_);
   wake_at_ns_ = next;
@@ -198,7 +198,8 @@ void Worker::arm_wake() {
 void Worker::check_done() {
   if (!schedule_ || in_flight_ != 0) return;
   if (sessions_) {
-    if (live_sessions_ == 0 && (no_new_sessions() || schedule_->requests_claimed())) phase_done_ = true;
+    const bool none_left = no_new_sessions() || schedule_->requests_claimed();
+    if (live_sessions_ == 0 && none_left) phase_done_ = true;
     return;
   }
   // Slots still backing off cannot send once the request count is claimed: do not wait for them.

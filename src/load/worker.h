@@ -142,8 +142,8 @@ class Worker {
   void launch(Request* req, transport::HttpRequest& http, uint64_t connection_group);
   // Sessions.
   bool session_step(int64_t now_ns);
-  bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns, bool holds_slot,
-                     int32_t slot_failures = 0);
+  bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
+                     bool holds_slot, int32_t slot_failures = 0);
   bool send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns);
   void on_turn_done(Request* req, int64_t now_ns);
   void end_session(LiveSession* s, int64_t now_ns);

@@ -103,7 +103,8 @@ bool Worker::session_step(int64_t now_ns) {
     }
     number = static_cast<uint64_t>(n);
   }
-  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop(), credit.slot_failures);
+  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop(),
+                       credit.slot_failures);
 }
 
 bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
@@ -202,7 +203,8 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
     ready = now_ns + next.delay_ns;
   }
   // A closed-loop session's next turn waits out the back-off like a slot would (schedule.h).
-  if (s->holds_slot) ready = std::max(ready, now_ns + backoff_delay_ns(settings_.backoff, s->slot_failures));
+  if (s->holds_slot)
+    ready = std::max(ready, now_ns + backoff_delay_ns(settings_.backoff, s->slot_failures));
   ready_.push_back({ready, s});
   std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
 }

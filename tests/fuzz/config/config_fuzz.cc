@@ -11,11 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "config/cli_options.h"
 
@@ -59,16 +58,26 @@ void check_flags(const std::vector<std::string>& f) {
   const std::string key(kKey), auth = "Authorization: Bearer " + std::string(kBearer);
   // `--flag=value`: a fuzzed value that starts with '-' stays a value (never another flag that
   // could open a file).
-  std::vector<std::string> args = {"profile", "-m", "m", "--url=" + f[0], "--header=" + f[1],
-                                   "--extra-inputs=" + f[2], "--api-key", key, "-H", auth};
+  std::vector<std::string> args = {"profile",
+                                   "-m",
+                                   "m",
+                                   "--url=" + f[0],
+                                   "--header=" + f[1],
+                                   "--extra-inputs=" + f[2],
+                                   "--api-key",
+                                   key,
+                                   "-H",
+                                   auth};
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   const int argc = static_cast<int>(argv.size());
   (void)servebench::config::parse_profile_args(argc, argv.data());
   const std::string line = servebench::config::redacted_command_line(argc, argv.data());
   bool fuzzed_has_secret = false;
-  for (const auto& s : f) fuzzed_has_secret |= s.find(kKey) != std::string::npos || s.find(kBearer) != std::string::npos;
-  if (!fuzzed_has_secret && (line.find(kKey) != std::string::npos || line.find(kBearer) != std::string::npos))
+  for (const auto& s : f)
+    fuzzed_has_secret |= s.find(kKey) != std::string::npos || s.find(kBearer) != std::string::npos;
+  if (!fuzzed_has_secret &&
+      (line.find(kKey) != std::string::npos || line.find(kBearer) != std::string::npos))
     std::abort();
 }
 

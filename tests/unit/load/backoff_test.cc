@@ -9,7 +9,8 @@ namespace {
 
 constexpr int64_t kMs = 1'000'000;
 
-PhasePlan closed_plan(int64_t concurrency, std::optional<int64_t> count, std::optional<int64_t> duration_ns) {
+PhasePlan closed_plan(int64_t concurrency, std::optional<int64_t> count,
+                      std::optional<int64_t> duration_ns) {
   PhaseSpec s;
   s.concurrency = concurrency;
   s.request_count = count;

@@ -51,7 +51,8 @@ TEST(Unreachable, ServerKilledMidRunWarnsWithTheInstantAndFails) {
   EXPECT_TRUE(report.outages[0].trailing);
   EXPECT_EQ(report.outages[0].errors, 16);
   ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_NE(report.warnings[0].find("server unreachable from 1.02 s"), std::string::npos) << report.warnings[0];
+  EXPECT_NE(report.warnings[0].find("server unreachable from 1.02 s"), std::string::npos)
+      << report.warnings[0];
   EXPECT_NE(report.warnings[0].find("16 connection error(s)"), std::string::npos);
   EXPECT_NE(report.warnings[0].find("Connection refused"), std::string::npos);
   EXPECT_TRUE(report.fail_run);
@@ -81,13 +82,15 @@ TEST(Unreachable, RecoveredOutageIsAWarningOnly) {
   ASSERT_EQ(report.outages.size(), 1u);
   EXPECT_FALSE(report.outages[0].trailing);
   ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_NE(report.warnings[0].find("from 1.00 s to 2.00 s"), std::string::npos) << report.warnings[0];
+  EXPECT_NE(report.warnings[0].find("from 1.00 s to 2.00 s"), std::string::npos)
+      << report.warnings[0];
   EXPECT_FALSE(report.fail_run);
 }
 
 TEST(Unreachable, ScatteredFailuresAreNoOutage) {
   std::vector<RequestRecord> records;
-  for (int64_t t = 0; t < 5'000; t += 10) records.push_back(sent(t, t % 20 ? ErrorKind::kNone : ErrorKind::kConnect));
+  for (int64_t t = 0; t < 5'000; t += 10)
+    records.push_back(sent(t, t % 20 ? ErrorKind::kNone : ErrorKind::kConnect));
   records.push_back(sent(5'000));
   const auto report = find_outages(records);
   EXPECT_TRUE(report.warnings.empty());
