@@ -49,11 +49,6 @@ def write(name, data):
     return setup
 
 
-def no_requests_sent(ctx):
-    n = ctx.requests_received()
-    return [("no request sent", f"the server received {n} request(s)")] if n else []
-
-
 def bounded_connect_errors(limit):
     def check(ctx):
         n = sum(1 for r in ctx.records() if "connect" in str(r.get("error", "")).lower()
@@ -218,7 +213,3 @@ CASES = [
     Case("url_query_string_kept_after_path", ["-u", "{url}?api-version=1", "--request-count", "2"],
          exit=(0,), bound_s=6, server=MOCK, checks=[mock_path_has_query]),
 ]
-
-for c in CASES:
-    if c.kind == "usage" and c.server:
-        c.checks.append(no_requests_sent)

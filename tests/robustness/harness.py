@@ -22,6 +22,10 @@ SECRETS = {"api-key": "SECRETVALUE", "X-Auth-Token": "SECRET2"}
 EXTRA_SECRETS = ["SECRET3", "SECRET4", "SECRET5"]  # used by the secret-header case
 
 
+class Unavailable(Exception):
+    """A fixture this machine lacks (e.g. nghttpx): the case is skipped, with the reason."""
+
+
 @dataclass
 class Case:
     name: str
@@ -82,6 +86,8 @@ def start_server(case, bin_dir, tmp):
         port = servers.free_port()
         return type("Refused", (), {"url": f"http://127.0.0.1:{port}", "port": port, "stop": lambda s: None})()
     if kind.startswith("tls"):
+        if not os.access(servers.Nghttpx.BIN, os.X_OK):
+            raise Unavailable(f"{servers.Nghttpx.BIN} is not installed (scripts/setup.sh installs nghttp2-proxy)")
         mock = servers.Mock(bin_dir, tmp, ["--ttft-ms", "2", "--itl-ms", "1"])
         front = servers.Nghttpx(tmp, mock.port)
         front.backend = mock
@@ -169,7 +175,9 @@ def evaluate(ctx):
     if not ctx.killed and ctx.exit not in case.exit:
         failed.append(("exit code", f"exit {ctx.exit}, expected {case.exit}; stderr: {tail(ctx.stderr)}"))
     if case.kind == "usage" and not ctx.killed:
-        lines = [l for l in ctx.stderr.splitlines() if l.strip()]
+        # Log lines (info/debug/warning) may precede it; the error itself is one line.
+        lines = [l for l in ctx.stderr.splitlines()
+                 if l.strip() and not l.startswith(("info:", "debug:", "warning:"))]
         if len(lines) != 1:
             failed.append(("one-line error", f"{len(lines)} stderr lines: {tail(ctx.stderr)}"))
         received = ctx.requests_received()

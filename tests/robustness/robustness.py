@@ -49,6 +49,9 @@ def run_one(case, bin_dir, keep):
             print(f"  stderr: {harness.tail(ctx.stderr, 800)}")
             keep = True
         return status
+    except harness.Unavailable as e:
+        print(f"{case.name}: SKIPPED {e}", flush=True)
+        return SKIP
     except Exception as e:  # a broken fixture is a failure, never a pass
         print(f"{case.name}: FAIL fixture error: {e!r}", flush=True)
         keep = True
