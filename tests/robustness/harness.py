@@ -36,7 +36,7 @@ class Case:
     server: Optional[str] = None    # mock[:flags] | refused | tls | tls_h2 | silent | hang_after_headers
                                     # | slow_headers | big_events
     defaults: Dict[str, Optional[str]] = field(default_factory=dict)  # override (None: drop) a default
-    action: Optional[Tuple[float, str]] = None  # (after s, kill_server | sigint | sigterm | goaway)
+    action: Optional[Tuple] = None  # (after s, kill_server | sigint | sigterm | goaway[, after s, ...])
     nofile: Optional[int] = None    # soft and hard RLIMIT_NOFILE for servebench
     setup: Optional[Callable] = None  # setup(tmp): files the flags name
     checks: List[Callable] = field(default_factory=list)  # check(ctx) -> [(name, message)]
@@ -144,10 +144,10 @@ def run(case, bin_dir, tmp):
         start = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 start_new_session=True, preexec_fn=limits)
-        timer = None
-        if case.action:
-            timer = threading.Timer(case.action[0], act, (case.action[1], proc, ctx.server))
-            timer.start()
+        timers = []
+        for at, what in zip((case.action or ())[::2], (case.action or ())[1::2]):
+            timers.append(threading.Timer(at, act, (what, proc, ctx.server)))
+            timers[-1].start()
         try:
             ctx.exit = proc.wait(timeout=case.bound_s + 3)
         except subprocess.TimeoutExpired:
@@ -155,8 +155,8 @@ def run(case, bin_dir, tmp):
             os.killpg(proc.pid, signal.SIGKILL)
             ctx.exit = proc.wait()
         ctx.elapsed_s = time.monotonic() - start
-        if timer:
-            timer.cancel()
+        for t in timers:
+            t.cancel()
         out.close()
         err.close()
         ctx.stdout = open(os.path.join(tmp, "stdout"), errors="replace").read()
