@@ -149,7 +149,7 @@ def run(case, bin_dir, tmp):
             timers.append(threading.Timer(at, act, (what, proc, ctx.server)))
             timers[-1].start()
         try:
-            ctx.exit = proc.wait(timeout=case.bound_s + 3)
+            ctx.exit = proc.wait(timeout=case.bound_s + 1.5)
         except subprocess.TimeoutExpired:
             ctx.killed = True
             os.killpg(proc.pid, signal.SIGKILL)
@@ -169,7 +169,7 @@ def run(case, bin_dir, tmp):
 def evaluate(ctx):
     case, failed = ctx.case, []
     if ctx.killed:
-        failed.append(("time bound", f"still running after {case.bound_s + 3:.0f} s; killed"))
+        failed.append(("time bound", f"still running after {case.bound_s + 1.5:.1f} s; killed"))
     elif ctx.elapsed_s > case.bound_s:
         failed.append(("time bound", f"took {ctx.elapsed_s:.2f} s > {case.bound_s} s"))
     if not ctx.killed and ctx.exit not in case.exit:
