@@ -61,6 +61,13 @@ def bounded_connect_errors(limit):
     return check
 
 
+def record_count_between(low, high):
+    def check(ctx):
+        n = len(ctx.records())
+        return [] if low <= n <= high else [("record count", f"{n} records, expected {low}..{high}")]
+    return check
+
+
 def stderr_has(text, name=None):
     def check(ctx):
         return [] if text in ctx.stderr else [(name or f"stderr says '{text}'", f"stderr: {ctx.stderr[-300:]}")]
@@ -176,6 +183,9 @@ CASES = [
                                          "--benchmark-duration", "2"], exit=(3,), bound_s=6,
          server="refused", checks=[bounded_connect_errors(4 * 16)],
          why="issue 11 item 5: closed-loop sessions back off between turns and between sessions"),
+    Case("connection_refused_open_loop", ["--request-rate", "50", "--benchmark-duration", "1"], exit=(3,),
+         bound_s=5, server="refused", checks=[record_count_between(45, 55)],
+         why="open loop keeps its schedule against a dead server: rate x duration attempts, no back-off"),
     Case("unresolvable_host", ["-u", "http://servebench-robustness.invalid:8000", "--request-count", "4"],
          exit=(2, 3), bound_s=8),
     Case("silent_listener", ["--request-count", "2", "--request-timeout-seconds", "1"], exit=(3,),
