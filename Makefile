@@ -13,7 +13,7 @@ CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)
 # -Wmaybe-uninitialized reports; the release build is the warnings gate.
 SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 
-.PHONY: all setup configure build test test-release test-asan test-tsan demo bench fuzz conformance clean format
+.PHONY: all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance clean format
 
 all: build
 
@@ -60,6 +60,16 @@ bench: build
 
 conformance: build
 	@scripts/conformance.sh
+
+# Every libFuzzer target of tests/fuzz for FUZZ_RUNS executions each (default 10,000,000), the
+# grown corpus kept outside the tree (FUZZ_CORPUS_DIR); see docs/reliability.md.
+fuzz-long: setup
+	@scripts/fuzz_long.sh
+
+# SOAK_MINUTES (default 30) at a steady rate against servebench-mock with 5% mixed faults; RSS and
+# CPU per request sampled every 10 s (scripts/soak.sh).
+soak: build
+	@scripts/soak.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

@@ -28,6 +28,7 @@
 #include "export/record_stream.h"
 #include "load/plan.h"
 #include "load/runner.h"
+#include "load/unreachable.h"
 #include "metrics/slo.h"
 #include "record/record_processor.h"
 #include "tokenizer/tokenizer.h"
@@ -379,10 +380,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
+  // Outage detection (load/unreachable.h) keeps 32 bytes per request, not the records.
+  load::OutageTracker outages;
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream](const std::vector<record::RequestRecord>& batch, size_t slot) {
+      [&stream, &outages](const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
+        for (const auto& r : batch) outages.add(r);  // one processor thread: no lock
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
@@ -404,7 +408,14 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     return result;
   }
   cleanup.keep = true;
+  // A server that died mid-run: say when (the rule is in load/unreachable.h).
+  const load::UnreachableReport unreachable = outages.report();
+  for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  if (result.exit_code == 0 && unreachable.fail_run) {
+    result.exit_code = 3;
+    result.failure_reason = "the server was unreachable at the end of the run";
+  }
   result.warnings = prep.warnings;
   return result;
 }

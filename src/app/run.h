@@ -67,6 +67,9 @@ struct RunResult {
   int64_t failed = 0;
   int workers = 0;
   std::vector<std::string> gate_failures;
+  // Why a run that ran ends with exit 3 although requests succeeded (the server became
+  // unreachable and stayed so; load/unreachable.h). Empty otherwise.
+  std::string failure_reason;
   std::vector<std::string> warnings;
   std::string artifact_dir;  // where the artifacts are ("" when nothing was written)
 };

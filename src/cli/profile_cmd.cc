@@ -53,6 +53,8 @@ int run_profile(int argc, char** argv) {
                r.interrupted ? ", interrupted" : "", r.artifact_dir.c_str());
   for (const auto& m : r.gate_failures)
     std::fprintf(stderr, "servebench profile: gate failed: %s\n", m.c_str());
+  if (!r.failure_reason.empty())
+    std::fprintf(stderr, "servebench profile: exit %d: %s\n", r.exit_code, r.failure_reason.c_str());
   return r.exit_code;
 }
 

@@ -200,7 +200,7 @@ std::string to_json(const BenchmarkConfig& c) {
   }
   j["cli_command"] = c.cli_command;
   j["environment"] = json::parse(core::env_snapshot_json());  // docs/environment.md; redacted
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace servebench::config

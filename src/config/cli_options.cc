@@ -86,12 +86,27 @@ std::string one_line(const std::string& raw) {
 
 }  // namespace
 
+namespace {
+// Request bodies are JSON, which must be valid UTF-8.
+bool valid_utf8(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump();
+    return true;
+  } catch (const nlohmann::json::exception&) {
+    return false;
+  }
+}
+}  // namespace
+
 Result<std::string> merge_extra_inputs(const std::vector<std::string>& entries) {
   if (entries.empty()) return std::string();
   constexpr const char* kForms =
       "expected key:value (e.g. temperature:0.7) or a JSON object (e.g. '{\"top_k\":5}')";
   nlohmann::json merged = nlohmann::json::object();
   for (const auto& e : entries) {
+    if (!valid_utf8(e))
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--extra-inputs: a value is not valid UTF-8; {}", kForms));
     std::string_view sv(e);
     while (!sv.empty() && sv.front() == ' ') sv.remove_prefix(1);
     if (!sv.empty() && (sv.front() == '{' || sv.front() == '[')) {
@@ -129,7 +144,7 @@ Result<std::string> merge_extra_inputs(const std::vector<std::string>& entries) 
     }
     merged[key] = std::move(v);
   }
-  return merged.dump();
+  return merged.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {

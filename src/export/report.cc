@@ -48,7 +48,7 @@ void context_from_json(const json& doc, RunContext* c, ExportOptions* o) {
   const json& endpoint = obj_at(input, "endpoint");
   const json& run_info = obj_at(doc, "run_info");
   const json& ours = obj_at(doc, "servebench");
-  c->input_config_json = input.dump();
+  c->input_config_json = input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   c->cli_command = str_at(run_info, "cli_command");
   if (auto m = endpoint.find("model_names"); m != endpoint.end() && m->is_array() && !m->empty() &&
                                              m->front().is_string()) {

@@ -94,7 +94,7 @@ std::string format_wall_time(int64_t wall_ns) {
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
 }
 
-std::string redact_config_json(const std::string& text) { return input_config(text).dump(); }
+std::string redact_config_json(const std::string& text) { return input_config(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 std::string render_summary_json(const JsonInput& in) {
   const RunContext& c = *in.context;
@@ -167,7 +167,7 @@ std::string render_summary_json(const JsonInput& in) {
   for (const auto& w : c.warnings) warnings.push_back(scrub_secrets(w));
   sb["warnings"] = warnings;
   j["servebench"] = sb;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string render_inputs_json(const std::vector<InputSession>& sessions) {
@@ -209,7 +209,7 @@ std::string render_timeslices_json(const RunContext& context,
   }
   j["timeslices"] = arr;
   j["input_config"] = input_config(context.input_config_json);
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace servebench::exporter

@@ -1,12 +1,25 @@
 #include "load/schedule.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace servebench::load {
 
+int64_t backoff_delay_ns(const Backoff& backoff, int32_t failures) {
+  if (failures <= 0) return 0;
+  int64_t delay = backoff.first_ns;
+  for (int32_t i = 1; i < failures && delay < backoff.max_ns; ++i) delay *= 2;
+  return std::min(delay, backoff.max_ns);
+}
+
 WorkerSchedule::WorkerSchedule(const PhasePlan& plan, int worker, int workers, int64_t phase_start_ns,
-                               std::atomic<int64_t>* issued)
-    : plan_(plan), worker_(worker), workers_(workers), start_ns_(phase_start_ns), issued_(issued) {
+                               std::atomic<int64_t>* issued, Backoff backoff)
+    : plan_(plan),
+      worker_(worker),
+      workers_(workers),
+      start_ns_(phase_start_ns),
+      issued_(issued),
+      backoff_(backoff) {
   const auto& s = plan.spec;
   issue_deadline_ns_ = s.duration_ns ? start_ns_ + *s.duration_ns : kNever;
   cancel_deadline_ns_ = (s.duration_ns && s.grace_ns != kNever) ? issue_deadline_ns_ + s.grace_ns : kNever;
@@ -39,7 +52,7 @@ void WorkerSchedule::apply_ramp(int64_t now_ns) {
     if (!plan_.open_loop()) {
       const int64_t share = worker_share(steps[next_step_].limit, worker_, workers_);
       const int64_t at = start_ns_ + steps[next_step_].offset_ns;
-      for (; slots_granted_ < share; ++slots_granted_) free_slots_.push_back(at);
+      for (; slots_granted_ < share; ++slots_granted_) push_slot(at, 0);
     }
     ++next_step_;
   }
@@ -71,13 +84,30 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
     return true;
   }
   if (prefill_in_flight >= prefill_share_) return false;
-  if (free_slots_.empty()) return false;
+  if (free_slots_.empty() || free_slots_.front().free_ns > now_ns) return false;
   // A slot starts a session whose sends claim their own indices; a single request claims one.
   out->index = 0;
   if (!plan_.spec.sessions && !claim_request(&out->index)) return false;
-  out->intended_ns = free_slots_.front();
-  free_slots_.pop_front();
+  out->intended_ns = free_slots_.front().free_ns;
+  out->slot_failures = free_slots_.front().failures;
+  std::pop_heap(free_slots_.begin(), free_slots_.end(), std::greater<FreeSlot>());
+  free_slots_.pop_back();
   return true;
+}
+
+void WorkerSchedule::push_slot(int64_t free_ns, int32_t failures) {
+  free_slots_.push_back(FreeSlot{free_ns, slot_seq_++, failures});
+  std::push_heap(free_slots_.begin(), free_slots_.end(), std::greater<FreeSlot>());
+}
+
+bool WorkerSchedule::requests_claimed() const {
+  if (!issued_ || !plan_.spec.request_count) return false;
+  return issued_->load(std::memory_order_relaxed) >= *plan_.spec.request_count;
+}
+
+int64_t WorkerSchedule::backoff_wake_ns(int64_t now_ns) const {
+  if (exhausted_ || free_slots_.empty() || free_slots_.front().free_ns <= now_ns) return kNever;
+  return std::min(free_slots_.front().free_ns, issue_deadline_ns_);
 }
 
 bool WorkerSchedule::claim_request(uint64_t* index) {
@@ -91,9 +121,10 @@ bool WorkerSchedule::claim_request(uint64_t* index) {
   return true;
 }
 
-void WorkerSchedule::on_request_done(int64_t now_ns) {
+void WorkerSchedule::on_request_done(int64_t now_ns, int32_t slot_failures) {
   ceiling_blocked_ = false;
-  if (!plan_.open_loop()) free_slots_.push_back(now_ns);
+  if (plan_.open_loop()) return;
+  push_slot(now_ns + backoff_delay_ns(backoff_, slot_failures), slot_failures);
 }
 
 int64_t WorkerSchedule::next_wake_ns() const {

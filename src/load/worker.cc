@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/rng.h"
 #include "endpoints/endpoint.h"
+#include "load/unreachable.h"
 #include "load/worker_internal.h"
 #include "transport/event_loop.h"
 #include "transport/http1_client.h"
@@ -74,7 +75,7 @@ Status Worker::init() {
 
 WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint64_t index_base,
                                    std::atomic<int64_t>* issued, std::atomic<int64_t>* sessions_started) {
-  schedule_.emplace(plan, id_, workers_, start_ns, issued);
+  schedule_.emplace(plan, id_, workers_, start_ns, issued, settings_.backoff);
   phase_ = plan.spec.phase;
   index_base_ = index_base;
   stats_ = WorkerPhaseStats();
@@ -176,7 +177,8 @@ void Worker::pump() {
 }
 
 void Worker::arm_wake() {
-  const int64_t next = sessions_ ? std::min(schedule_->next_wake_ns(), session_wake_ns()) : schedule_->next_wake_ns();
+  int64_t next = std::min(schedule_->next_wake_ns(), schedule_->backoff_wake_ns(clock_.now_ns()));
+  if (sessions_) next = std::min(next, session_wake_ns());
   if (next == wake_at_ns_) return;
   if (wake_at_ns_ != kNever) loop_->cancel_timer(wake_timer_);
   wake_at_ns_ = next;
@@ -195,10 +197,12 @@ void Worker::arm_wake() {
 void Worker::check_done() {
   if (!schedule_ || in_flight_ != 0) return;
   if (sessions_) {
-    if (live_sessions_ == 0 && no_new_sessions()) phase_done_ = true;
+    const bool none_left = no_new_sessions() || schedule_->requests_claimed();
+    if (live_sessions_ == 0 && none_left) phase_done_ = true;
     return;
   }
-  if (schedule_->exhausted()) phase_done_ = true;
+  // Slots still backing off cannot send once the request count is claimed: do not wait for them.
+  if (schedule_->exhausted() || schedule_->requests_claimed()) phase_done_ = true;
 }
 
 Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_t now_ns) {
@@ -261,6 +265,7 @@ void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connect
 void Worker::issue(const Credit& credit, int64_t now_ns) {
   const uint64_t index = index_base_ + credit.index;
   Request* req = new_request(index, credit.intended_ns, now_ns);
+  req->slot_failures = credit.slot_failures;
   auto& rec = req->rec;
   rec.session_num = static_cast<int32_t>(index);
   const size_t model = index % settings_.models.size();
@@ -316,7 +321,8 @@ void Worker::finish(Request* req) {
   } else {
     if (settings_.reuse == ConnectionReuse::kStickyUserSessions)
       client_->release_group(req->rec.request_index + 1);  // single-turn: the session ends here
-    if (schedule_) schedule_->on_request_done(now);
+    if (schedule_)
+      schedule_->on_request_done(now, is_connection_failure(req->rec) ? req->slot_failures + 1 : 0);
   }
   batch_.push_back(std::move(req->rec));
   pool_.emplace_back(req);

@@ -87,6 +87,8 @@ struct WorkerSettings {
   int64_t spin_ahead_ns = 50'000;
   uint64_t seed = 0;
   uint64_t run_tag = 0;                   // distinguishes X-Request-IDs between runs
+  // Closed-loop back-off after connection-level failures (schedule.h, unreachable.h).
+  Backoff backoff;
 };
 
 using RecordSink = std::function<void(std::vector<record::RequestRecord>&&)>;
@@ -143,7 +145,8 @@ class Worker {
   void launch(Request* req, transport::HttpRequest& http, uint64_t connection_group);
   // Sessions.
   bool session_step(int64_t now_ns);
-  bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns, bool holds_slot);
+  bool start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
+                     bool holds_slot, int32_t slot_failures = 0);
   bool send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns);
   void on_turn_done(Request* req, int64_t now_ns);
   void end_session(LiveSession* s, int64_t now_ns);

@@ -48,9 +48,11 @@ struct Worker::Request final : transport::ResponseHandler {
   bool completed = false;
   int64_t last_recv_ns = 0;
   LiveSession* session = nullptr;  // multi-turn: the session this turn belongs to
+  int32_t slot_failures = 0;       // closed loop: its slot's consecutive connection failures
 
   void reset() {
     session = nullptr;
+    slot_failures = 0;
     rec = record::RequestRecord();
     sse.reset();
     body.clear();
@@ -164,6 +166,7 @@ struct Worker::LiveSession {
   uint64_t connection_group = 0;            // its connection under sticky-user-sessions
   int64_t last_intended_ns = 0;
   bool holds_slot = false;                  // closed loop: returns its slot when it ends
+  int32_t slot_failures = 0;                // consecutive connection failures (schedule.h)
   size_t pool_pos = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "load/unreachable.h"
 #include "load/worker.h"
 #include "load/worker_internal.h"
 #include "transport/http_client.h"
@@ -102,14 +103,16 @@ bool Worker::session_step(int64_t now_ns) {
     }
     number = static_cast<uint64_t>(n);
   }
-  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop());
+  return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop(),
+                       credit.slot_failures);
 }
 
 bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_ns, int64_t now_ns,
-                           bool holds_slot) {
+                           bool holds_slot, int32_t slot_failures) {
   std::unique_ptr<LiveSession> s = std::make_unique<LiveSession>();
   s->number = number;
   s->holds_slot = holds_slot;
+  s->slot_failures = slot_failures;
   s->conv = &sessions_->conversation_of(number);
   const auto turns = static_cast<int32_t>(s->conv->turns.size());
   s->max_turns = max_turns > 0 ? std::min(max_turns, turns) : turns;
@@ -185,6 +188,7 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
     s->history.push_back(endpoints::Message{"assistant", rec.output_text});
   }
   ++s->next_turn;
+  if (!rec.dropped()) s->slot_failures = is_connection_failure(rec) ? s->slot_failures + 1 : 0;
   if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
     end_session(s, now_ns);
     return;
@@ -198,6 +202,9 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   } else if (next.delay_ns > 0) {
     ready = now_ns + next.delay_ns;
   }
+  // A closed-loop session's next turn waits out the back-off like a slot would (schedule.h).
+  if (s->holds_slot)
+    ready = std::max(ready, now_ns + backoff_delay_ns(settings_.backoff, s->slot_failures));
   ready_.push_back({ready, s});
   std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
 }
@@ -205,7 +212,7 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
 void Worker::end_session(LiveSession* s, int64_t now_ns) {
   if (settings_.reuse == ConnectionReuse::kStickyUserSessions)
     client_->release_group(s->connection_group);
-  if (s->holds_slot) schedule_->on_request_done(now_ns);
+  if (s->holds_slot) schedule_->on_request_done(now_ns, s->slot_failures);
   --live_sessions_;
   users_blocked_ = false;
   // Swap-remove from the pool (frees the session).

@@ -54,9 +54,10 @@ Result<FaultKind> parse_fault_kind(std::string_view text) {
   if (text == "stall") return FaultKind::kStall;
   if (text == "malformed") return FaultKind::kMalformed;
   if (text == "error-event" || text == "error_event") return FaultKind::kErrorEvent;
+  if (text == "mixed") return FaultKind::kMixed;
   return make_error(ErrorCode::kInvalidArgument,
                     "unknown error kind '" + std::string(text) +
-                        "' (use http500, http429, reset, stall, malformed or error-event)");
+                        "' (use http500, http429, reset, stall, malformed, error-event or mixed)");
 }
 
 const char* fault_kind_name(FaultKind kind) {
@@ -75,6 +76,8 @@ const char* fault_kind_name(FaultKind kind) {
       return "malformed";
     case FaultKind::kErrorEvent:
       return "error-event";
+    case FaultKind::kMixed:
+      return "mixed";
   }
   return "none";
 }
@@ -128,7 +131,7 @@ Result<RequestKnobs> apply_scenario(const RequestKnobs& base, std::string_view h
       auto v = parse_fault_kind(value);
       if (!v)
         return tl::unexpected(
-            bad_value(key, value, "http500|http429|reset|stall|malformed|error-event"));
+            bad_value(key, value, "http500|http429|reset|stall|malformed|error-event|mixed"));
       k.error_kind = *v;
     } else {
       return make_error(ErrorCode::kInvalidArgument,

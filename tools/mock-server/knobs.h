@@ -24,7 +24,9 @@
 
 namespace servebench::mock {
 
-enum class FaultKind { kNone, kHttp500, kHttp429, kReset, kStall, kMalformed, kErrorEvent };
+// kMixed: each failing request gets one of http500, http429, reset, malformed, error-event, drawn
+// from its seeded stream (never stall, which would hold a connection until the stall timeout).
+enum class FaultKind { kNone, kHttp500, kHttp429, kReset, kStall, kMalformed, kErrorEvent, kMixed };
 
 // "http500" → kHttp500 ...; accepts `error_event` too. kNone is never parsed.
 Result<FaultKind> parse_fault_kind(std::string_view text);

@@ -67,7 +67,8 @@ ignore_eos exactly that many, otherwise a seeded length in [max(min_tokens,1), m
 
 Faults:
   --error-rate PCT            share of requests (0..100) that fail (default 0)
-  --error-kind KIND           http500 | http429 | reset | stall | malformed | error-event
+  --error-kind KIND           http500 | http429 | reset | stall | malformed | error-event |
+                              mixed (one of the others but stall, drawn per request)
   --stall-timeout-ms X        a stalled response is closed after X ms (default 600000)
 Per request, the header `X-Mock-Scenario: key=value;...` overrides ttft_ms, itl_ms,
 prefill_us_per_token, jitter_cv, tokens_per_chunk, reasoning_tokens, error_rate, error_kind,
@@ -158,7 +159,7 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
          auto k = parse_fault_kind(v);
          if (!k)
            return tl::unexpected(
-               bad_flag(f, v, "http500|http429|reset|stall|malformed|error-event"));
+               bad_flag(f, v, "http500|http429|reset|stall|malformed|error-event|mixed"));
          s.knobs.error_kind = *k;
          return core::ok_status();
        }},

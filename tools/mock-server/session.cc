@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include <cstdio>
+#include <iterator>
 
 #include "core/rng.h"
 #include "json_line.h"
@@ -254,6 +255,11 @@ void Session::handle_generation(ApiKind kind) {
   g.content_tokens = total - g.reasoning_tokens;
   if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct) {
     g.fault = g.knobs.error_kind;
+    if (g.fault == FaultKind::kMixed) {
+      static constexpr FaultKind kMix[] = {FaultKind::kHttp500, FaultKind::kHttp429, FaultKind::kReset,
+                                           FaultKind::kMalformed, FaultKind::kErrorEvent};
+      g.fault = kMix[rng.next_below(std::size(kMix))];
+    }
   }
   g.text_start = rng.next_below(state_.text.sequence_size());
   g.stream = parsed->stream;

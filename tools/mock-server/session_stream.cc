@@ -1,6 +1,7 @@
 // The response half of Session: timed token events, full (non-streaming) responses, injected
 // faults, connection teardown and the ground-truth line.
 #include <cstdio>
+#include <string_view>
 
 #include "json_line.h"
 #include "session.h"
@@ -117,6 +118,8 @@ void Session::write_event() {
   for (TruthEntry& e : next_truth_) {
     e.steady_ns = t;
     tokens += e.tokens;
+    // The injected fault went out: the outcome says so even if the stream then ends normally.
+    if (e.kind == std::string_view("malformed")) g.outcome = "malformed";
     if (state_.truth) g.truth.push_back(e);
   }
   if (tokens > 0 && g.first_token_ns == 0) {
@@ -228,7 +231,8 @@ void Session::close_now() {
 
 void Session::abort_generation(const char* why) {
   if (gen_ && !gen_->finished) {
-    gen_->outcome = why;
+    // A fault already delivered stays the outcome; a client closing afterwards is its effect.
+    if (gen_->outcome == "ok") gen_->outcome = why;
     finish_generation();
   }
   close_now();

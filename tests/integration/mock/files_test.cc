@@ -134,5 +134,48 @@ TEST(MockFiles, GroundTruthMarksFaults) {
   unlink(path.c_str());
 }
 
+// Regression: a streamed malformed fault was recorded as "ok" (the outcome was only set on the
+// non-streamed path), so tests comparing client errors with the ground truth under-counted it.
+TEST(MockFiles, GroundTruthMarksMalformedStreamedAndNot) {
+  const std::string path = temp_path("truth_malformed.jsonl");
+  auto mock = MockProcess::start({"--ground-truth", path});
+  ASSERT_NE(mock, nullptr);
+  const std::string stream =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true,"stream":true})";
+  const std::string plain =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true})";
+  const std::map<std::string, std::string> fault{{"X-Mock-Scenario", "error_rate=100;error_kind=malformed"}};
+  post_json(mock->port(), "/v1/chat/completions", stream, fault);
+  post_json(mock->port(), "/v1/chat/completions", plain, fault);
+  post_json(mock->port(), "/v1/chat/completions", stream);
+  auto lines = read_lines(path, 3);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(json::parse(lines[0])["outcome"], "malformed");
+  EXPECT_EQ(json::parse(lines[1])["outcome"], "malformed");
+  EXPECT_EQ(json::parse(lines[2])["outcome"], "ok");
+  mock->stop();
+  unlink(path.c_str());
+}
+
+TEST(MockFiles, MixedFaultsDrawSeveralKindsButNeverStall) {
+  const std::string path = temp_path("truth_mixed.jsonl");
+  auto mock = MockProcess::start({"--ground-truth", path, "--error-rate", "100", "--error-kind", "mixed"});
+  ASSERT_NE(mock, nullptr);
+  const std::string stream =
+      R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":4,"ignore_eos":true,"stream":true})";
+  for (int i = 0; i < 40; ++i) post_json(mock->port(), "/v1/chat/completions", stream, {}, 2'000);
+  auto lines = read_lines(path, 40);
+  ASSERT_EQ(lines.size(), 40u);
+  std::map<std::string, int> kinds;
+  for (const auto& l : lines) ++kinds[json::parse(l)["outcome"].get<std::string>()];
+  EXPECT_EQ(kinds.count("ok"), 0u);
+  EXPECT_EQ(kinds.count("stall"), 0u);
+  EXPECT_GE(kinds.size(), 4u);
+  for (const auto& [k, n] : kinds)
+    EXPECT_TRUE(k == "http500" || k == "http429" || k == "reset" || k == "malformed" || k == "error-event") << k;
+  mock->stop();
+  unlink(path.c_str());
+}
+
 }  // namespace
 }  // namespace servebench::mock::testing
