@@ -1,5 +1,6 @@
-// Worker: one thread's share of the load. Owns an EventLoop, an HttpClient (libcurl multi
-// handle), an EventParser (simdjson), its in-flight requests and a record buffer; shares nothing
+// Worker: one thread's share of the load. Owns an EventLoop, an HttpClient (native HTTP/1.1 or
+// libcurl, transport/http_client.h), the endpoint's EventParser (made by the endpoint spec's
+// parser factory), its in-flight requests and a record buffer; shares nothing
 // with other workers while a phase runs except the closed-loop request counter (one relaxed
 // fetch_add per request). Sends are driven by WorkerSchedule: the loop sleeps on a timer armed at
 // the next due send (timerfd, 1 ns timer slack) and wakes on completions.

@@ -1,6 +1,5 @@
 // Statistics over a sample: avg, min, max, sum, std (population), count and the percentiles
-// p1 p5 p10 p25 p50 p75 p90 p95 p99, exactly as AIPerf computes them
-// (metrics/metric_dicts.py::metric_result_from_array):
+// p1 p5 p10 p25 p50 p75 p90 p95 p99, with AIPerf's definitions (docs/metrics.md):
 //   * percentiles on the full sample, numpy's default "linear" method (Hyndman-Fan type 7):
 //     virtual index h = q/100 * (n - 1), value = x[floor h] + (h - floor h) * (x[floor h + 1] -
 //     x[floor h]);

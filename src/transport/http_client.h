@@ -1,9 +1,11 @@
 // HttpClient: starts HTTP requests on a worker's EventLoop and reports response bytes as they
-// arrive. The receive timestamp is taken when bytes are read from the socket (in libcurl's
-// write callback), before any SSE or JSON parsing, and passed along with the bytes.
+// arrive. The receive timestamp is taken when bytes are read from the socket (right after
+// read(), or in libcurl's write callback), before any SSE or JSON parsing, and passed along
+// with the bytes.
 //
-// Implementations: libcurl multi_socket (HTTP/1.1 and HTTP/2, TLS, proxies); an own HTTP/1.1
-// fast path may sit behind the same interface if measurements demand it.
+// Implementations (http_client_factory.cc picks one per URL): the native HTTP/1.1 client
+// (http1_client.h: epoll, keep-alive pool, cleartext http://) and libcurl multi_socket
+// (curl_client.cc: TLS, HTTP/2, proxies). SERVEBENCH_HTTP_CLIENT=curl forces libcurl.
 //
 // Thread safety: one client per EventLoop; all calls and callbacks on the loop thread.
 #pragma once
