@@ -32,6 +32,13 @@ void wall_or_null(std::string* out, const record::RunAnchor& a, int64_t steady) 
   }
 }
 
+// `"k":<wall ns or null>,`
+void wall_key(std::string* out, const char* k, const record::RunAnchor& a, int64_t steady) {
+  key(out, k);
+  wall_or_null(out, a, steady);
+  out->push_back(',');
+}
+
 void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
   key(out, "metadata");
   out->push_back('{');
@@ -50,21 +57,11 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   key(out, "turn_index");
   out->append(std::to_string(r.turn_index));
   out->push_back(',');
-  key(out, "intended_ns");
-  wall_or_null(out, a, r.intended_ns);
-  out->push_back(',');
-  key(out, "credit_issued_ns");
-  wall_or_null(out, a, r.credit_issued_ns);
-  out->push_back(',');
-  key(out, "request_start_ns");
-  wall_or_null(out, a, r.request_start_ns);
-  out->push_back(',');
-  key(out, "request_ack_ns");
-  wall_or_null(out, a, r.first_byte_ns);
-  out->push_back(',');
-  key(out, "request_end_ns");
-  wall_or_null(out, a, r.end_ns);
-  out->push_back(',');
+  wall_key(out, "intended_ns", a, r.intended_ns);
+  wall_key(out, "credit_issued_ns", a, r.credit_issued_ns);
+  wall_key(out, "request_start_ns", a, r.request_start_ns);
+  wall_key(out, "request_ack_ns", a, r.first_byte_ns);
+  wall_key(out, "request_end_ns", a, r.end_ns);
   key(out, "worker_id");
   out->append("\"worker_");
   out->append(std::to_string(r.worker_id));
@@ -142,12 +139,8 @@ void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::stri
     append_json_string(out, cancel_reason_name(r.cancel_reason));
     out->push_back(',');
   }
-  key(out, "request_sent_ns");
-  wall_or_null(out, a, r.request_sent_ns);
-  out->push_back(',');
-  key(out, "response_complete_ns");
-  wall_or_null(out, a, r.response_complete_ns);
-  out->push_back(',');
+  wall_key(out, "request_sent_ns", a, r.request_sent_ns);
+  wall_key(out, "response_complete_ns", a, r.response_complete_ns);
   // Content chunks: their times are the line's time_to_first_token and inter_chunk_latency
   // (exact, see the header); only what those lack is added, and only when it is not the default.
   std::string kinds;

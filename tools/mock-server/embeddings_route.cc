@@ -122,24 +122,11 @@ std::string embeddings_body(const ResponseHead& head, const EmbeddingsRequest& r
 void Session::handle_embeddings() {
   const auto& req = parser_->get();
   Generation g;
-  g.received_ns = now_ns();
-  g.path = std::string(req.target());
-  g.x_request_id = std::string(req["X-Request-ID"]);
-  g.knobs = state_.config.knobs;
-  if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
-    auto k = apply_scenario(g.knobs, std::string_view(it->value().data(), it->value().size()));
-    if (!k)
-      return write_simple(400, "application/json",
-                          error_body(k.error().message, "BadRequestError", 400));
-    g.knobs = *k;
-  }
+  if (!begin_generation(&g)) return;
   auto parsed = parse_embeddings_request(req.body(), *state_.counter);
-  if (!parsed)
-    return write_simple(400, "application/json",
-                        error_body(parsed.error().message, "BadRequestError", 400));
+  if (!parsed) return answer_bad_request(parsed.error().message);
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
-  uint64_t mix = state_.config.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
-  core::Rng rng(core::splitmix64(&mix));
+  core::Rng rng = request_rng(index);
   if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct)
     g.fault = g.knobs.error_kind;
   g.prompt_tokens = parsed->prompt_tokens;
@@ -157,12 +144,8 @@ void Session::handle_embeddings() {
       g.received_ns + plan_events(g.knobs, g.prompt_tokens, 0, 0, rng).back().offset_ns;
   if (state_.record) {
     JsonLine r;
-    r.str("path", g.path)
-        .num("received_steady_ns", g.received_ns)
-        .num("received_wall_ns", state_.anchor.to_wall_ns(g.received_ns))
-        .num("body_bytes", static_cast<int64_t>(req.body().size()))
-        .str("model", parsed->model)
-        .num("num_inputs", static_cast<int64_t>(parsed->input_keys.size()))
+    record_line_head(g, parsed->model, &r);
+    r.num("num_inputs", static_cast<int64_t>(parsed->input_keys.size()))
         .num("dimensions", parsed->dimensions)
         .num("prompt_tokens", parsed->prompt_tokens)
         .str("x_request_id", g.x_request_id)
@@ -172,16 +155,7 @@ void Session::handle_embeddings() {
   }
   state_.metrics.prompt_tokens.fetch_add(g.prompt_tokens, std::memory_order_relaxed);
   gen_ = std::move(g);
-  if (gen_->fault == FaultKind::kHttp500 || gen_->fault == FaultKind::kHttp429) {
-    const int status = gen_->fault == FaultKind::kHttp500 ? 500 : 429;
-    gen_->status = status;
-    gen_->outcome = fault_kind_name(gen_->fault);
-    gen_->headers_ns = now_ns();
-    return write_simple(
-        status, "application/json",
-        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
-                   status == 500 ? "InternalServerError" : "RateLimitError", status));
-  }
+  if (answer_http_fault()) return;
   wait_then(due, &Session::write_embeddings_response);
 }
 
@@ -189,24 +163,7 @@ void Session::write_embeddings_response() {
   Generation& g = *gen_;
   if (g.fault == FaultKind::kReset) return apply_fault_reset();
   if (g.fault == FaultKind::kStall) return apply_fault_stall();
-  std::string body = std::move(g.prepared_body);
-  int status = 200;
-  const int64_t t = now_ns();
-  if (g.fault == FaultKind::kMalformed) {
-    body.resize(body.size() / 2);  // a truncated JSON document
-    g.outcome = "malformed";
-  } else if (g.fault == FaultKind::kErrorEvent) {
-    status = 500;
-    body = error_body("mock injected error event", "InternalServerError", 500);
-    g.outcome = "error-event";
-  } else {
-    g.first_token_ns = t;
-    state_.metrics.observe_ttft_ns(t - g.received_ns);
-  }
-  g.status = status;
-  g.headers_ns = t;
-  if (state_.truth) g.truth.push_back(TruthEntry{t, t, "body", 0});
-  write_simple(status, "application/json", body);
+  write_whole_answer(std::move(g.prepared_body), 0);
 }
 
 }  // namespace servebench::mock

@@ -220,29 +220,62 @@ void Session::after_write(beast::error_code ec) {
   read_request();
 }
 
+bool Session::begin_generation(Generation* g) {
+  const auto& req = parser_->get();
+  g->received_ns = now_ns();
+  g->path = std::string(req.target());
+  g->x_request_id = std::string(req["X-Request-ID"]);
+  g->knobs = state_.config.knobs;
+  if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
+    auto k = apply_scenario(g->knobs, std::string_view(it->value().data(), it->value().size()));
+    if (!k) {
+      answer_bad_request(k.error().message);
+      return false;
+    }
+    g->knobs = *k;
+  }
+  return true;
+}
+
+void Session::answer_bad_request(const std::string& message) {
+  write_simple(400, "application/json", error_body(message, error_type(400), 400));
+}
+
+core::Rng Session::request_rng(uint64_t index) const {
+  uint64_t mix = state_.config.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
+  return core::Rng(core::splitmix64(&mix));
+}
+
+void Session::record_line_head(const Generation& g, std::string_view model, JsonLine* r) const {
+  r->str("path", g.path)
+      .num("received_steady_ns", g.received_ns)
+      .num("received_wall_ns", state_.anchor.to_wall_ns(g.received_ns))
+      .num("body_bytes", static_cast<int64_t>(parser_->get().body().size()))
+      .str("model", model);
+}
+
+bool Session::answer_http_fault() {
+  Generation& g = *gen_;
+  if (g.fault != FaultKind::kHttp500 && g.fault != FaultKind::kHttp429) return false;
+  const int status = g.fault == FaultKind::kHttp500 ? 500 : 429;
+  g.status = status;
+  g.outcome = fault_kind_name(g.fault);
+  g.headers_ns = now_ns();
+  write_simple(status, "application/json",
+               error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
+                          error_type(status), status));
+  return true;
+}
+
 void Session::handle_generation(ApiKind kind) {
   const auto& req = parser_->get();
   Generation g;
-  g.received_ns = now_ns();
+  if (!begin_generation(&g)) return;
   g.kind = kind;
-  g.path = std::string(req.target());
-  g.x_request_id = std::string(req["X-Request-ID"]);
-  g.knobs = state_.config.knobs;
-  if (auto it = req.find("X-Mock-Scenario"); it != req.end()) {
-    auto k = apply_scenario(g.knobs, std::string_view(it->value().data(), it->value().size()));
-    if (!k)
-      return write_simple(400, "application/json",
-                          error_body(k.error().message, error_type(400), 400));
-    g.knobs = *k;
-  }
   auto parsed = parse_request(kind, req.body(), *state_.counter);
-  if (!parsed) {
-    return write_simple(400, "application/json",
-                        error_body(parsed.error().message, error_type(400), 400));
-  }
+  if (!parsed) return answer_bad_request(parsed.error().message);
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
-  uint64_t mix = state_.config.seed ^ (0x9E3779B97F4A7C15ull * (index + 1));
-  core::Rng rng(core::splitmix64(&mix));
+  core::Rng rng = request_rng(index);
 
   LengthRequest length = parsed->length;
   length.forced_tokens = g.knobs.output_tokens;
@@ -277,12 +310,8 @@ void Session::handle_generation(ApiKind kind) {
 
   if (state_.record) {
     JsonLine r;
-    r.str("path", g.path)
-        .num("received_steady_ns", g.received_ns)
-        .num("received_wall_ns", state_.anchor.to_wall_ns(g.received_ns))
-        .num("body_bytes", static_cast<int64_t>(req.body().size()))
-        .str("model", parsed->model)
-        .boolean("stream", parsed->stream)
+    record_line_head(g, parsed->model, &r);
+    r.boolean("stream", parsed->stream)
         .boolean("include_usage", parsed->include_usage);
     if (parsed->requested_max_tokens) {
       r.num("max_tokens", *parsed->requested_max_tokens);
@@ -307,16 +336,7 @@ void Session::handle_generation(ApiKind kind) {
     state_.record->write_line(r.finish());
   }
   gen_ = std::move(g);
-  if (gen_->fault == FaultKind::kHttp500 || gen_->fault == FaultKind::kHttp429) {
-    const int status = gen_->fault == FaultKind::kHttp500 ? 500 : 429;
-    gen_->status = status;
-    gen_->outcome = fault_kind_name(gen_->fault);
-    gen_->headers_ns = now_ns();
-    return write_simple(
-        status, "application/json",
-        error_body(status == 500 ? "mock injected server error" : "mock injected rate limit",
-                   error_type(status), status));
-  }
+  if (answer_http_fault()) return;
   if (gen_->stream) return write_stream_headers();
   state_.request_admission(shared_from_this());
 }

@@ -22,6 +22,7 @@
 // clang-format on
 
 #include "core/clock.h"
+#include "core/rng.h"
 #include "jsonl_writer.h"
 #include "knobs.h"
 #include "latency_model.h"
@@ -32,6 +33,8 @@
 #include "text_source.h"
 
 namespace servebench::mock {
+
+class JsonLine;  // json_line.h
 
 // Steady-clock ns: the clock the client stamps with, so ground-truth files compare directly.
 inline int64_t now_ns() { return core::SteadyClock::instance().now_ns(); }
@@ -116,6 +119,19 @@ class Session : public std::enable_shared_from_this<Session> {
   void read_body();
   void on_read(boost::beast::error_code ec);
   void route();
+  // The steps every route shares. begin_generation reads the request's identity and its
+  // scenario knobs into *g; false when it already answered 400 (a bad X-Mock-Scenario).
+  bool begin_generation(Generation* g);
+  void answer_bad_request(const std::string& message);
+  // The seeded generator of the index-th generation request (same seed, same answers).
+  core::Rng request_rng(uint64_t index) const;
+  // The fields every route's --record line starts with.
+  void record_line_head(const Generation& g, std::string_view model, JsonLine* r) const;
+  // Answers 500/429 at once when gen_'s fault is an HTTP one; false when it is not.
+  bool answer_http_fault();
+  // The answer of a non-streamed route: `body` as built for success (counting `tokens` as
+  // generated), or gen_'s body fault in its place (a truncated document, or an error object).
+  void write_whole_answer(std::string body, int64_t tokens);
   void handle_generation(ApiKind kind);
   void handle_embeddings();           // embeddings_route.cc
   void write_embeddings_response();   // embeddings_route.cc

@@ -157,6 +157,11 @@ void Session::write_full_response() {
   std::string body = g.kind == ApiKind::kChat
                          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
                          : completion_body(g.head, content, g.finish_reason, usage);
+  write_whole_answer(std::move(body), usage.completion_tokens);
+}
+
+void Session::write_whole_answer(std::string body, int64_t tokens) {
+  Generation& g = *gen_;
   int status = 200;
   const int64_t t = now_ns();
   if (g.fault == FaultKind::kMalformed) {
@@ -167,10 +172,10 @@ void Session::write_full_response() {
     body = error_body("mock injected error event", "InternalServerError", 500);
     g.outcome = "error-event";
   } else {
-    g.tokens_written = usage.completion_tokens;
+    g.tokens_written = tokens;
     g.first_token_ns = t;
     state_.metrics.observe_ttft_ns(t - g.received_ns);
-    state_.metrics.generation_tokens.fetch_add(usage.completion_tokens, std::memory_order_relaxed);
+    state_.metrics.generation_tokens.fetch_add(tokens, std::memory_order_relaxed);
   }
   g.status = status;
   g.headers_ns = t;
