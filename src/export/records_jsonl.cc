@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -24,11 +25,19 @@ void key(std::string* out, const char* k) {
   out->append("\":");
 }
 
+// Integers are written through a stack buffer: std::to_string of a 19-digit wall-clock ns
+// allocates (beyond the small-string buffer), and a line has about a dozen of them.
+void append_int(std::string* out, int64_t v) {
+  char buf[24];
+  const auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  out->append(buf, res.ptr);
+}
+
 void wall_or_null(std::string* out, const record::RunAnchor& a, int64_t steady) {
   if (steady <= 0) {
     out->append("null");
   } else {
-    out->append(std::to_string(a.to_wall_ns(steady)));
+    append_int(out, a.to_wall_ns(steady));
   }
 }
 
@@ -43,7 +52,7 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   key(out, "metadata");
   out->push_back('{');
   key(out, "session_num");
-  out->append(std::to_string(r.session_num));
+  append_int(out, r.session_num);
   out->push_back(',');
   key(out, "x_request_id");
   append_json_string(out, r.x_request_id);
@@ -55,7 +64,7 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   append_json_string(out, r.conversation_id);
   out->push_back(',');
   key(out, "turn_index");
-  out->append(std::to_string(r.turn_index));
+  append_int(out, r.turn_index);
   out->push_back(',');
   wall_key(out, "intended_ns", a, r.intended_ns);
   wall_key(out, "credit_issued_ns", a, r.credit_issued_ns);
@@ -64,11 +73,11 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   wall_key(out, "request_end_ns", a, r.end_ns);
   key(out, "worker_id");
   out->append("\"worker_");
-  out->append(std::to_string(r.worker_id));
+  append_int(out, r.worker_id);
   out->push_back('"');
   out->push_back(',');
   key(out, "url_index");
-  out->append(std::to_string(r.url_index));
+  append_int(out, r.url_index);
   out->push_back(',');
   key(out, "benchmark_phase");
   append_json_string(out, record::phase_name(r.phase));
@@ -100,31 +109,36 @@ void error_obj(const RequestRecord& r, std::string* out) {
   out->push_back('}');
 }
 
-void value_obj(std::string* out, double display, std::string_view unit) {
-  out->append("{\"value\":");
-  append_json_number(out, display);
-  out->append(",\"unit\":");
-  append_json_string(out, unit);
-  out->push_back('}');
-}
+// Registry entry of each record metric, resolved once (find_metric is a linear scan), with the
+// constant text around its value rendered once: `"tag":{"value":` and `,"unit":"ms"}`. Escaping
+// the tag and unit again for every metric of every line was a measurable part of the writer.
+struct RecordMetricText {
+  const metrics::MetricInfo* info = nullptr;
+  std::string head, tail;
+};
 
-// Registry entry of each record metric, resolved once (find_metric is a linear scan).
-const metrics::MetricInfo* record_info(size_t i) {
-  static const std::array<const metrics::MetricInfo*, metrics::kNumRecordMetrics> kInfo = [] {
-    std::array<const metrics::MetricInfo*, metrics::kNumRecordMetrics> a{};
+const RecordMetricText& record_text(size_t i) {
+  static const std::array<RecordMetricText, metrics::kNumRecordMetrics> kText = [] {
+    std::array<RecordMetricText, metrics::kNumRecordMetrics> a{};
     for (size_t k = 0; k < a.size(); ++k) {
-      a[k] = metrics::find_metric(metrics::record_metric_tag(static_cast<RecordMetric>(k)));
+      const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(k));
+      a[k].info = metrics::find_metric(tag);
+      key(&a[k].head, tag);
+      a[k].head.append("{\"value\":");
+      a[k].tail.append(",\"unit\":");
+      if (a[k].info != nullptr) append_json_string(&a[k].tail, a[k].info->display_unit);
+      a[k].tail.push_back('}');
     }
     return a;
   }();
-  return kInfo[i];
+  return kText[i];
 }
 
 // The servebench keys a reader needs to rebuild the record for the summary (see the header).
 void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
   auto int_key = [out](const char* k, int64_t v) {
     key(out, k);
-    out->append(std::to_string(v));
+    append_int(out, v);
     out->push_back(',');
   };
   int_key("request_index", static_cast<int64_t>(r.request_index));
@@ -169,7 +183,7 @@ void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::stri
         if (!metrics::is_content_chunk(c.kind)) continue;
         if (!first) out->push_back(',');
         first = false;
-        out->append(std::to_string(c.tokens));
+        append_int(out, c.tokens);
       }
       out->append("],");
     }
@@ -202,15 +216,17 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
   bool first = true;
   for (size_t i = 0; i < metrics::kNumRecordMetrics; ++i) {
     if (std::isnan(rv.v[i])) continue;
-    const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(i));
-    const metrics::MetricInfo* info = record_info(i);
+    const RecordMetricText& text = record_text(i);
     if (!first) out->push_back(',');
     first = false;
-    key(out, tag);
-    value_obj(out, info->to_display(rv.v[i]), info->display_unit);
+    out->append(text.head);
+    append_json_number(out, text.info->to_display(rv.v[i]));
+    out->append(text.tail);
   }
   if (r.ok() && r.streaming) {
-    std::vector<double> icl;
+    // Reused per thread: a fresh vector per line was one allocation per request.
+    thread_local std::vector<double> icl;
+    icl.clear();
     metrics::append_inter_chunk_latencies(r, &icl);
     if (!icl.empty()) {
       if (!first) out->push_back(',');
@@ -323,7 +339,7 @@ void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
     out->append(",\"kind\":");
     append_json_string(out, kKinds[static_cast<int>(c.kind)]);
     out->append(",\"tokens\":");
-    out->append(std::to_string(c.tokens));
+    append_int(out, c.tokens);
     out->append(",\"text\":");
     append_json_string(out, text);
     out->push_back('}');

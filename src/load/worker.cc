@@ -230,11 +230,15 @@ Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_
 
 void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connection_group) {
   auto& rec = req->rec;
-  http.url = settings_.urls[static_cast<size_t>(rec.url_index)];
-  http.headers = settings_.headers;
-  http.headers.push_back("X-Request-ID: " + rec.x_request_id);
-  http.headers.push_back(settings_.session_header + ": " + rec.x_correlation_id);
-  if (settings_.reuse == ConnectionReuse::kStickyUserSessions) http.connection_group = connection_group;
+  // Assigned element by element so a reused HttpRequest keeps its strings' capacity.
+  http.url.assign(settings_.urls[static_cast<size_t>(rec.url_index)]);
+  const size_t n_headers = settings_.headers.size();
+  http.headers.resize(n_headers + 2);
+  for (size_t i = 0; i < n_headers; ++i) http.headers[i].assign(settings_.headers[i]);
+  http.headers[n_headers].assign("X-Request-ID: ").append(rec.x_request_id);
+  http.headers[n_headers + 1].assign(settings_.session_header).append(": ").append(rec.x_correlation_id);
+  http.connection_group =
+      settings_.reuse == ConnectionReuse::kStickyUserSessions ? connection_group : 0;
   http.timeout_ns = settings_.request_timeout_ns;
   http.fresh_connection = settings_.reuse == ConnectionReuse::kNever;
   rec.request_bytes = static_cast<int64_t>(http.body.size());
@@ -280,8 +284,13 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   rec.requested_output_tokens = tmpl.max_output_tokens;
   rec.x_correlation_id = rec.x_request_id;
 
-  transport::HttpRequest http;
-  http.body = tmpl.body;
+  // The worker's request scratch, reused so its body and header buffers are not allocated per
+  // request; a local one if a transport callback re-enters issue() while it is in use.
+  transport::HttpRequest local;
+  transport::HttpRequest& http = http_scratch_busy_ ? local : http_scratch_;
+  const bool owns_scratch = !http_scratch_busy_;
+  http_scratch_busy_ = true;
+  http.body.assign(tmpl.body);
   if (tmpl.cache_bust_digits_at >= 0) {  // every request is its own session: its own marker
     write_cache_bust_digits(settings_.seed, index, http.body.data() + tmpl.cache_bust_digits_at);
     rec.input_texts = tmpl.input_texts;
@@ -294,6 +303,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
     }
   }
   launch(req, http, index + 1);  // single turn: the request is the session
+  if (owns_scratch) http_scratch_busy_ = false;
 }
 
 void Worker::finish(Request* req) {

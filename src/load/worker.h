@@ -26,6 +26,7 @@
 #include "load/schedule.h"
 #include "load/sessions.h"
 #include "record/request_record.h"
+#include "transport/http_client.h"
 
 namespace servebench::transport {
 class EventLoop;
@@ -171,6 +172,8 @@ class Worker {
   std::unique_ptr<transport::EventLoop> loop_;
   std::unique_ptr<transport::HttpClient> client_;
   std::unique_ptr<endpoints::EventParser> parser_;
+  transport::HttpRequest http_scratch_;  // issue()'s request, reused (see issue())
+  bool http_scratch_busy_ = false;
 
   // Phase state.
   std::optional<WorkerSchedule> schedule_;

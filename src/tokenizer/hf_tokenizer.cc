@@ -48,18 +48,31 @@ void HfTokenizer::encode_into(std::string_view text, std::vector<TokenId>* ids) 
   }
 }
 
-std::vector<TokenId> HfTokenizer::encode(std::string_view text, bool add_special_tokens) const {
-  std::vector<TokenId> ids;
-  ids.reserve(text.size() / 3 + 4);
+void HfTokenizer::encode_checked(std::string_view text, bool add_special_tokens,
+                                 std::vector<TokenId>* ids) const {
   if (is_valid_utf8(text)) {
-    encode_into(text, &ids);
+    encode_into(text, ids);
   } else {
     bool changed;
     std::string clean = sanitize_utf8(text, &changed);
-    encode_into(clean, &ids);
+    encode_into(clean, ids);
   }
-  if (post_processor_) post_processor_->process(&ids, add_special_tokens);
+  if (post_processor_) post_processor_->process(ids, add_special_tokens);
+}
+
+std::vector<TokenId> HfTokenizer::encode(std::string_view text, bool add_special_tokens) const {
+  std::vector<TokenId> ids;
+  ids.reserve(text.size() / 3 + 4);
+  encode_checked(text, add_special_tokens, &ids);
   return ids;
+}
+
+size_t HfTokenizer::count(std::string_view text) const {
+  // Record processing counts every chunk and every output: the ids themselves are not needed.
+  thread_local std::vector<TokenId> ids;
+  ids.clear();
+  encode_checked(text, false, &ids);
+  return ids.size();
 }
 
 const std::string* HfTokenizer::id_to_token(TokenId id) const {

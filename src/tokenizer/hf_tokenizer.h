@@ -28,6 +28,8 @@ class HfTokenizer final : public Tokenizer {
  public:
   explicit HfTokenizer(HfParts parts);
   std::vector<TokenId> encode(std::string_view text, bool add_special_tokens) const override;
+  // encode(text, false).size(), into a per-thread scratch vector (no allocation per call).
+  size_t count(std::string_view text) const override;
   std::string decode(const std::vector<TokenId>& ids, bool skip_special_tokens) const override;
   std::string name() const override { return name_; }
   size_t vocab_size() const override { return vocab_size_; }
@@ -36,6 +38,9 @@ class HfTokenizer final : public Tokenizer {
 
  private:
   void encode_into(std::string_view text, std::vector<TokenId>* ids) const;
+  // UTF-8 sanitizing, encode_into and the post-processor: encode()'s body, appending to *ids.
+  void encode_checked(std::string_view text, bool add_special_tokens,
+                      std::vector<TokenId>* ids) const;
   std::unique_ptr<Normalizer> normalizer_;
   std::unique_ptr<PreTokenizer> pre_tokenizer_;
   std::unique_ptr<Model> model_;

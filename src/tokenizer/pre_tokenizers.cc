@@ -76,9 +76,12 @@ void matches_to_segments(const std::vector<std::pair<size_t, size_t>>& m, size_t
   if (prev != n) segs->push_back({prev, n, invert});
 }
 
+// The output vector is a per-thread scratch (one per call site: F differs), swapped with the
+// input, so steady-state encoding allocates nothing here. Calls never nest for one F.
 template <class F>
 void split_each(std::vector<Piece>* pieces, F&& f) {
-  std::vector<Piece> out;
+  thread_local std::vector<Piece> out;
+  out.clear();
   out.reserve(pieces->size() * 2);
   for (const Piece& p : *pieces) f(p, &out);
   pieces->swap(out);
@@ -91,8 +94,9 @@ void SequencePreTokenizer::split(std::vector<Piece>* pieces, Arena* arena) const
 }
 
 void SplitPreTokenizer::split(std::vector<Piece>* pieces, Arena*) const {
-  std::vector<std::pair<size_t, size_t>> m;
-  std::vector<Segment> segs;
+  // Match and segment buffers reused per thread (cleared before each use below).
+  thread_local std::vector<std::pair<size_t, size_t>> m;
+  thread_local std::vector<Segment> segs;
   split_each(pieces, [&](const Piece& p, std::vector<Piece>* out) {
     m.clear();
     if (regex_) {
@@ -120,8 +124,9 @@ ByteLevelPreTokenizer::ByteLevelPreTokenizer(bool add_prefix_space, bool use_reg
 }
 
 void ByteLevelPreTokenizer::split(std::vector<Piece>* pieces, Arena* arena) const {
-  std::vector<std::pair<size_t, size_t>> m;
-  std::vector<Segment> segs;
+  // Match and segment buffers reused per thread (cleared before each use below).
+  thread_local std::vector<std::pair<size_t, size_t>> m;
+  thread_local std::vector<Segment> segs;
   split_each(pieces, [&](const Piece& in, std::vector<Piece>* out) {
     Piece p = in;
     if (add_prefix_space_ && (p.text.empty() || p.text[0] != ' ')) {

@@ -114,7 +114,13 @@ class Http1Client final : public HttpClient {
   Result<TransferId> start(const HttpRequest& request, ResponseHandler* handler) override {
     Result<Target*> target = target_for(request.url);
     if (!target) return tl::unexpected(target.error());
-    auto t = std::make_unique<Transfer>();
+    std::unique_ptr<Transfer> t;
+    if (!spare_transfers_.empty()) {
+      t = std::move(spare_transfers_.back());
+      spare_transfers_.pop_back();
+    } else {
+      t = std::make_unique<Transfer>();
+    }
     t->id = ++last_id_;
     t->handler = handler;
     t->handler_depth = &handler_depth_;
@@ -489,9 +495,25 @@ class Http1Client final : public HttpClient {
   // Frees finished transfers and closed connections once no callback is on the stack.
   void collect() {
     if (depth_ > 0) return;
-    for (TransferId id : graveyard_) transfers_.erase(id);
+    for (TransferId id : graveyard_) {
+      auto it = transfers_.find(id);
+      if (it == transfers_.end()) continue;
+      recycle(std::move(it->second));
+      transfers_.erase(it);
+    }
     graveyard_.clear();
     dead_conns_.clear();
+  }
+
+  // A finished transfer is kept for the next start(), reset but with its request buffer's
+  // capacity: a fresh Transfer and wire string per request were two allocations each time.
+  void recycle(std::unique_ptr<Transfer> t) {
+    if (spare_transfers_.size() >= kMaxSpareTransfers) return;
+    std::string wire = std::move(t->wire);
+    wire.clear();
+    *t = Transfer();
+    t->wire = std::move(wire);
+    spare_transfers_.push_back(std::move(t));
   }
 
   struct Deferred {
@@ -508,6 +530,8 @@ class Http1Client final : public HttpClient {
   std::unordered_map<TransferId, std::unique_ptr<Transfer>> transfers_;
   std::unordered_map<uint64_t, Conn*> sticky_;
   std::vector<TransferId> graveyard_;
+  static constexpr size_t kMaxSpareTransfers = 1024;
+  std::vector<std::unique_ptr<Transfer>> spare_transfers_;
   std::vector<std::unique_ptr<Conn>> dead_conns_;
   std::vector<Deferred> deferred_;
   bool deferred_timer_pending_ = false;
