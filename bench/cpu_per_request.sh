@@ -17,6 +17,7 @@
 #   BIN=build/bin  CONCURRENCY=64  CLIENT_CPU=0  SERVER_CPU=1  TOKENIZER=builtin  KEEP=1
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/nginx_sse.sh  # start_nginx_sse, SB_SSE_BODY
 BIN=${BIN:-build/bin}
 N=${1:-300000}
 RUNS=${2:-5}
@@ -48,25 +49,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 if [[ $SERVER == nginx ]]; then
   PORT=$(free_port)
-  SSE='data: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" the"},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" line"},"logprobs":null,"finish_reason":"stop"}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[],"usage":{"prompt_tokens":1,"total_tokens":3,"completion_tokens":2}}\n\ndata: [DONE]\n\n'
-  chmod 755 "$WORK"; mkdir -p "$WORK/nginx/logs"
-  cat > "$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx/logs/error.log crit;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 100000000;
-  keepalive_timeout 300s;
-  client_body_temp_path $WORK/nginx/body;
-  server {
-    listen 127.0.0.1:$PORT;
-    location /v1/chat/completions { default_type text/event-stream; return 200 '$SSE'; }
-  }
-}
-CONF
-  taskset -c "$SERVER_CPU" /usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon on;' || exit 3
+  start_nginx_sse "$WORK" "$PORT" "$SERVER_CPU" || exit 3
   sleep 0.5
 else
   taskset -c "$SERVER_CPU" "$BIN/servebench-mock" --port 0 --ttft-ms 0 --itl-ms 0 \

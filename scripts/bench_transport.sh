@@ -12,6 +12,7 @@
 # SseParser + the chat EventParser in the client; plus bench_sse_events (no network).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/nginx_sse.sh  # start_nginx_sse, SB_SSE_BODY
 CONNS=${1:-64}
 SECS=${2:-5}
 BIN=build/bin
@@ -58,31 +59,11 @@ print(f'{(u+s)*1e6/n:.2f}')" <<<"$wrk_out")
 
 if [[ -x /usr/sbin/nginx ]]; then
   PORT=$(free_port)
-  # The mock's tiny stream (role chunk, two tokens, usage, [DONE]) as a fixed body.
-  SSE='data: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" the"},"logprobs":null,"finish_reason":null}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[{"index":0,"delta":{"content":" line"},"logprobs":null,"finish_reason":"stop"}]}\n\ndata: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":1,"model":"mock-model","choices":[],"usage":{"prompt_tokens":1,"total_tokens":3,"completion_tokens":2}}\n\ndata: [DONE]\n\n'
-  chmod 755 "$WORK"; mkdir -p "$WORK/www"
+  mkdir -p "$WORK/www"
   python3 -c "
 e='data: {\"id\":\"chatcmpl-0\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"mock-model\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" word\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n'
 open('$WORK/www/big', 'w').write(e*2000 + 'data: [DONE]\n\n')"
-  mkdir -p "$WORK/nginx/logs"
-  cat > "$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx/logs/error.log crit;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  client_body_temp_path $WORK/nginx/body;
-  server {
-    listen 127.0.0.1:$PORT;
-    location /v1/chat/completions { default_type text/event-stream; return 200 '$SSE'; }
-    location /big { default_type text/event-stream; root $WORK/www; }
-  }
-}
-CONF
-  taskset -c "$SERVER_CPU" /usr/sbin/nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon on;' || exit 3
+  start_nginx_sse "$WORK" "$PORT" "$SERVER_CPU" "location /big { default_type text/event-stream; root $WORK/www; }" || exit 3
   sleep 0.5
   echo "== benchmark 1: nginx fixed SSE body, $CONNS keep-alive connections, ${SECS}s, client on CPU $CLIENT_CPU, server on CPU $SERVER_CPU"
   compare "http://127.0.0.1:$PORT/v1/chat/completions" nginx
