@@ -44,8 +44,9 @@ TEST_F(FlagTable, EveryFlagIsDeclaredOnceWithAConversion) {
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
-    if (!f.json_key.empty())
+    if (!f.json_key.empty()) {
       EXPECT_TRUE(keys.insert(f.json_key).second) << "key used twice: " << f.json_key;
+    }
   }
   EXPECT_GT(names.size(), 100u);
 }
