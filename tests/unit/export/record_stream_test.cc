@@ -197,8 +197,12 @@ TEST(SliceAccumulator, OriginSetEarlyLateOrNeverGivesTheSameSlices) {
       if ((when == 0 && i == 0) || (when == 1 && i == prof.size() / 2)) acc.set_origin(earliest);
       acc.add(*prof[i]);
     }
-    if (when == 0) EXPECT_EQ(acc.pending(), 0u);
-    if (when == 2) EXPECT_EQ(acc.pending(), prof.size());
+    if (when == 0) {
+      EXPECT_EQ(acc.pending(), 0u);
+    }
+    if (when == 2) {
+      EXPECT_EQ(acc.pending(), prof.size());
+    }
     EXPECT_EQ(render_timeslices_csv(acc.finish(), {}), want) << when;
   }
 }
