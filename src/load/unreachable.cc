@@ -46,10 +46,14 @@ std::string describe(const Outage& o, int64_t origin_ns, bool several_urls) {
 }  // namespace
 
 uint32_t OutageTracker::message_id(const std::string& message) {
-  for (size_t i = 0; i < messages_.size(); ++i)
-    if (messages_[i] == message) return static_cast<uint32_t>(i);
-  if (messages_.size() >= kMaxMessages) return static_cast<uint32_t>(kMaxMessages - 1);
-  messages_.push_back(messages_.size() + 1 == kMaxMessages ? "(other messages)" : message);
+  if (auto it = message_ids_.find(message); it != message_ids_.end()) return it->second;
+  if (messages_.size() + 1 >= kMaxMessages) {
+    // The last slot holds every further distinct message.
+    if (messages_.size() + 1 == kMaxMessages) messages_.push_back("(other messages)");
+    return static_cast<uint32_t>(kMaxMessages - 1);
+  }
+  message_ids_.emplace(message, static_cast<uint32_t>(messages_.size()));
+  messages_.push_back(message);
   return static_cast<uint32_t>(messages_.size() - 1);
 }
 

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "record/request_record.h"
@@ -85,6 +86,7 @@ class OutageTracker {
 
   std::vector<Send> sends_;
   std::vector<std::string> messages_;
+  std::unordered_map<std::string, uint32_t> message_ids_;  // messages_[i] -> i
 };
 
 // Looks at profiling records only (warm-up and dropped records — grace or Ctrl-C cancellations —
