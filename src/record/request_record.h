@@ -74,7 +74,15 @@ struct Usage {
   int64_t completion_tokens = -1;
   int64_t total_tokens = -1;
   int64_t reasoning_tokens = -1;
-  int64_t prompt_cache_read_tokens = -1;
+  int64_t prompt_cache_read_tokens = -1;   // OpenAI cached_tokens, Anthropic cache_read_input_tokens,
+                                           // DeepSeek prompt_cache_hit_tokens
+  int64_t prompt_cache_write_tokens = -1;  // Anthropic cache_creation_input_tokens
+  int64_t prompt_cache_miss_tokens = -1;   // DeepSeek prompt_cache_miss_tokens
+  int64_t prompt_audio_tokens = -1;        // prompt_tokens_details.audio_tokens
+  int64_t completion_audio_tokens = -1;    // completion_tokens_details.audio_tokens
+  int64_t accepted_prediction_tokens = -1;
+  int64_t rejected_prediction_tokens = -1;
+  int64_t tool_use_prompt_tokens = -1;     // Gemini toolUsePromptTokenCount
   bool present() const { return prompt_tokens >= 0 || completion_tokens >= 0 || total_tokens >= 0; }
 };
 
