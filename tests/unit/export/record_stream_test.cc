@@ -183,6 +183,55 @@ TEST(JsonlWriter, AWriteFailureIsKeptAndReportedAtClose) {
   EXPECT_FALSE(JsonlWriter::open("/proc/self/no/such/file.jsonl"));
 }
 
+// Appends of every size, across the 1 MiB block boundaries, read back byte for byte: with
+// O_DIRECT blocks where the filesystem takes them (the build tree) and ordinary writes where it
+// does not (tmpfs), and with the tail written on every append or only at close.
+TEST(JsonlWriter, EveryByteArrivesInOrderWithAndWithoutDirectIo) {
+  std::vector<std::string> dirs{fs::current_path().string()};
+  if (fs::exists("/dev/shm")) dirs.push_back("/dev/shm");
+  for (const std::string& dir : dirs) {
+    for (int64_t interval : {int64_t{0}, int64_t{3'600'000'000'000}}) {
+      const std::string path = dir + "/jsonl_writer_test_" + std::to_string(::getpid()) + ".jsonl";
+      auto w = JsonlWriter::open(path, {.direct_io = true, .tail_flush_interval_ns = interval});
+      ASSERT_TRUE(w);
+      std::string want;
+      std::mt19937_64 rng(7);
+      std::uniform_int_distribution<size_t> size(1, 300'000);
+      while (want.size() < (3u << 20) + 12345) {
+        std::string batch(size(rng), static_cast<char>('a' + want.size() % 26));
+        batch.back() = '\n';
+        (*w)->append(batch);
+        want += batch;
+      }
+      if (interval == 0) {
+        EXPECT_EQ(slurp(path), want) << dir;  // the tail is in the file already
+      }
+      EXPECT_EQ((*w)->bytes_written(), static_cast<int64_t>(want.size()));
+      ASSERT_TRUE((*w)->close());
+      EXPECT_EQ(slurp(path), want) << dir << " interval " << interval;
+      fs::remove(path);
+    }
+  }
+}
+
+// The build tree is on a disk filesystem (ext4 here), which takes O_DIRECT.
+TEST(JsonlWriter, UsesDirectIoOnADiskFilesystem) {
+  const std::string path = fs::current_path().string() + "/jsonl_writer_direct.jsonl";
+  auto w = JsonlWriter::open(path);
+  ASSERT_TRUE(w);
+  const bool direct = (*w)->direct();
+  (*w)->append("{}\n");
+  ASSERT_TRUE((*w)->close());
+  EXPECT_EQ(slurp(path), "{}\n");
+  fs::remove(path);
+  if (!direct) GTEST_SKIP() << "the build tree's filesystem refuses O_DIRECT";
+  auto off = JsonlWriter::open(path, {.direct_io = false});
+  ASSERT_TRUE(off);
+  EXPECT_FALSE((*off)->direct());
+  ASSERT_TRUE((*off)->close());
+  fs::remove(path);
+}
+
 TEST(SliceAccumulator, OriginSetEarlyLateOrNeverGivesTheSameSlices) {
   const auto records = many_records();
   const auto prof = profiling_of(records);
