@@ -59,7 +59,7 @@ for t in "${targets[@]}"; do
   start=$(date +%s.%N)
   result=ok
   # The grown folder comes first: libFuzzer writes new inputs there and only reads the seeds.
-  if ! "$bin" -runs="$RUNS" -print_final_stats=1 -timeout=10 -rss_limit_mb=4096 -max_len=65536 -detect_leaks=0 \
+  if ! "$bin" -runs="$RUNS" -print_final_stats=1 -timeout=10 -rss_limit_mb=4096 -max_len="${FUZZ_MAX_LEN:-65536}" -detect_leaks=0 \
       -artifact_prefix="$CORPUS_ROOT/$t-" "$grown" "$seeds" >"$log" 2>&1; then
     result="FAILED (see $log)"
     status=1
