@@ -196,7 +196,7 @@ class ResponsesStream final : public ChatlikeStream {
 Status add_item(element item, const TokenCounter& counter, ParsedRequest* r) {
   if (!item.is_object()) return tl::unexpected(bad("'input' items must be objects"));
   std::string_view type = "message";
-  (void)item["type"].get(type);
+  if (item["type"].get(type) != simdjson::SUCCESS) type = "message";  // EasyInputMessage
   if (type != "message") return core::ok_status();  // tool outputs, references: no text counted
   std::string_view role;
   if (item["role"].get(role) != simdjson::SUCCESS)
