@@ -2,6 +2,7 @@
 // /v1/messages routes on their own, then `servebench profile` against them, streamed and not,
 // single requests and multi-turn sessions.
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -220,6 +221,52 @@ TEST(ProfileChatlike, MultiTurnSessionsAndCredentials) {
       if (!e.is_regular_file()) continue;
       EXPECT_EQ(read_file(e.path().string()).find(key), std::string::npos) << e.path();
     }
+  }
+}
+
+// The run modes a chat-like type takes: cache-bust markers in the first turn, warm-up requests
+// apart from the profiled ones, and a fixed schedule from an input file.
+TEST(ProfileChatlike, CacheBustWarmupAndFixedSchedule) {
+  for (const TypeCase& t : kTypes) {
+    SCOPED_TRACE(t.type);
+    const std::string dir = make_temp_dir(std::string("chatlike-modes-") + t.type);
+    Server mock;
+    ASSERT_TRUE(mock.start_mock({"--ttft-ms", "2", "--itl-ms", "1", "--record-requests",
+                                 dir + "/rec.jsonl", "--record-bodies"}));
+    auto r = run_profile(dir, args(t.type, {"-u", mock.url(), "--streaming", "--osl", "2",
+                                            "--cache-bust", "first_turn_prefix",
+                                            "--warmup-request-count", "2", "--request-count", "4"}));
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    EXPECT_EQ(r.records().size(), 4u);
+    const auto sent = read_jsonl(dir + "/rec.jsonl");
+    ASSERT_EQ(sent.size(), 6u);  // warm-up included
+    std::set<std::string> bodies;
+    for (const auto& s : sent) {
+      const std::string body = s["body"].get<std::string>();
+      EXPECT_NE(body.find("[rid:"), std::string::npos) << body;
+      bodies.insert(body);
+    }
+    // One marker per conversation (warm-up may replay a conversation the profiling phase sends).
+    EXPECT_GE(bodies.size(), 4u);
+
+    const std::string file = dir + "/schedule.jsonl";
+    {
+      std::ofstream f(file);
+      f << R"({"timestamp": 0, "text": "hello there world", "output_length": 3})" << "\n"
+        << R"({"timestamp": 60, "text": "second one here", "output_length": 3})" << "\n";
+    }
+    fs::create_directories(dir + "/fixed");
+    auto fixed = run_profile(dir + "/fixed", args(t.type, {"-u", mock.url(), "--streaming",
+                                                           "--input-file", file,
+                                                           "--custom-dataset-type", "single_turn",
+                                                           "--fixed-schedule"}));
+    mock.stop();
+    ASSERT_EQ(fixed.exit_code, 0) << fixed.stderr_text;
+    const auto recs = fixed.records();
+    ASSERT_EQ(recs.size(), 2u);
+    const int64_t gap_ns = recs[1]["metadata"]["request_start_ns"].get<int64_t>() -
+                           recs[0]["metadata"]["request_start_ns"].get<int64_t>();
+    EXPECT_GE(gap_ns, 55'000'000) << "the second request waits for its timestamp";
   }
 }
 
