@@ -237,7 +237,9 @@ TEST(ProfileChatlike, CacheBustWarmupAndFixedSchedule) {
                                             "--cache-bust", "first_turn_prefix",
                                             "--warmup-request-count", "2", "--request-count", "4"}));
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-    EXPECT_EQ(r.records().size(), 4u);
+    size_t profiled = 0;
+    for (const auto& rec : r.records()) profiled += rec["metadata"]["benchmark_phase"] == "profiling";
+    EXPECT_EQ(profiled, 4u);
     const auto sent = read_jsonl(dir + "/rec.jsonl");
     ASSERT_EQ(sent.size(), 6u);  // warm-up included
     std::set<std::string> bodies;
