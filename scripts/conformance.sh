@@ -3,9 +3,9 @@
 # one here wrote) serving a tiny random-weight model with a real tokenizer, and checks that our
 # token accounting and artifacts agree with what the server says it received and generated.
 #
-#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
-#                                    #       streaming and not
-#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`)
+#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat, completions,
+#                                    #       responses and messages, streaming and not
+#   scripts/conformance.sh --short   # one model, five small modes, ~15 s cached (for `make test`)
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
@@ -237,29 +237,35 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
   done
   run_sessions "$name" "$tok"
+  if ((!short)); then  # chat-like types: history in the Responses and Anthropic shapes
+    run_sessions "$name" "$tok" responses
+    run_sessions "$name" "$tok" messages
+  fi
   stop_server
 }
 
 # Multi-turn sessions against the real server: history is the server's own replies, and its
 # prompt_tokens grow turn by turn.
-run_sessions() {  # run_sessions NAME TOKENIZER_JSON
-  local name=$1 tok=$2 sessions=4 turns=3 isl=40 dir rc=0
-  dir="$out/$name-sessions"
+run_sessions() {  # run_sessions NAME TOKENIZER_JSON [ENDPOINT]
+  local name=$1 tok=$2 endpoint=${3:-chat} sessions=4 turns=3 isl=40 dir rc=0 label usage_opt=()
+  label="$name-sessions"
+  [[ $endpoint == chat ]] || label="$name-$endpoint-sessions"
+  [[ $endpoint == chat ]] && usage_opt=(--extra-inputs '{"stream_options":{"include_usage":true}}')
+  dir="$out/$label"
   mkdir -p "$dir"
-  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type chat --streaming
-    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true
-    --extra-inputs '{"stream_options":{"include_usage":true}}'
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type "$endpoint" --streaming
+    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true "${usage_opt[@]}"
     --num-sessions "$sessions" --session-turns-mean "$turns" --concurrency 2 --random-seed 7
     --shared-system-prompt-length 16 --export-level raw --artifact-dir "$dir/artifacts")
   printf '%q ' "${cmd[@]}" >"$dir/command.txt"
-  say "$name-sessions: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
+  say "$label: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
   "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
   if [[ $rc -ne 0 ]]; then
-    say "$name-sessions: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
-    summary+=("FAIL $name-sessions servebench_exit rc=$rc"); failed=1; return
+    say "$label: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $label servebench_exit rc=$rc"); failed=1; return
   fi
   rc=0
-  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$name-sessions" \
+  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$label" \
     --sessions "$sessions" --turns "$turns" --isl "$isl" >"$dir/checks.txt" 2>&1 || rc=$?
   cat "$dir/checks.txt" >&2
   [[ $rc -eq 0 ]] || failed=1

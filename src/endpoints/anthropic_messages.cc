@@ -49,8 +49,8 @@ class MessagesEndpoint final : public Endpoint {
     std::string system;
     if (system_text(turn, &system) && body.begin("system")) append_json_string(system, &out);
     if (body.begin("max_tokens")) {
-      out.append(std::to_string(turn.max_output_tokens >= 0 ? turn.max_output_tokens
-                                                            : kDefaultMaxTokens));
+      out.append(
+          std::to_string(turn.max_output_tokens >= 0 ? turn.max_output_tokens : kDefaultMaxTokens));
     }
     body.finish();
     return out;

@@ -40,10 +40,10 @@ int64_t or_zero(int64_t n) { return std::max<int64_t>(0, n); }
 // count the payload repeats replaces the earlier one; the uncached input of an earlier payload
 // is kept when this one reports only cache counts.
 void merge_usage(const AnthropicUsage& a, record::Usage* u) {
-  const int64_t old_uncached = u->prompt_tokens >= 0 ? u->prompt_tokens -
-                                                           or_zero(u->prompt_cache_read_tokens) -
-                                                           or_zero(u->prompt_cache_write_tokens)
-                                                     : -1;
+  const int64_t old_uncached = u->prompt_tokens >= 0
+                                   ? u->prompt_tokens - or_zero(u->prompt_cache_read_tokens) -
+                                         or_zero(u->prompt_cache_write_tokens)
+                                   : -1;
   if (a.cache_read >= 0) u->prompt_cache_read_tokens = a.cache_read;
   if (a.cache_write >= 0) u->prompt_cache_write_tokens = a.cache_write;
   const int64_t uncached = a.input >= 0 ? a.input : old_uncached;
@@ -105,7 +105,8 @@ class AnthropicParser final : public json::JsonEventParser<AnthropicParser> {
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     const std::string_view type = ex_.type;
-    if (type == "error" || ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
+    if (type == "error" || ex_.error.is_error)
+      return set_server_error(ex_.error.message(), json, rec);
     if (ex_.usage.any()) merge_usage(ex_.usage, &rec->usage);
     if (!ex_.stop_reason.empty()) rec->finish_reason.assign(ex_.stop_reason);
     const Block& b = ex_.block;
@@ -134,9 +135,8 @@ class AnthropicParser final : public json::JsonEventParser<AnthropicParser> {
       return simdjson::SUCCESS;
     }
     if (key == "message") {  // message_start: the message object without content yet
-      return json::for_each_field_if_object(v, [this](raw_json_string k, value mv) {
-        return on_message_field(k, mv);
-      });
+      return json::for_each_field_if_object(
+          v, [this](raw_json_string k, value mv) { return on_message_field(k, mv); });
     }
     return on_message_field(key, v);
   }

@@ -57,7 +57,7 @@ struct Extract {
   std::string_view status;
   std::string_view incomplete_reason;
   record::Usage usage;
-  json::ErrorFields error;        // top-level error / message
+  json::ErrorFields error;           // top-level error / message
   json::ErrorFields response_error;  // response.error of response.failed
 };
 
@@ -73,7 +73,8 @@ class ResponsesParser final : public json::JsonEventParser<ResponsesParser> {
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     const std::string_view type = ex_.type;
-    if (type == "error" || ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
+    if (type == "error" || ex_.error.is_error)
+      return set_server_error(ex_.error.message(), json, rec);
     if (type == "response.failed" || ex_.response_error.is_error) {
       return set_server_error(ex_.response_error.message(), json, rec);
     }

@@ -3,8 +3,8 @@
 namespace servebench::mock {
 namespace {
 
-using simdjson::dom::element;
 using chatlike::bad;
+using simdjson::dom::element;
 
 // A fixed stand-in for the signature Anthropic sends at the end of a thinking block.
 constexpr std::string_view kSignature = "bW9jay1zaWduYXR1cmU=";
@@ -16,7 +16,8 @@ const char* stop_reason(const char* finish_reason) {
 void append_usage(int64_t input, int64_t output, std::string* out) {
   out->append("{\"input_tokens\":");
   append_json_int(input, out);
-  out->append(",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"output_tokens\":");
+  out->append(
+      ",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"output_tokens\":");
   append_json_int(output, out);
   out->push_back('}');
 }
@@ -94,8 +95,8 @@ class MessagesStream final : public ChatlikeStream {
     event("error", d, out);
   }
 
-  std::string body(std::string_view content, std::string_view reasoning,
-                   const char* finish_reason, const ChatlikeUsage& usage) const override {
+  std::string body(std::string_view content, std::string_view reasoning, const char* finish_reason,
+                   const ChatlikeUsage& usage) const override {
     std::string blocks;
     if (!reasoning.empty()) {
       blocks.append("{\"type\":\"thinking\",\"thinking\":");

@@ -3,8 +3,8 @@
 namespace servebench::mock {
 namespace {
 
-using simdjson::dom::element;
 using chatlike::bad;
+using simdjson::dom::element;
 
 // The pieces of a response object every event and the body share.
 struct ResponseWriter {
@@ -56,7 +56,8 @@ struct ResponseWriter {
       out->append("]}");
       return;
     }
-    out->append(",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\",\"content\":[");
+    out->append(
+        ",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\",\"content\":[");
     part(false, text, out);
     out->append("]}");
   }
@@ -119,8 +120,8 @@ class ResponsesStream final : public ChatlikeStream {
     event("error", d, out);
   }
 
-  std::string body(std::string_view content, std::string_view reasoning,
-                   const char* finish_reason, const ChatlikeUsage& usage) const override {
+  std::string body(std::string_view content, std::string_view reasoning, const char* finish_reason,
+                   const ChatlikeUsage& usage) const override {
     const bool incomplete = std::string_view(finish_reason) == "length";
     std::string output, out;
     w_.output(content, reasoning, &output);
@@ -233,7 +234,8 @@ Result<ParsedRequest> parse_responses_request(std::string_view body, const Token
   if (obj["instructions"].get(instructions) == simdjson::SUCCESS)
     chatlike::add_message("system", instructions, counter, &r);
   element input;
-  if (obj["input"].get(input) != simdjson::SUCCESS) return tl::unexpected(bad("'input' is required"));
+  if (obj["input"].get(input) != simdjson::SUCCESS)
+    return tl::unexpected(bad("'input' is required"));
   if (input.is_string()) {
     chatlike::add_message("user", input.get_string().value_unsafe(), counter, &r);
   } else if (input.is_array()) {

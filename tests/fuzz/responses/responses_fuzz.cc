@@ -1,4 +1,5 @@
-// Fuzz target for the `responses` EventParser (harness and invariants: fuzz/responses/chatlike_fuzz.h).
+// Fuzz target for the `responses` EventParser (harness and invariants:
+// fuzz/responses/chatlike_fuzz.h).
 #include "fuzz/responses/chatlike_fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

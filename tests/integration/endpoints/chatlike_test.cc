@@ -58,9 +58,8 @@ TEST(MockChatlike, ResponsesRouteStreamsOpenAiEventsAndAnswersWholeBodies) {
 TEST(MockChatlike, MessagesRouteStreamsAnthropicEvents) {
   auto mock = mt::MockProcess::start({"--reasoning-tokens", "2"});
   ASSERT_NE(mock, nullptr);
-  const std::string req =
-      R"({"model":"m","system":"be brief","max_tokens":5,"ignore_eos":true,)"
-      R"("messages":[{"role":"user","content":"one two three"}])";
+  const std::string req = R"({"model":"m","system":"be brief","max_tokens":5,"ignore_eos":true,)"
+                          R"("messages":[{"role":"user","content":"one two three"}])";
   auto whole = mt::post_json(mock->port(), "/v1/messages", req + "}");
   ASSERT_EQ(whole.status, 200) << whole.body;
   Json j = Json::parse(whole.body);
@@ -126,7 +125,8 @@ TEST(ProfileChatlike, StreamingEndToEnd) {
     for (const auto& rec : records) {
       const auto& m = rec["metrics"];
       const auto& s = by_id.at(rec["metadata"]["x_request_id"].get<std::string>());
-      EXPECT_EQ(m["input_sequence_length"]["value"].get<double>(), s["prompt_tokens"].get<double>());
+      EXPECT_EQ(m["input_sequence_length"]["value"].get<double>(),
+                s["prompt_tokens"].get<double>());
       EXPECT_EQ(m["usage_prompt_tokens"]["value"].get<double>(), s["prompt_tokens"].get<double>());
       EXPECT_EQ(m["output_token_count"]["value"].get<double>(), 4);
       EXPECT_EQ(m["reasoning_token_count"]["value"].get<double>(), 2);
@@ -137,9 +137,9 @@ TEST(ProfileChatlike, StreamingEndToEnd) {
     }
     auto summary = r.summary();
     EXPECT_EQ(metric_avg(summary, "request_count"), 12);
-    for (const char* tag : {"time_to_first_token", "inter_token_latency", "request_latency",
-                            "output_sequence_length", "input_sequence_length",
-                            "output_token_throughput", "reasoning_token_count"}) {
+    for (const char* tag :
+         {"time_to_first_token", "inter_token_latency", "request_latency", "output_sequence_length",
+          "input_sequence_length", "output_token_throughput", "reasoning_token_count"}) {
       EXPECT_TRUE(summary.contains(tag)) << tag;
     }
     const std::string console = read_file(r.artifact_dir + "/profile_export_console.txt");
@@ -182,13 +182,13 @@ TEST(ProfileChatlike, MultiTurnSessionsAndCredentials) {
     SCOPED_TRACE(t.type);
     const std::string dir = make_temp_dir(std::string("chatlike-sessions-") + t.type);
     Server mock;
-    ASSERT_TRUE(mock.start_mock({"--ttft-ms", "2", "--itl-ms", "1", "--record-requests",
-                                 dir + "/rec.jsonl"}));
+    ASSERT_TRUE(mock.start_mock(
+        {"--ttft-ms", "2", "--itl-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
     auto r = run_profile(
         dir, args(t.type, {"-u", mock.url(), "--streaming", "--osl", "3", "--extra-inputs",
                            "ignore_eos:true", "--session-turns-mean", "3", "--num-sessions", "2",
-                           "--shared-system-prompt-length", "4", "--concurrency", "2",
-                           "--api-key", key, "--export-level", "raw"}));
+                           "--shared-system-prompt-length", "4", "--concurrency", "2", "--api-key",
+                           key, "--export-level", "raw"}));
     mock.stop();
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
     const auto sent = read_jsonl(dir + "/rec.jsonl");
@@ -197,8 +197,7 @@ TEST(ProfileChatlike, MultiTurnSessionsAndCredentials) {
     for (const auto& s : sent) {
       by_session[s["x_correlation_id"].get<std::string>()].push_back(s);
       EXPECT_EQ(s["auth"], std::string(t.type) == "messages" ? "x-api-key" : "bearer");
-      EXPECT_EQ(s["anthropic_version"],
-                std::string(t.type) == "messages" ? "2023-06-01" : "");
+      EXPECT_EQ(s["anthropic_version"], std::string(t.type) == "messages" ? "2023-06-01" : "");
     }
     ASSERT_EQ(by_session.size(), 2u);
     for (const auto& [id, turns] : by_session) {
@@ -233,12 +232,14 @@ TEST(ProfileChatlike, CacheBustWarmupAndFixedSchedule) {
     Server mock;
     ASSERT_TRUE(mock.start_mock({"--ttft-ms", "2", "--itl-ms", "1", "--record-requests",
                                  dir + "/rec.jsonl", "--record-bodies"}));
-    auto r = run_profile(dir, args(t.type, {"-u", mock.url(), "--streaming", "--osl", "2",
-                                            "--cache-bust", "first_turn_prefix",
-                                            "--warmup-request-count", "2", "--request-count", "4"}));
+    auto r = run_profile(
+        dir,
+        args(t.type, {"-u", mock.url(), "--streaming", "--osl", "2", "--cache-bust",
+                      "first_turn_prefix", "--warmup-request-count", "2", "--request-count", "4"}));
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
     size_t profiled = 0;
-    for (const auto& rec : r.records()) profiled += rec["metadata"]["benchmark_phase"] == "profiling";
+    for (const auto& rec : r.records())
+      profiled += rec["metadata"]["benchmark_phase"] == "profiling";
     EXPECT_EQ(profiled, 4u);
     const auto sent = read_jsonl(dir + "/rec.jsonl");
     ASSERT_EQ(sent.size(), 6u);  // warm-up included
@@ -254,14 +255,15 @@ TEST(ProfileChatlike, CacheBustWarmupAndFixedSchedule) {
     const std::string file = dir + "/schedule.jsonl";
     {
       std::ofstream f(file);
-      f << R"({"timestamp": 0, "text": "hello there world", "output_length": 3})" << "\n"
-        << R"({"timestamp": 60, "text": "second one here", "output_length": 3})" << "\n";
+      f << R"({"timestamp": 0, "text": "hello there world", "output_length": 3})"
+        << "\n"
+        << R"({"timestamp": 60, "text": "second one here", "output_length": 3})"
+        << "\n";
     }
     fs::create_directories(dir + "/fixed");
-    auto fixed = run_profile(dir + "/fixed", args(t.type, {"-u", mock.url(), "--streaming",
-                                                           "--input-file", file,
-                                                           "--custom-dataset-type", "single_turn",
-                                                           "--fixed-schedule"}));
+    auto fixed = run_profile(
+        dir + "/fixed", args(t.type, {"-u", mock.url(), "--streaming", "--input-file", file,
+                                      "--custom-dataset-type", "single_turn", "--fixed-schedule"}));
     mock.stop();
     ASSERT_EQ(fixed.exit_code, 0) << fixed.stderr_text;
     const auto recs = fixed.records();

@@ -62,9 +62,9 @@ TEST(MessagesRender, MaxTokensDefaultsTo1024AndExtrasOverrideIt) {
 }
 
 TEST(MessagesCredentials, ApiKeyGoesAsXApiKeyWithTheApiVersion) {
-  EXPECT_EQ(credential_headers("messages", "sk-ant-secret"),
-            (std::vector<std::string>{"x-api-key: sk-ant-secret",
-                                      "anthropic-version: 2023-06-01"}));
+  EXPECT_EQ(
+      credential_headers("messages", "sk-ant-secret"),
+      (std::vector<std::string>{"x-api-key: sk-ant-secret", "anthropic-version: 2023-06-01"}));
   EXPECT_TRUE(credential_headers("messages", "").empty());
   EXPECT_EQ(credential_headers("chat", "k-123456"),
             (std::vector<std::string>{"Authorization: Bearer k-123456"}));
@@ -189,9 +189,9 @@ TEST(MessagesParse, WholeBodyWithThinkingAndToolUse) {
 }
 
 TEST(MessagesParse, MalformedPayloadAppendsNothing) {
-  auto r = run_bytes("messages",
-                     sse("content_block_delta",
-                         R"({"type":"content_block_delta","delta":{"type":"text_delta","text":"a"})"));
+  auto r = run_bytes(
+      "messages", sse("content_block_delta",
+                      R"({"type":"content_block_delta","delta":{"type":"text_delta","text":"a"})"));
   EXPECT_EQ(r.statuses.back(), ParseStatus::kMalformed);
   EXPECT_EQ(r.rec.error, ErrorKind::kMalformedSse);
   EXPECT_TRUE(r.rec.chunks.empty());

@@ -197,9 +197,8 @@ TEST(ResponsesParse, WholeBodyWithReasoningAndFunctionCallItems) {
 }
 
 TEST(ResponsesParse, MalformedPayloadAppendsNothing) {
-  auto r = run_bytes("responses",
-                     sse("response.output_text.delta",
-                         R"({"type":"response.output_text.delta","delta":"a")"));
+  auto r = run_bytes("responses", sse("response.output_text.delta",
+                                      R"({"type":"response.output_text.delta","delta":"a")"));
   EXPECT_EQ(r.statuses.back(), ParseStatus::kMalformed);
   EXPECT_EQ(r.rec.error, ErrorKind::kMalformedSse);
   EXPECT_TRUE(r.rec.chunks.empty());

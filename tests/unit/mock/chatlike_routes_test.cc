@@ -88,9 +88,10 @@ TEST_F(ChatlikeRoutes, ResponsesRequestCountsInstructionsAndInputItems) {
 }
 
 TEST_F(ChatlikeRoutes, ResponsesRequestErrors) {
-  for (const char* bad : {"{", "[]", R"({"model":"m"})", R"({"input":[]})", R"({"input":5})",
-                          R"({"input":[{"role":"user"}]})", R"({"input":"x","max_output_tokens":"9"})",
-                          R"({"input":"x","max_output_tokens":0})"}) {
+  for (const char* bad :
+       {"{", "[]", R"({"model":"m"})", R"({"input":[]})", R"({"input":5})",
+        R"({"input":[{"role":"user"}]})", R"({"input":"x","max_output_tokens":"9"})",
+        R"({"input":"x","max_output_tokens":0})"}) {
     SCOPED_TRACE(bad);
     EXPECT_FALSE(parse_responses_request(bad, *counter_));
   }
@@ -107,11 +108,13 @@ TEST_F(ChatlikeRoutes, MessagesRequestNeedsMaxTokensAndCountsSystem) {
   EXPECT_EQ(r->requested_max_tokens, 5);
   EXPECT_EQ(r->roles, (std::vector<std::string>{"system", "user", "assistant"}));
   EXPECT_EQ(r->prompt_tokens, 5);
-  auto missing = parse_messages_request(R"({"messages":[{"role":"user","content":"x"}]})", *counter_);
+  auto missing =
+      parse_messages_request(R"({"messages":[{"role":"user","content":"x"}]})", *counter_);
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("max_tokens"), std::string::npos);
   EXPECT_FALSE(parse_messages_request(R"({"max_tokens":3,"messages":[]})", *counter_));
-  EXPECT_FALSE(parse_messages_request(R"({"max_tokens":3,"messages":[{"content":"x"}]})", *counter_));
+  EXPECT_FALSE(
+      parse_messages_request(R"({"max_tokens":3,"messages":[{"content":"x"}]})", *counter_));
 }
 
 TEST_F(ChatlikeRoutes, ResponsesStreamGrammar) {
