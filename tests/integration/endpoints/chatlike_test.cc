@@ -108,7 +108,8 @@ TEST(ProfileChatlike, StreamingEndToEnd) {
     const std::string dir = make_temp_dir(std::string("chatlike-stream-") + t.type);
     Server mock;
     ASSERT_TRUE(mock.start_mock({"--ttft-ms", "8", "--itl-ms", "2", "--reasoning-tokens", "2",
-                                 "--record-requests", dir + "/rec.jsonl"}));
+                                 "--record-requests", dir + "/rec.jsonl", "--ground-truth",
+                                 dir + "/gt.jsonl"}));
     auto r = run_profile(dir, args(t.type, {"-u", mock.url(), "--streaming", "--osl", "6",
                                             "--extra-inputs", "ignore_eos:true", "--concurrency",
                                             "3", "--request-count", "12", "--random-seed", "5"}));
@@ -118,8 +119,9 @@ TEST(ProfileChatlike, StreamingEndToEnd) {
         << r.artifact_dir;
     const auto sent = read_jsonl(dir + "/rec.jsonl");
     ASSERT_EQ(sent.size(), 12u);
-    std::map<std::string, Json> by_id;
+    std::map<std::string, Json> by_id, truth;
     for (const auto& s : sent) by_id[s["x_request_id"].get<std::string>()] = s;
+    for (const auto& g : read_jsonl(dir + "/gt.jsonl")) truth[g["x_request_id"].get<std::string>()] = g;
     const auto records = r.records();
     ASSERT_EQ(records.size(), 12u);
     for (const auto& rec : records) {
@@ -134,6 +136,19 @@ TEST(ProfileChatlike, StreamingEndToEnd) {
       EXPECT_TRUE(m.contains("time_to_first_token")) << rec.dump();
       EXPECT_GE(m["time_to_first_token"]["value"].get<double>(), 8.0);
       EXPECT_TRUE(m.contains("inter_token_latency"));
+      // The first token as the mock wrote it (ground truth, wall clock) and as we measured it:
+      // never before the write, and not long after it.
+      const Json& g = truth.at(rec["metadata"]["x_request_id"].get<std::string>());
+      int64_t written_ns = 0, token_events = 0;
+      for (const auto& c : g["chunks"]) {
+        if (c["kind"] != "content" && c["kind"] != "reasoning") continue;
+        if (token_events++ == 0) written_ns = c["wall_ns"].get<int64_t>();
+      }
+      EXPECT_EQ(token_events, 6);
+      const double measured_ns = rec["metadata"]["request_start_ns"].get<double>() +
+                                 m["time_to_first_token"]["value"].get<double>() * 1e6;
+      EXPECT_GE(measured_ns, static_cast<double>(written_ns) - 1e5);  // 0.1 ms of rounding
+      EXPECT_LT(measured_ns, static_cast<double>(written_ns) + 50e6);
     }
     auto summary = r.summary();
     EXPECT_EQ(metric_avg(summary, "request_count"), 12);
