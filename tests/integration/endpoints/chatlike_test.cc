@@ -312,5 +312,44 @@ TEST(ProfileChatlike, ServerErrorEventsAreRecordedNotFatal) {
   }
 }
 
+// Every fault kind of the mock (HTTP 500/429, reset, malformed event, error event), streamed and
+// not: each failure is a recorded error of its kind, the rest succeed, the run ends normally.
+TEST(ProfileChatlike, MixedFaultsAreRecordedByKind) {
+  for (const TypeCase& t : kTypes) {
+    for (bool stream : {true, false}) {
+      SCOPED_TRACE(std::string(t.type) + (stream ? " streamed" : " whole"));
+      const std::string dir = make_temp_dir(std::string("chatlike-mixed-") + t.type);
+      Server mock;
+      ASSERT_TRUE(mock.start_mock({"--ttft-ms", "2", "--itl-ms", "1", "--error-rate", "60",
+                                   "--error-kind", "mixed", "--seed", "5", "--ground-truth",
+                                   dir + "/gt.jsonl"}));
+      std::vector<std::string> a = {"-u", mock.url(), "--osl", "4", "--request-count", "30",
+                                    "--concurrency", "3"};
+      if (stream) a.push_back("--streaming");
+      auto r = run_profile(dir, args(t.type, a));
+      mock.stop();
+      ASSERT_FALSE(r.artifact_dir.empty()) << r.stderr_text;
+      EXPECT_FALSE(r.timed_out);
+      std::map<std::string, std::string> outcome;
+      for (const auto& g : read_jsonl(dir + "/gt.jsonl"))
+        outcome[g["x_request_id"].get<std::string>()] = g["outcome"].get<std::string>();
+      std::set<std::string> kinds;
+      size_t ok = 0;
+      for (const auto& rec : r.records()) {
+        const std::string& o = outcome[rec["metadata"]["x_request_id"].get<std::string>()];
+        if (rec["error"].is_null()) {
+          ++ok;
+          EXPECT_EQ(o, "ok");
+          continue;
+        }
+        EXPECT_NE(o, "ok") << rec["error"].dump();
+        kinds.insert(rec["error"]["type"].get<std::string>());
+      }
+      EXPECT_GT(ok, 0u);
+      EXPECT_GE(kinds.size(), 3u) << "several fault kinds, each recorded as its own error type";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace servebench::itest
