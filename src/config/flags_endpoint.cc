@@ -107,8 +107,10 @@ void add_endpoint_flags(std::vector<FlagSpec>* out) {
   out->push_back(switch_flag("--streaming", "Request SSE streaming (needed for TTFT/ITL)",
                              &C::streaming, "/endpoint/streaming"));
   {
-    FlagSpec s = string_flag("--api-key", "Sent as 'Authorization: Bearer <key>' (never exported)",
-                             &C::api_key, true, "/endpoint/api_key");
+    FlagSpec s = string_flag(
+        "--api-key",
+        "Sent as 'Authorization: Bearer <key>' ('x-api-key' for messages; never exported)",
+        &C::api_key, true, "/endpoint/api_key");
     s.to_json = [](const C& c) {
       return c.api_key.empty() ? JsonValue(nullptr) : JsonValue("<redacted>");
     };

@@ -80,6 +80,13 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
   return {};
 }
 
+std::vector<std::string> credential_headers(std::string_view type, std::string_view api_key) {
+  if (api_key.empty()) return {};
+  auto spec = find_spec(type);
+  if (spec && (*spec)->credential_headers != nullptr) return (*spec)->credential_headers(api_key);
+  return {"Authorization: Bearer " + std::string(api_key)};
+}
+
 Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type,
                                                 const EndpointOptions& options) {
   auto spec = find_spec(type);

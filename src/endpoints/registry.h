@@ -47,6 +47,10 @@ struct EndpointSpec {
   std::unique_ptr<EventParser> (*make_parser)() = nullptr;
   // Type-specific option rules beyond the capability ones check_options applies (may be null).
   Status (*check)(const OptionFacts& facts) = nullptr;
+  // The headers that carry --api-key for this type, e.g. {"x-api-key: <key>",
+  // "anthropic-version: ..."}; null = "Authorization: Bearer <key>". Called once at set-up, and
+  // only with a non-empty key (the key itself is registered as a secret before any run).
+  std::vector<std::string> (*credential_headers)(std::string_view api_key) = nullptr;
 
   bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
 };
@@ -72,5 +76,9 @@ std::string type_names(core::Capabilities caps = core::kCapNone, std::string_vie
 // kCapChatMessages, --batch-size > 1 needs batches_texts, then the spec's own check.
 // Errors are usage errors naming the flag and the types that accept it.
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
+
+// The headers that send `api_key` to a server of `type`: the spec's credential_headers, or
+// "Authorization: Bearer <key>" (also for an unknown type). None for an empty key.
+std::vector<std::string> credential_headers(std::string_view type, std::string_view api_key);
 
 }  // namespace servebench::endpoints

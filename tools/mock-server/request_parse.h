@@ -24,7 +24,8 @@
 
 namespace servebench::mock {
 
-enum class ApiKind { kChat, kCompletions };
+// kResponses and kMessages are parsed by their routes (chatlike_stream.h).
+enum class ApiKind { kChat, kCompletions, kResponses, kMessages };
 
 struct ParsedRequest {
   std::string model;  // "" when absent

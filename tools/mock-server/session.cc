@@ -178,6 +178,10 @@ void Session::route() {
     if (need(http::verb::post)) handle_generation(ApiKind::kChat);
   } else if (target == "/v1/completions") {
     if (need(http::verb::post)) handle_generation(ApiKind::kCompletions);
+  } else if (target == "/v1/responses") {
+    if (need(http::verb::post)) handle_generation(ApiKind::kResponses);
+  } else if (target == "/v1/messages") {
+    if (need(http::verb::post)) handle_generation(ApiKind::kMessages);
   } else if (target == "/v1/embeddings") {
     if (need(http::verb::post)) handle_embeddings();
   } else if (target == "/v1/models") {
@@ -284,7 +288,8 @@ void Session::handle_generation(ApiKind kind) {
                           ? *length.forced_tokens
                           : length.max_tokens.value_or(state_.config.default_max_tokens);
   g.finish_reason = total >= max ? "length" : "stop";
-  g.reasoning_tokens = kind == ApiKind::kChat ? std::min(g.knobs.reasoning_tokens, total) : 0;
+  g.reasoning_tokens =
+      kind != ApiKind::kCompletions ? std::min(g.knobs.reasoning_tokens, total) : 0;
   g.content_tokens = total - g.reasoning_tokens;
   if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct) {
     g.fault = g.knobs.error_kind;
@@ -301,12 +306,13 @@ void Session::handle_generation(ApiKind kind) {
   g.events = plan_events(g.knobs, g.prompt_tokens, g.reasoning_tokens, g.content_tokens, rng);
   g.fault_at = g.events.size() / 2;
   char id[64];
-  std::snprintf(id, sizeof(id), "%s%016llx%08llx", kind == ApiKind::kChat ? "chatcmpl-" : "cmpl-",
+  std::snprintf(id, sizeof(id), "%s%016llx%08llx", api_id_prefix(kind),
                 static_cast<unsigned long long>(state_.config.seed),
                 static_cast<unsigned long long>(index));
   g.head.id = id;
   g.head.created_s = state_.anchor.to_wall_ns(g.received_ns) / 1'000'000'000;
   g.head.model_json = parsed->model.empty() ? state_.model_json : json_quote(parsed->model);
+  g.vendor = make_chatlike_stream(kind, g.head);
 
   if (state_.record) {
     JsonLine r;
@@ -331,7 +337,12 @@ void Session::handle_generation(ApiKind kind) {
         .str("scenario",
              std::string_view(req["X-Mock-Scenario"].data(), req["X-Mock-Scenario"].size()))
         .str("fault", fault_kind_name(g.fault))
-        .str("id", g.head.id);
+        .str("id", g.head.id)
+        .str("auth", req.find("x-api-key") != req.end()           ? "x-api-key"
+                     : req.find(http::field::authorization) != req.end() ? "bearer"
+                                                                         : "none")
+        .str("anthropic_version",
+             std::string_view(req["anthropic-version"].data(), req["anthropic-version"].size()));
     if (state_.config.record_bodies) r.str("body", std::string_view(req.body().data(), req.body().size()));
     state_.record->write_line(r.finish());
   }

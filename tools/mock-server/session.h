@@ -23,6 +23,7 @@
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "chatlike_stream.h"
 #include "jsonl_writer.h"
 #include "knobs.h"
 #include "latency_model.h"
@@ -112,6 +113,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string outcome = "ok";
     std::vector<TruthEntry> truth;
     std::string prepared_body;  // routes answered in one piece (embeddings): built at receipt
+    std::unique_ptr<ChatlikeStream> vendor;  // responses/messages grammar; null for OpenAI chat
   };
 
   void read_request();

@@ -70,13 +70,18 @@ void Session::prepare_event() {
     append_chat_role_event(g.head, &scratch_);
     next_truth_.push_back(TruthEntry{0, due, "role", 0});
   }
+  if (i == 0 && g.vendor) g.vendor->open(g.prompt_tokens, &scratch_);
   if (i == g.fault_at && g.fault == FaultKind::kMalformed) {
     append_malformed_event(g.head, &scratch_);
     next_truth_.push_back(TruthEntry{0, due, "malformed", 0});
   }
   if (i == g.fault_at && g.fault == FaultKind::kErrorEvent) {
-    append_error_event("mock injected error event", 500, &scratch_);
-    append_done_event(&scratch_);
+    if (g.vendor) {
+      g.vendor->error("mock injected error event", &scratch_);
+    } else {
+      append_error_event("mock injected error event", 500, &scratch_);
+      append_done_event(&scratch_);
+    }
     next_truth_.push_back(TruthEntry{0, due, "error", 0});
     next_truth_.push_back(TruthEntry{0, due, "done", 0});
     next_final_ = true;
@@ -87,13 +92,23 @@ void Session::prepare_event() {
     g.token_cursor += ev.tokens;
     const bool last = i + 1 == g.events.size();
     const char* finish = last ? g.finish_reason : nullptr;
-    if (chat) {
+    if (g.vendor) {
+      g.vendor->token(text, ev.reasoning, &scratch_);
+    } else if (chat) {
       append_chat_token_event(g.head, text, ev.reasoning, finish, &scratch_);
     } else {
       append_completion_token_event(g.head, text, finish, &scratch_);
     }
     next_truth_.push_back(TruthEntry{0, due, ev.reasoning ? "reasoning" : "content", ev.tokens});
-    if (last) {
+    if (last && g.vendor) {
+      g.vendor->close(g.finish_reason,
+                      ChatlikeUsage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens,
+                                    g.reasoning_tokens},
+                      &scratch_);
+      next_truth_.push_back(TruthEntry{0, due, "usage", 0});
+      next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      next_final_ = true;
+    } else if (last) {
       if (g.include_usage) {
         append_usage_event(g.head, chat,
                            UsageCounts{g.prompt_tokens, g.reasoning_tokens + g.content_tokens},
@@ -154,7 +169,11 @@ void Session::write_full_response() {
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content, true);
   const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
-  std::string body = g.kind == ApiKind::kChat
+  std::string body = g.vendor ? g.vendor->body(content, reasoning, g.finish_reason,
+                                               ChatlikeUsage{usage.prompt_tokens,
+                                                             usage.completion_tokens,
+                                                             g.reasoning_tokens})
+                     : g.kind == ApiKind::kChat
                          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
                          : completion_body(g.head, content, g.finish_reason, usage);
   write_whole_answer(std::move(body), usage.completion_tokens);

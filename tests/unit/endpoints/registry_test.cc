@@ -64,8 +64,11 @@ TEST(Registry, KnownTypesAndTheirFacts) {
   EXPECT_EQ((*emb)->default_path, "/v1/embeddings");
   EXPECT_EQ((*emb)->artifact_name, "openai-embeddings");
   EXPECT_TRUE((*emb)->batches_texts);
-  EXPECT_EQ(type_names(core::kCapChatMessages), "chat");
-  EXPECT_EQ(type_names(core::kCapStreams, " or "), "chat or completions");
+  // Lists exactly the types with the capability, in name order.
+  EXPECT_EQ(type_names(core::kCapChatMessages).rfind("chat, ", 0), 0u);
+  EXPECT_EQ(type_names(core::kCapChatMessages).find("completions"), std::string::npos);
+  EXPECT_EQ(type_names(core::kCapStreams, " or ").rfind("chat or completions", 0), 0u);
+  EXPECT_EQ(type_names(core::kCapStreams).find("embeddings"), std::string::npos);
 }
 
 Status check(std::string_view type, OptionFacts f) { return check_options(**find_spec(type), f); }
