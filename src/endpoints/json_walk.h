@@ -74,28 +74,11 @@ template <class Fn>
   return simdjson::SUCCESS;
 }
 
-// Reads an OpenAI `usage` object into *out: prompt_tokens, completion_tokens, total_tokens,
-// completion_tokens_details.reasoning_tokens, prompt_tokens_details.cached_tokens. Only the
-// counts found are written; a `usage` that is not an object writes nothing.
-inline error_code read_usage(value v, record::Usage* out) {
-  return for_each_field_if_object(v, [out](raw_json_string key, value fv) -> error_code {
-    if (key == "prompt_tokens") return opt_int(fv, &out->prompt_tokens);
-    if (key == "completion_tokens") return opt_int(fv, &out->completion_tokens);
-    if (key == "total_tokens") return opt_int(fv, &out->total_tokens);
-    if (key == "completion_tokens_details") {
-      return for_each_field_if_object(fv, [out](raw_json_string dk, value dv) -> error_code {
-        return dk == "reasoning_tokens" ? opt_int(dv, &out->reasoning_tokens) : simdjson::SUCCESS;
-      });
-    }
-    if (key == "prompt_tokens_details") {
-      return for_each_field_if_object(fv, [out](raw_json_string dk, value dv) -> error_code {
-        return dk == "cached_tokens" ? opt_int(dv, &out->prompt_cache_read_tokens)
-                                     : simdjson::SUCCESS;
-      });
-    }
-    return simdjson::SUCCESS;
-  });
-}
+// Reads a vendor usage object (OpenAI `usage`, Gemini `usageMetadata`, Anthropic, DeepSeek,
+// Bedrock, Cohere shapes) into *out, normalised by the rules in usage_fields.h. Only the counts
+// found are written; a value that is not an object writes nothing. Out of line: usage arrives
+// once per request, not once per chunk.
+error_code read_usage(value v, record::Usage* out);
 
 // What marks a payload as a server error, gathered from its top-level fields.
 struct ErrorFields {
