@@ -63,14 +63,16 @@ template <class Fn>
   if (t != json_type::string) return simdjson::SUCCESS;
   return v.get_string().get(*out);
 }
-// Reads a number if `v` is one (a double is truncated: some servers write "12.0").
+// Reads a number if `v` is one (a double is truncated: some servers write "12.0"); a number
+// beyond int64's range leaves *out unchanged.
 [[gnu::always_inline]] inline error_code opt_int(value v, int64_t* out) {
   json_type t;
   if (auto e = v.type().get(t)) return e;
   if (t != json_type::number) return simdjson::SUCCESS;
   double d;
   if (auto e = v.get_double().get(d)) return e;
-  *out = static_cast<int64_t>(d);
+  // Out of int64's range (or NaN) the cast would be undefined: such a value counts as absent.
+  if (d > -9.2e18 && d < 9.2e18) *out = static_cast<int64_t>(d);
   return simdjson::SUCCESS;
 }
 

@@ -155,7 +155,8 @@ int64_t prompt_tokens(const RawUsage& raw) {
     if (s == kInputTokens || s == kInputTokensCamel) {
       for (Slot c : {kCacheReadInputTokens, kCacheCreationInputTokens, kCacheReadInputTokensCamel,
                      kCacheWriteInputTokensCamel}) {
-        if (raw.has(c)) n += raw.get(c);
+        // Absurd counts must not overflow: a sum beyond int64 is no count.
+        if (raw.has(c) && __builtin_add_overflow(n, raw.get(c), &n)) return -1;
       }
     }
     return n;
