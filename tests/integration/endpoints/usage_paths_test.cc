@@ -36,7 +36,9 @@ void expect_tool_call_run(bool streaming) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--tool-calls", "--cached-tokens", "4"}));
   std::vector<std::string> extra = {"-u", mock.url(), "--request-count", "6", "--concurrency", "2"};
-  if (streaming) extra.push_back("--streaming");
+  // A streamed answer carries usage only when asked (stream_options.include_usage, which
+  // --use-server-token-count adds, as AIPerf's).
+  if (streaming) extra.insert(extra.end(), {"--streaming", "--use-server-token-count"});
   auto r = run_profile(dir, chat(extra));
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
