@@ -4,10 +4,14 @@
 // precedence; per-count merging across a stream; and tool calls counted as output text.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "endpoints/endpoint.h"
 #include "endpoints/usage_fields.h"
+#include "transport/sse_parser.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -26,6 +30,41 @@ Usage body_usage(const std::string& usage_key, const std::string& usage_json) {
   return rec.usage;
 }
 Usage usage_of(const std::string& usage_json) { return body_usage("usage", usage_json); }
+
+std::string read_data(const std::string& name) {
+  const char* src = std::getenv("SERVEBENCH_SOURCE_DIR");
+  const std::string dir = src ? std::string(src) : std::string(SERVEBENCH_TEST_SOURCE_DIR);
+  std::ifstream in(dir + "/tests/unit/endpoints/data/" + name, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Captured from llama.cpp's llama-server (the pinned 3.21.1) on the second identical request:
+// 40 of the 41 prompt tokens came from its prefix cache (also in its own `timings.cache_n`).
+TEST(UsageFields, LlamaServerReportsPrefixCacheHits) {
+  auto p = make_event_parser("chat");
+  RequestRecord body;
+  const std::string json = read_data("llamacpp_chat_cached_body.json");
+  ASSERT_FALSE(json.empty());
+  ASSERT_EQ(p->parse_body(json, 1, &body), ParseStatus::kOk) << body.error_message;
+  EXPECT_EQ(body.usage.prompt_tokens, 41);
+  EXPECT_EQ(body.usage.prompt_cache_read_tokens, 40);
+  EXPECT_EQ(body.usage.completion_tokens, 3);
+  EXPECT_EQ(body.usage.total_tokens, 44);
+
+  RequestRecord stream;
+  transport::SseParser sse;
+  sse.feed(read_data("llamacpp_chat_cached_stream.sse"), 2, [&](const transport::SseEvent& ev) {
+    p->parse_event(ev.data, ev.recv_ns, &stream);
+  });
+  sse.finish(3, [&](const transport::SseEvent& ev) { p->parse_event(ev.data, ev.recv_ns, &stream); });
+  EXPECT_EQ(stream.usage.prompt_tokens, 41);
+  EXPECT_EQ(stream.usage.prompt_cache_read_tokens, 40);
+  EXPECT_EQ(stream.usage.completion_tokens, 3);
+  ASSERT_FALSE(stream.chunks.empty());
+  EXPECT_EQ(stream.chunks.back().kind, ChunkKind::kUsage);
+}
 
 TEST(UsageFields, OpenAiDetailsFillEveryCount) {
   const Usage u = usage_of(R"({"prompt_tokens":100,"completion_tokens":40,"total_tokens":140,
