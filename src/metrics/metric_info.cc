@@ -7,6 +7,7 @@
 #include <array>
 
 #include "metrics/sample_series.h"
+#include "metrics/usage_rows.h"
 
 namespace servebench::metrics {
 namespace {
@@ -60,23 +61,6 @@ double reasoning_tokens(const F& f) {
   return f.r->reasoning_tokens > 0 ? num(f.r->reasoning_tokens) : NAN;
 }
 double osl(const F& f) { return f.has_osl ? f.osl : NAN; }
-double nonneg(int64_t v) { return v >= 0 ? num(v) : NAN; }
-double u_prompt(const F& f) { return nonneg(f.r->usage.prompt_tokens); }
-double u_completion(const F& f) { return nonneg(f.r->usage.completion_tokens); }
-double u_total(const F& f) { return nonneg(f.r->usage.total_tokens); }
-double u_reasoning(const F& f) { return nonneg(f.r->usage.reasoning_tokens); }
-double u_cache_read(const F& f) { return nonneg(f.r->usage.prompt_cache_read_tokens); }
-double u_cache_write(const F& f) { return nonneg(f.r->usage.prompt_cache_write_tokens); }
-double u_cache_miss(const F& f) { return nonneg(f.r->usage.prompt_cache_miss_tokens); }
-double u_prompt_audio(const F& f) { return nonneg(f.r->usage.prompt_audio_tokens); }
-double u_completion_audio(const F& f) { return nonneg(f.r->usage.completion_audio_tokens); }
-double u_accepted(const F& f) { return nonneg(f.r->usage.accepted_prediction_tokens); }
-double u_rejected(const F& f) { return nonneg(f.r->usage.rejected_prediction_tokens); }
-double u_tool_use(const F& f) { return nonneg(f.r->usage.tool_use_prompt_tokens); }
-double u_audio_seconds(const F& f) {
-  const double s = f.r->usage.prompt_audio_seconds;
-  return s >= 0 ? s * kNsPerSec : NAN;
-}
 double abs_diff_pct(double server, double client) {
   return std::abs(server - client) / client * 100.0;
 }
@@ -169,13 +153,6 @@ bool good_count(const I& x, ScalarValue* v) {
 bool discrepancy_count(const I& x, ScalarValue* v) {
   return (x.has(S::kUsagePromptDiffPct) || x.has(S::kUsageCompletionDiffPct)) &&
          set(v, num(x.usage_discrepancy_count));
-}
-// The share of the prompt tokens the server reports it served from its prefix cache, over the
-// whole run (token-weighted); only when the server reported cached tokens.
-bool cache_read_pct(const I& x, ScalarValue* v) {
-  return x.has(S::kUsagePromptCacheReadTokens) && x.has(S::kUsagePromptTokens) &&
-         x.sum(S::kUsagePromptTokens) > 0 &&
-         set(v, 100.0 * x.sum(S::kUsagePromptCacheReadTokens) / x.sum(S::kUsagePromptTokens));
 }
 bool mismatch_count(const I& x, ScalarValue* v) {
   return x.has(S::kOslMismatchDiffPct) && set(v, num(x.osl_mismatch_count));
@@ -338,31 +315,31 @@ const MetricInfo kMetrics[] = {
     // The server's usage counts (AIPerf's usage_* rows, "last non-None" per request; console
     // group Usage, flags and order as AIPerf).
     usage("usage_prompt_tokens", "Usage Prompt Tokens", kIn | kLib, 1000, S::kUsagePromptTokens,
-          u_prompt),
+          usage_rows::prompt),
     usage("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", kLib, 1010,
-          S::kUsagePromptCacheReadTokens, u_cache_read),
+          S::kUsagePromptCacheReadTokens, usage_rows::cache_read),
     usage("usage_prompt_cache_write_tokens", "Usage Prompt Cache Write Tokens", kNoFlags, 1015,
-          S::kUsagePromptCacheWriteTokens, u_cache_write),
+          S::kUsagePromptCacheWriteTokens, usage_rows::cache_write),
     usage("usage_prompt_cache_miss_tokens", "Usage Prompt Cache Miss Tokens", kNoFlags, 1017,
-          S::kUsagePromptCacheMissTokens, u_cache_miss),
+          S::kUsagePromptCacheMissTokens, usage_rows::cache_miss),
     usage("usage_prompt_audio_tokens", "Usage Prompt Audio Tokens", kLib | kMediaOnly, 1020,
-          S::kUsagePromptAudioTokens, u_prompt_audio),
+          S::kUsagePromptAudioTokens, usage_rows::prompt_audio),
     usage("usage_tool_use_prompt_tokens", "Usage Tool Use Prompt Tokens", kNoFlags, 1030,
-          S::kUsageToolUsePromptTokens, u_tool_use),
+          S::kUsageToolUsePromptTokens, usage_rows::tool_use),
     rec_in_group(rec("usage_prompt_audio_seconds", "Usage Prompt Audio Seconds", "sec", kNsPerSec,
-                     kLib | kMediaOnly, 1040, S::kUsagePromptAudioSeconds, u_audio_seconds)),
+                     kLib | kMediaOnly, 1040, S::kUsagePromptAudioSeconds, usage_rows::audio_seconds)),
     usage("usage_completion_tokens", "Usage Completion Tokens", kOut | kLib, 1100,
-          S::kUsageCompletionTokens, u_completion),
+          S::kUsageCompletionTokens, usage_rows::completion),
     usage("usage_reasoning_tokens", "Usage Reasoning Tokens", kOut | kLib, 1110,
-          S::kUsageReasoningTokens, u_reasoning),
+          S::kUsageReasoningTokens, usage_rows::reasoning),
     usage("usage_completion_audio_tokens", "Usage Completion Audio Tokens",
-          kOut | kLib | kMediaOnly, 1120, S::kUsageCompletionAudioTokens, u_completion_audio),
+          kOut | kLib | kMediaOnly, 1120, S::kUsageCompletionAudioTokens, usage_rows::completion_audio),
     usage("usage_accepted_prediction_tokens", "Usage Accepted Prediction Tokens", kOut | kLib, 1130,
-          S::kUsageAcceptedPredictionTokens, u_accepted),
+          S::kUsageAcceptedPredictionTokens, usage_rows::accepted),
     usage("usage_rejected_prediction_tokens", "Usage Rejected Prediction Tokens", kOut, 1140,
-          S::kUsageRejectedPredictionTokens, u_rejected),
+          S::kUsageRejectedPredictionTokens, usage_rows::rejected),
     usage("usage_total_tokens", "Usage Total Tokens", kOut | kLib, 1200, S::kUsageTotalTokens,
-          u_total),
+          usage_rows::total),
     rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, kIn | kNoConsole, 0,
         S::kUsagePromptDiffPct, u_prompt_diff),
     rec("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, kOut | kNoConsole, 0,
@@ -435,7 +412,7 @@ const MetricInfo kMetrics[] = {
                 kLib, 2010, S::kUsagePromptCacheReadTokens),
     formula_in_group(formula("overall_usage_prompt_cache_read_pct",
                              "Overall Usage Prompt Cache Read %", "%", 1, K::kDerived, kLib, 2012,
-                             cache_read_pct)),
+                             usage_rows::cache_read_pct)),
     usage_total("total_usage_prompt_cache_write_tokens", "Total Usage Prompt Cache Write Tokens",
                 kNoFlags, 2015, S::kUsagePromptCacheWriteTokens),
     usage_total("total_usage_prompt_cache_miss_tokens", "Total Usage Prompt Cache Miss Tokens",
