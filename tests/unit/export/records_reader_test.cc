@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "export/csv_export.h"
 #include "export/records_jsonl.h"
@@ -167,6 +168,33 @@ TEST(RecordsReader, FieldsComeBack) {
       EXPECT_TRUE(q.chunks.empty());
     }
   }
+}
+
+// The raw export's `usage` lists the normalised counts the server reported, and null without any.
+TEST(RecordsJsonl, RawLineUsageHasEveryReportedCount) {
+  auto records = servebench::testing::golden_records();
+  RequestRecord r = records.front();
+  r.usage = record::Usage{};
+  r.usage.prompt_tokens = 41;
+  r.usage.prompt_cache_read_tokens = 40;
+  r.usage.prompt_cache_write_tokens = 0;
+  r.usage.tool_use_prompt_tokens = 7;
+  r.usage.prompt_audio_seconds = 2.5;
+  std::string line;
+  append_raw_line(r, kAnchor, {}, &line);
+  const auto j = nlohmann::json::parse(line);
+  const auto& u = j.at("usage");
+  EXPECT_EQ(u.at("prompt_tokens"), 41);
+  EXPECT_EQ(u.at("prompt_cache_read_tokens"), 40);
+  EXPECT_EQ(u.at("prompt_cache_write_tokens"), 0) << "0 is a count, not absent";
+  EXPECT_EQ(u.at("tool_use_prompt_tokens"), 7);
+  EXPECT_DOUBLE_EQ(u.at("prompt_audio_seconds").get<double>(), 2.5);
+  EXPECT_FALSE(u.contains("completion_tokens"));
+  EXPECT_FALSE(u.contains("prompt_cache_miss_tokens"));
+  r.usage = record::Usage{};
+  line.clear();
+  append_raw_line(r, kAnchor, {}, &line);
+  EXPECT_TRUE(nlohmann::json::parse(line).at("usage").is_null());
 }
 
 TEST(RecordsReader, FileReadingAndErrors) {
