@@ -78,9 +78,17 @@ template <class Fn>
 
 // Reads a vendor usage object (OpenAI `usage`, Gemini `usageMetadata`, Anthropic, DeepSeek,
 // Bedrock, Cohere shapes) into *out, normalised by the rules in usage_fields.h. Only the counts
-// found are written; a value that is not an object writes nothing. Out of line: usage arrives
-// once per request, not once per chunk.
-error_code read_usage(value v, record::Usage* out);
+// found are written. Out of line (usage_fields.cc): usage objects are rare on the event path.
+error_code read_usage_object(value v, record::Usage* out);
+
+// read_usage_object when `v` is an object; anything else (vLLM writes "usage":null on every
+// chunk) writes nothing and is checked here, inline, at the cost of one type test.
+[[gnu::always_inline]] inline error_code read_usage(value v, record::Usage* out) {
+  json_type t;
+  if (auto e = v.type().get(t)) return e;
+  if (t != json_type::object) return simdjson::SUCCESS;
+  return read_usage_object(v, out);
+}
 
 // What marks a payload as a server error, gathered from its top-level fields.
 struct ErrorFields {

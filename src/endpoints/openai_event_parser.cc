@@ -44,8 +44,7 @@ struct Extract {
   std::string_view finish_reason;
   bool has_finish = false;
   bool has_choice = false;
-  record::Usage usage;
-  bool has_usage = false;
+  bool has_usage = false;  // the event's usage is in OpenAiEventParser::usage_
   json::ErrorFields error;
 };
 
@@ -60,7 +59,7 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     if (ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
-    if (ex_.has_usage) merge_usage(ex_.usage, &rec->usage);
+    if (ex_.has_usage) merge_usage(usage_, &rec->usage);
     if (ex_.has_finish) rec->finish_reason.assign(ex_.finish_reason);
 
     record::Chunk chunk;
@@ -173,18 +172,29 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
     return simdjson::SUCCESS;
   }
 
+  // A usage object: out of the per-event path, which sees `"usage":null` far more often.
+  [[gnu::noinline]] error_code read_usage_field(value v) {
+    // Reset here, not per event: most events carry no usage, and a Usage is 13 counts.
+    if (!ex_.has_usage) usage_ = record::Usage{};
+    if (auto e = json::read_usage_object(v, &usage_)) return e;
+    ex_.has_usage = any_usage(usage_);  // an empty usage object reports nothing
+    return simdjson::SUCCESS;
+  }
+
   error_code on_top_field(raw_json_string key, value v) {
     if (key == "choices") return read_choices(v);
     if (key == "usage" || key == "usageMetadata") {
-      if (auto e = json::read_usage(v, &ex_.usage)) return e;
-      ex_.has_usage = any_usage(ex_.usage);  // an empty usage object reports nothing
-      return simdjson::SUCCESS;
+      json_type t;
+      if (auto e = v.type().get(t)) return e;
+      // vLLM writes "usage":null on every chunk: only an object is read (out of line).
+      return t == json_type::object ? read_usage_field(v) : error_code{simdjson::SUCCESS};
     }
     return json::read_error_field(key, v, &ex_.error);
   }
 
   json::JsonWalker walker_;
   std::string tool_text_;
+  record::Usage usage_;  // the current event's usage (valid when ex_.has_usage)
   Extract ex_;
 };
 

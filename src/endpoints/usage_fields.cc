@@ -188,7 +188,7 @@ void resolve(const RawUsage& raw, record::Usage* out) {
 
 }  // namespace
 
-error_code read_usage(value v, record::Usage* out) {
+error_code read_usage_object(value v, record::Usage* out) {
   RawUsage raw;
   if (auto e = read_object(v, &raw, &raw.top, 0)) return e;
   resolve(raw, out);
