@@ -116,8 +116,11 @@ error_code read_details(value v, const Name (&names)[N], Slot first,
 error_code read_object(value v, RawUsage* raw, std::array<int64_t, kNumSlots>* slots,
                        int depth) {
   return for_each_field_if_object(v, [&](raw_json_string k, value fv) -> error_code {
+    // The first byte rules out most names before the full compare (usage objects can come on
+    // every chunk: vLLM's continuous_usage_stats).
+    const char first = *k.raw();
     for (const Name& n : kTopNames) {
-      if (k == n.key) return read_count(fv, &(*slots)[n.slot]);
+      if (n.key[0] == first && k == n.key) return read_count(fv, &(*slots)[n.slot]);
     }
     if (k == "prompt_tokens_details") {
       return read_details(fv, kPromptDetailNames, kPDetailsCached, slots);
