@@ -76,6 +76,12 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 ": endpoint type '" + type + "' sends one input per request; " +
                                 "batches apply to " + batching));
   }
+  if (facts.fixed_schedule && !spec.has(core::kCapTokenizesInput)) {
+    return tl::unexpected(usage("--fixed-schedule: endpoint type '" + type +
+                                "' takes no text prompt, and a trace's rows are prompts of given "
+                                "lengths; use one of " + type_names(core::kCapTokenizesInput) +
+                                ", or drop the trace"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
 }

@@ -31,6 +31,10 @@ struct OptionFacts {
   bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
   bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
   int64_t batch_size = 1;       // --batch-size: texts per request
+  bool warmup = false;          // a warm-up phase (--warmup-request-count, -duration, -sessions)
+  // Requests sent at a trace's timestamps: --fixed-schedule, or an --input-file of a trace type
+  // (mooncake_trace), whose rows are text prompts of given lengths.
+  bool fixed_schedule = false;
 };
 
 struct EndpointSpec {
@@ -73,8 +77,9 @@ std::vector<const EndpointSpec*> registered_specs();
 std::string type_names(core::Capabilities caps = core::kCapNone, std::string_view sep = ", ");
 
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
-// kCapChatMessages, --batch-size > 1 needs batches_texts, then the spec's own check.
-// Errors are usage errors naming the flag and the types that accept it.
+// kCapChatMessages, --batch-size > 1 needs batches_texts, a fixed schedule (trace rows are text
+// prompts) needs kCapTokenizesInput, then the spec's own check. Warm-up applies to every type.
+// Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
 
 // The headers that send `api_key` to a server of `type`: the spec's credential_headers, or

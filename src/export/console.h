@@ -25,7 +25,8 @@ struct ConsoleInput {
 };
 
 // The metrics table alone (no trailing newline after the bottom border line's '\n').
-std::string render_metrics_table(const std::string& title, const metrics::Summary& summary);
+std::string render_metrics_table(const std::string& title, const metrics::Summary& summary,
+                                 metrics::ConsoleGroup group = metrics::ConsoleGroup::kDefault);
 
 // The whole console report.
 std::string render_console(const ConsoleInput& in);

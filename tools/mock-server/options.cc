@@ -49,6 +49,8 @@ Listening (the first stdout line is exactly `listening on http://HOST:PORT`):
   --threads N                 event-loop threads (default 1)
   --model NAME                served model name (default mock-model)
   --max-body-bytes N          larger request bodies get 413 (default 32M)
+  --path-prefix PATH          serve every route under PATH (e.g. /proxy: /proxy/v1/models);
+                              other paths get 404
 
 Latency model (offsets from admission; see docs):
   --ttft-ms X                 time to first token (default 0)
@@ -58,6 +60,9 @@ Latency model (offsets from admission; see docs):
   --tokens-per-chunk N        tokens per SSE event, as speculative decoding (default 1)
   --reasoning-tokens N        first N output tokens go to delta.reasoning_content (default 0)
   --early-role-chunk          send the role chunk with the headers, not with the first token
+  --tool-calls                chat answers with one function call (name "lookup", the
+                              generated text as its arguments) instead of content
+  --cached-tokens N           usage reports prompt_tokens_details.cached_tokens = min(N, prompt)
   --max-concurrency N         generate at most N at once; queue the rest (default 0 = no limit)
   --default-max-tokens N      output cap when a request sets none (default 128)
   --seed N                    seed of output lengths, text, jitter and faults (default 0)
@@ -72,7 +77,7 @@ Faults:
   --stall-timeout-ms X        a stalled response is closed after X ms (default 600000)
 Per request, the header `X-Mock-Scenario: key=value;...` overrides ttft_ms, itl_ms,
 prefill_us_per_token, jitter_cv, tokens_per_chunk, reasoning_tokens, error_rate, error_kind,
-early_role, output_tokens.
+early_role, output_tokens, tool_calls, cached_tokens.
 
 Token counting:
   --tokenizer SPEC            count prompt tokens with this tokenizer (same specs as servebench)
@@ -165,6 +170,15 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
        }},
       {"--stall-timeout-ms", set_ms(&s.stall_timeout_ns)},
       {"--record-requests", set_str(&s.record_requests_path)},
+      {"--cached-tokens", set_int(&s.knobs.cached_tokens, 0, INT64_MAX)},
+      {"--path-prefix",
+       [&](const std::string& f, const std::string& v) -> Status {
+         if (v.size() < 2 || v.front() != '/' || v.back() == '/') {
+           return tl::unexpected(bad_flag(f, v, "a path such as /proxy (leading /, no trailing /)"));
+         }
+         s.path_prefix = v;
+         return core::ok_status();
+       }},
       {"--ground-truth", set_str(&s.ground_truth_path)},
       {"--tokenizer", set_str(&o.tokenizer_spec)},
       {"--corpus", set_str(&o.corpus_path)},
@@ -181,6 +195,10 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
     }
     if (flag == "--early-role-chunk") {
       s.knobs.early_role = true;
+      continue;
+    }
+    if (flag == "--tool-calls") {
+      s.knobs.tool_calls = true;
       continue;
     }
     if (flag == "--record-bodies") {

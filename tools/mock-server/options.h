@@ -22,6 +22,7 @@ struct ServerConfig {
   int64_t default_max_tokens = 128;  // when a request sets no max
   int64_t max_concurrency = 0;       // 0: unlimited
   int64_t max_body_bytes = 32ll << 20;
+  std::string path_prefix;           // --path-prefix: every route lives under it ("" = none)
   uint64_t seed = 0;
   std::string record_requests_path;            // "" = off
   bool record_bodies = false;                  // --record-bodies: add each body to that file

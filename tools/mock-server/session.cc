@@ -168,6 +168,14 @@ void Session::route() {
   const auto& req = parser_->get();
   std::string_view target(req.target().data(), req.target().size());
   if (const size_t q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
+  const std::string_view full = target;
+  // Behind --path-prefix (a proxy's mount point) every route lives under the prefix.
+  if (const std::string& prefix = state_.config.path_prefix; !prefix.empty()) {
+    const bool under = target.size() > prefix.size() &&
+                       target.compare(0, prefix.size(), prefix) == 0 &&
+                       target[prefix.size()] == '/';
+    target = under ? target.substr(prefix.size()) : std::string_view("/ (outside --path-prefix)");
+  }
   const http::verb method = req.method();
   auto need = [&](http::verb want) {
     if (method == want) return true;
@@ -197,7 +205,7 @@ void Session::route() {
     if (need(http::verb::post)) write_simple(200, "application/json", "");
   } else {
     write_simple(404, "application/json",
-                 error_body("route " + std::string(target) + " not found", error_type(404), 404));
+                 error_body("route " + std::string(full) + " not found", error_type(404), 404));
   }
 }
 

@@ -124,6 +124,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // The steps every route shares. begin_generation reads the request's identity and its
   // scenario knobs into *g; false when it already answered 400 (a bad X-Mock-Scenario).
   bool begin_generation(Generation* g);
+  // The usage a generation reports (prompt, completion, and the --cached-tokens hits).
+  static UsageCounts usage_counts(const Generation& g);
   void answer_bad_request(const std::string& message);
   // The seeded generator of the index-th generation request (same seed, same answers).
   core::Rng request_rng(uint64_t index) const;

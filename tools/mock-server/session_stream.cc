@@ -1,5 +1,6 @@
 // The response half of Session: timed token events, full (non-streaming) responses, injected
 // faults, connection teardown and the ground-truth line.
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
@@ -22,6 +23,12 @@ void append_chunk(const std::string& payload, std::string* out) {
 }
 
 }  // namespace
+
+UsageCounts Session::usage_counts(const Generation& g) {
+  UsageCounts u{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
+  if (g.knobs.cached_tokens >= 0) u.cached_tokens = std::min(g.knobs.cached_tokens, g.prompt_tokens);
+  return u;
+}
 
 void Session::append_token_text(size_t event_index, std::string* out) const {
   const Generation& g = *gen_;
@@ -89,11 +96,14 @@ void Session::prepare_event() {
     std::string& text = next_;  // reuse as scratch for the token text
     text.clear();
     append_token_text(i, &text);
+    const bool first_content = g.token_cursor == g.reasoning_tokens;
     g.token_cursor += ev.tokens;
     const bool last = i + 1 == g.events.size();
     const char* finish = last ? g.finish_reason : nullptr;
     if (g.vendor) {
       g.vendor->token(text, ev.reasoning, &scratch_);
+    } else if (chat && g.knobs.tool_calls && !ev.reasoning) {
+      append_chat_tool_event(g.head, text, first_content, finish, &scratch_);
     } else if (chat) {
       append_chat_token_event(g.head, text, ev.reasoning, finish, &scratch_);
     } else {
@@ -110,9 +120,7 @@ void Session::prepare_event() {
       next_final_ = true;
     } else if (last) {
       if (g.include_usage) {
-        append_usage_event(g.head, chat,
-                           UsageCounts{g.prompt_tokens, g.reasoning_tokens + g.content_tokens},
-                           &scratch_);
+        append_usage_event(g.head, chat, usage_counts(g), &scratch_);
         next_truth_.push_back(TruthEntry{0, due, "usage", 0});
       }
       append_done_event(&scratch_);
@@ -168,13 +176,14 @@ void Session::write_full_response() {
   state_.text.append(g.text_start, g.reasoning_tokens, &reasoning, true);
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content, true);
-  const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
+  const UsageCounts usage = usage_counts(g);
   std::string body = g.vendor ? g.vendor->body(content, reasoning, g.finish_reason,
                                                ChatlikeUsage{usage.prompt_tokens,
                                                              usage.completion_tokens,
                                                              g.reasoning_tokens})
                      : g.kind == ApiKind::kChat
-                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
+                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage,
+                                                g.knobs.tool_calls)
                          : completion_body(g.head, content, g.finish_reason, usage);
   write_whole_answer(std::move(body), usage.completion_tokens);
 }
