@@ -31,6 +31,7 @@
 #include "load/unreachable.h"
 #include "metrics/slo.h"
 #include "record/record_processor.h"
+#include "report_html/report_html.h"
 #include "tokenizer/tokenizer.h"
 #include "transport/kv_cache_reset.h"
 
@@ -412,6 +413,11 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  // report.html is built from the files just written; failing to write it is a warning.
+  if (!cfg.no_report && !result.artifact_dir.empty()) {
+    auto report = report_html::write_report({result.artifact_dir, cfg.profile_export_prefix});
+    if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
+  }
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;
     result.failure_reason = "the server was unreachable at the end of the run";
