@@ -65,6 +65,11 @@ namespace {
 using internal::Json;
 namespace fs = std::filesystem;
 
+Json parse_or(const std::string& text, Json fallback) {
+  Json j = Json::parse(text, nullptr, false);
+  return j.is_discarded() ? fallback : j;
+}
+
 double fixed2(double x) { return std::round(x * 100.0) / 100.0; }
 
 Json run_json(const RunMeta& m) {
@@ -155,8 +160,8 @@ std::string report_data_json(const RunFiles& run, const std::string& dir, size_t
   const int64_t origin = c.origin_ns();
   Json j{{"kind", "report"}, {"format", 1}, {"run", run_json(run.meta)},
          {"warnings", run.meta.warnings},
-         {"config", Json::parse(run.meta.input_config_json, nullptr, false)},
-         {"errors", Json::parse(run.meta.error_summary_json, nullptr, false)},
+         {"config", parse_or(run.meta.input_config_json, Json::object())},
+         {"errors", parse_or(run.meta.error_summary_json, Json::array())},
          {"metrics", metrics_json(run.meta)}, {"has_records", run.has_records},
          {"origin_ns", origin}};
   if (run.has_records && c.size() > 0) {

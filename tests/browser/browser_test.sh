@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The report in a real browser: profiles servebench-mock twice (the second run slower, with
+# failures), writes report.html for each and compare.html for both, and checks them in headless
+# Chromium (check_report.js). Screenshots land in the build folder (CI keeps them):
+#   report-screenshot.png, report-screenshot-dark.png, compare-screenshot.png
+#
+#   tests/browser/browser_test.sh BIN_DIR OUT_DIR
+#
+# Exits 77 (ctest: skipped) with a message when chromium, node or puppeteer-core is missing;
+# scripts/setup.sh installs all three.
+set -euo pipefail
+BIN=${1:?bin dir}
+OUT=${2:?output dir}
+HERE=$(cd "$(dirname "$0")" && pwd)
+NPM_DIR="${SERVEBENCH_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm}"
+CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
+if [[ -z "$CHROMIUM" ]] || ! command -v node >/dev/null || [[ ! -d "$NPM_DIR/node_modules/puppeteer-core" ]]; then
+  echo "SKIPPED: the browser test needs chromium, node and puppeteer-core in $NPM_DIR (run scripts/setup.sh)"
+  exit 77
+fi
+export CHROMIUM SERVEBENCH_NPM_DIR="$NPM_DIR"
+work=$(mktemp -d /tmp/sb-browser-XXXXXX)
+mocks=()
+cleanup() { for p in "${mocks[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+start_mock() {  # $1 = log file; the rest = mock options. Sets $url.
+  local log=$1; shift
+  "$BIN/servebench-mock" --port 0 --threads 1 "$@" >"$log" 2>&1 &
+  mocks+=($!)
+  url=""
+  for _ in $(seq 1 200); do
+    url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$log" | head -1)
+    [[ -n "$url" ]] && return 0
+    sleep 0.05
+  done
+  echo "servebench-mock did not start:"; cat "$log"; exit 1
+}
+
+profile() {  # $1 = artifact dir, $2 = url, rest = extra flags
+  local dir=$1 u=$2; shift 2
+  "$BIN/servebench" profile -m mock-model -u "$u" --endpoint-type chat --streaming \
+    --tokenizer builtin --random-seed 7 --synthetic-input-tokens-mean 64 --output-tokens-mean 24 \
+    --artifact-dir "$dir" "$@" >"$dir.log" 2>&1 || true
+  [[ -f "$dir/report.html" ]] || { echo "no report.html in $dir:"; cat "$dir.log"; exit 1; }
+}
+
+start_mock "$work/mock_a.log" --ttft-ms 15 --itl-ms 2 --jitter-cv 0.2 --seed 1
+profile "$work/run_a" "$url" --concurrency 8 --request-count 400
+start_mock "$work/mock_b.log" --ttft-ms 25 --itl-ms 2 --jitter-cv 0.2 --seed 2 --error-rate 0.05
+profile "$work/run_b" "$url" --concurrency 8 --request-count 400
+
+node "$HERE/check_report.js" report "$work/run_a" "$OUT/report-screenshot.png"
+node "$HERE/check_report.js" report "$work/run_b" "$OUT/report-screenshot-b.png"
+set +e
+"$BIN/servebench" compare "$work/run_a" "$work/run_b" -o "$work/compare.html" \
+  --fail-on-regression time_to_first_token.p50:10% >"$work/compare.txt" 2>&1
+rc=$?
+set -e
+cat "$work/compare.txt"
+[[ $rc -eq 1 ]] || { echo "FAIL: compare exit $rc, want 1 (TTFT p50 15 ms -> 25 ms is a regression)"; exit 1; }
+node "$HERE/check_report.js" compare "$work/compare.html" "$OUT/compare-screenshot.png" 2
+echo "browser test: ok"
