@@ -417,6 +417,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (!cfg.no_report && !result.artifact_dir.empty()) {
     auto report = report_html::write_report({result.artifact_dir, cfg.profile_export_prefix});
     if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
+    if (report && cfg.verbosity > 0) SB_LOG_INFO("HTML report: {}", report->path);
   }
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;

@@ -37,12 +37,15 @@ start_mock() {  # $1 = log file; the rest = mock options. Sets $url.
   echo "servebench-mock did not start:"; cat "$log"; exit 1
 }
 
-profile() {  # $1 = artifact dir, $2 = url, rest = extra flags
+profile() {  # $1 = artifact dir (the run's folder is linked there), $2 = url, rest = flags
   local dir=$1 u=$2; shift 2
   "$BIN/servebench" profile -m mock-model -u "$u" --endpoint-type chat --streaming \
     --tokenizer builtin --random-seed 7 --synthetic-input-tokens-mean 64 --output-tokens-mean 24 \
-    --artifact-dir "$dir" "$@" >"$dir.log" 2>&1 || true
-  [[ -f "$dir/report.html" ]] || { echo "no report.html in $dir:"; cat "$dir.log"; exit 1; }
+    --artifact-dir "$dir.parent" "$@" >"$dir.log" 2>&1 || true
+  local json
+  json=$(find "$dir.parent" -name profile_export_aiperf.json | head -1)
+  [[ -n "$json" && -f "$(dirname "$json")/report.html" ]] || { echo "no report.html under $dir.parent:"; cat "$dir.log"; exit 1; }
+  mv "$(dirname "$json")" "$dir"
 }
 
 start_mock "$work/mock_a.log" --ttft-ms 15 --itl-ms 2 --jitter-cv 0.2 --seed 1

@@ -108,7 +108,7 @@
   }
 
   // ---- the metrics table ---------------------------------------------------------------------
-  var STATS = ['avg', 'min', 'max', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'std', 'count'];
+  var STATS = ['avg', 'min', 'max', 'p1', 'p5', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99', 'std', 'count', 'sum'];
   function metricsTable(body, rows) {
     var used = STATS.filter(function (s) { return rows.some(function (r) { return s in r.stats; }); });
     var thead = el('thead', null, [el('tr', null, [el('th', { text: 'Metric' }), el('th', { text: 'Unit' })]
@@ -427,6 +427,13 @@
     root.innerHTML = '';
     state.charts = {}; state.panels = [];
     if (data.kind === 'compare') renderCompare(); else renderReport();
+    // Charts in a grid row were sized before their neighbours existed: fit them to their cells.
+    Object.keys(state.charts).forEach(function (k) {
+      var u = state.charts[k];
+      if (u && u.setSize && u.root && u.root.parentNode) {
+        u.setSize({ width: Math.max(320, u.root.parentNode.clientWidth), height: u.height });
+      }
+    });
     state.rendered = true;
     document.documentElement.setAttribute('data-rendered', '1');
   }
