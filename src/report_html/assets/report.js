@@ -76,6 +76,9 @@
       cursor: { drag: { x: true, y: false } }
     };
     if (o.bands) opts.bands = o.bands;
+    // One distinct x (a constant ISL): give the axis a width around it.
+    var xs = o.rows[0];
+    if (xs.length && xs[0] === xs[xs.length - 1]) opts.scales.x.range = [xs[0] - 1, xs[0] + 1];
     var u = new uPlot(opts, o.rows, box);
     state.charts[name] = u;
     return u;
