@@ -51,7 +51,7 @@ int run_report(int argc, char** argv) {
       std::fprintf(stderr, "servebench report: report.html: %s\n", html.error().message.c_str());
       return html.error().is_usage() ? 2 : 3;
     }
-    if (!quiet) std::printf("HTML report: %s\n", html->path.c_str());
+    if (!quiet) std::fprintf(stderr, "servebench report: wrote %s\n", html->path.c_str());
   }
   if (out->gate_failed) {
     for (const auto& m : out->gate_messages) {

@@ -108,7 +108,7 @@ std::string compare_data_json(const std::vector<report_html::RunFiles>& runs, co
   for (size_t i = 0; i < runs.size(); ++i) {
     // Each run's report data, without the per-request arrays (the overlays use the
     // distributions and series).
-    Json d = Json::parse(report_html::report_data_json(runs[i], "", 0), nullptr, false);
+    Json d = Json::parse(report_html::report_data_json(runs[i], "", 1), nullptr, false);
     d.erase("requests");
     d["label"] = c.labels[i];
     run_list.push_back(std::move(d));

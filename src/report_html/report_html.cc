@@ -20,7 +20,11 @@ Result<WriteResult> write_report(const DataOptions& options) {
   if (!run->meta.load_mode.empty()) title += ", " + run->meta.load_mode;
   const std::string page = render_page(title, data);
   WriteResult out;
-  out.path = (fs::path(options.artifact_dir) / kReportFile).string();
+  // With --profile-export-prefix P the page is P_report.html, like P_console.txt.
+  const std::string name = options.profile_export_prefix.empty()
+                               ? std::string(kReportFile)
+                               : options.profile_export_prefix + "_" + kReportFile;
+  out.path = (fs::path(options.artifact_dir) / name).string();
   const std::string tmp = out.path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);

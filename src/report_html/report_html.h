@@ -21,7 +21,8 @@ struct WriteResult {
   size_t requests_kept = 0;  // in the timeline's arrays
 };
 
-// Writes <artifact_dir>/report.html (written to a temporary name, then renamed). Fails with
+// Writes <artifact_dir>/report.html (<prefix>_report.html with a --profile-export-prefix; written
+// to a temporary name, then renamed). Fails with
 // kNotFound/kParse when the summary JSON is missing/malformed, kIo when the file cannot be
 // written.
 Result<WriteResult> write_report(const DataOptions& options);

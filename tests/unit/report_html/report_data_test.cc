@@ -137,6 +137,22 @@ TEST(ReportData, SummaryOnlyFolderStillReports) {
   fs::remove_all(dir);
 }
 
+TEST(ReportData, PrefixedRunsGetAPrefixedPage) {
+  const fs::path dir = fs::temp_directory_path() / "sb-report-prefix";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(golden_dir() + "/profile_export_aiperf.json", dir / "bench.json");
+  fs::copy_file(golden_dir() + "/profile_export.jsonl", dir / "bench.jsonl");
+  auto written = write_report({dir.string(), "bench"});
+  ASSERT_TRUE(written.has_value()) << written.error().message;
+  EXPECT_EQ(written->path, (dir / "bench_report.html").string());
+  EXPECT_EQ(written->requests, 9u);
+  EXPECT_EQ(written->requests_kept, 9u);
+  EXPECT_GT(written->bytes, 1000u);
+  EXPECT_FALSE(fs::exists(dir / "report.html"));
+  fs::remove_all(dir);
+}
+
 TEST(ReportData, MissingSummaryIsNotFound) {
   auto data = build_report_data({"/nonexistent/run", ""});
   ASSERT_FALSE(data.has_value());
