@@ -53,6 +53,21 @@ profile "$work/run_a" "$url" --concurrency 8 --request-count 400
 start_mock "$work/mock_b.log" --ttft-ms 25 --itl-ms 2 --jitter-cv 0.2 --seed 2 --error-rate 0.05
 profile "$work/run_b" "$url" --concurrency 8 --request-count 400
 
+# Telemetry files in the shapes their writers use (server-metrics aggregates, raw GPU samples):
+# the report rebuilt from the folder must draw both panels without a console error.
+now=$(date +%s%N)
+cat >"$work/run_b/server_metrics_export.json" <<JSON
+{"endpoints": {"$url/metrics": {"metrics": {
+  "vllm:num_requests_running": {"type": "gauge", "series": [{"labels": {"model_name": "mock-model"}, "stats": {"avg": 7.2, "min": 0, "max": 8, "p50": 8, "p99": 8}}]},
+  "vllm:generation_tokens": {"type": "counter", "series": [{"labels": {"model_name": "mock-model"}, "stats": {"total": 4800, "rate": 2000.5}}]}}}}}
+JSON
+for i in $(seq 0 20); do
+  for g in 0 1; do
+    echo "{\"timestamp_ns\": $((now - 3000000000 + i * 150000000)), \"gpu_index\": $g, \"gpu_uuid\": \"GPU-$g\", \"metrics\": {\"gpu_utilization\": $((40 + i + g * 5)), \"gpu_power_usage\": $((250 + i))}}"
+  done
+done >"$work/run_b/gpu_telemetry_export.jsonl"
+"$BIN/servebench" report "$work/run_b" --quiet
+
 node "$HERE/check_report.js" report "$work/run_a" "$OUT/report-screenshot.png"
 node "$HERE/check_report.js" report "$work/run_b" "$OUT/report-screenshot-b.png"
 set +e

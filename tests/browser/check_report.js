@@ -70,7 +70,19 @@ async function checkReport(browser, dir, shot) {
   if (doc.servebench && (doc.servebench.client_limited || (doc.osl_mismatch_count && doc.osl_mismatch_count.avg > 0))) expected.push('warnings');
   for (const p of expected) check(panels.includes(p), 'panel missing: ' + p);
   if (fs.existsSync(path.join(dir, 'server_metrics_export.json'))) check(panels.includes('server-metrics'), 'panel missing: server-metrics');
-  if (fs.existsSync(path.join(dir, 'gpu_telemetry_export.jsonl'))) check(panels.includes('gpu'), 'panel missing: gpu');
+  if (fs.existsSync(path.join(dir, 'gpu_telemetry_export.jsonl'))) {
+    check(panels.includes('gpu'), 'panel missing: gpu');
+    // One chart per numeric field, one series per device.
+    const fields = data.gpu ? data.gpu.fields.length : 0;
+    const p = await chartPoints(page);
+    for (let i = 0; i < fields; i++)
+      check(p['gpu-' + i + ':series'] === data.gpu.series.length, `gpu-${i}: ${p['gpu-' + i + ':series']} series`);
+    check(fields > 0, 'gpu panel has no field');
+  }
+  if (fs.existsSync(path.join(dir, 'server_metrics_export.json'))) {
+    const rows = await page.evaluate(() => document.querySelectorAll('table.server tbody tr').length);
+    check(rows === data.server_metrics.rows.length && rows > 0, `server metrics table has ${rows} rows`);
+  }
   check(panels[0] === 'warnings' || !expected.includes('warnings'), 'warnings are not the first panel');
 
   // Points: the timeline draws every profiling record (run under 100k), the histograms hold
