@@ -139,14 +139,18 @@ Json distributions_json(const RequestColumns& c) {
 
 }  // namespace
 
-Result<RunFiles> read_run_files(const std::string& dir, const std::string& prefix) {
+Result<RunFiles> read_run_files(const std::string& dir, const std::string& prefix,
+                                RequestColumns* columns) {
   const exporter::ArtifactNames names = exporter::artifact_names(prefix);
   RunFiles run;
   auto meta = read_run_meta((fs::path(dir) / names.json).string());
   if (!meta) return tl::unexpected(meta.error());
   run.meta = std::move(*meta);
   const std::string jsonl = (fs::path(dir) / names.jsonl).string();
-  if (fs::exists(jsonl)) {
+  if (columns != nullptr) {
+    run.columns = std::move(*columns);
+    run.has_records = true;
+  } else if (fs::exists(jsonl)) {
     auto cols = read_request_columns(jsonl);
     if (!cols) return tl::unexpected(cols.error());
     run.columns = std::move(*cols);

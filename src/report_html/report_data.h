@@ -27,6 +27,8 @@ struct DataOptions {
   std::string artifact_dir;
   std::string profile_export_prefix;  // the run's --profile-export-prefix ("" = default names)
   size_t max_requests = kDefaultMaxRequests;
+  // A live run's request columns (moved from); nullptr = read profile_export.jsonl.
+  RequestColumns* columns = nullptr;
 };
 
 struct RunFiles {
@@ -35,8 +37,10 @@ struct RunFiles {
   RequestColumns columns;
 };
 
-// Reads the run's summary JSON (required) and records JSONL (optional).
-Result<RunFiles> read_run_files(const std::string& artifact_dir, const std::string& prefix);
+// Reads the run's summary JSON (required) and records JSONL (optional), or takes `columns`
+// (moved from) instead of the JSONL when given.
+Result<RunFiles> read_run_files(const std::string& artifact_dir, const std::string& prefix,
+                                RequestColumns* columns = nullptr);
 
 // The data object of one run (kind "report") as JSON text. `dir` is where the telemetry files
 // are looked for ("" = none).

@@ -12,7 +12,7 @@ namespace servebench::report_html {
 namespace fs = std::filesystem;
 
 Result<WriteResult> write_report(const DataOptions& options) {
-  auto run = read_run_files(options.artifact_dir, options.profile_export_prefix);
+  auto run = read_run_files(options.artifact_dir, options.profile_export_prefix, options.columns);
   if (!run) return tl::unexpected(run.error());
   const std::string data = report_data_json(*run, options.artifact_dir, options.max_requests);
   std::string title = "servebench report";

@@ -30,22 +30,22 @@ int64_t RequestColumns::origin_ns() const {
   return origin;
 }
 
-void add_record(const record::RequestRecord& r, RequestColumns* out) {
+void add_record(const record::RequestRecord& r, RequestColumns* out, const core::WallAnchor& a) {
   if (r.phase == record::Phase::kWarmup) {
     ++out->warmup_records;
     return;
   }
   metrics::RecordValues v;
   metrics::compute_record_metrics(r, &v);
-  out->start_ns.push_back(r.request_start_ns);
-  out->intended_ns.push_back(r.intended_ns);
-  out->end_ns.push_back(v.last_content_ns > 0 ? v.last_content_ns : r.end_ns);
+  out->start_ns.push_back(a.to_wall_ns(r.request_start_ns));
+  out->intended_ns.push_back(a.to_wall_ns(r.intended_ns));
+  out->end_ns.push_back(a.to_wall_ns(v.last_content_ns > 0 ? v.last_content_ns : r.end_ns));
   int64_t first = 0, chunk_tokens = 0;
   for (const record::Chunk& c : r.chunks) {
     if (!record::is_content_chunk(c.kind)) continue;
-    if (first == 0) first = c.recv_ns;
+    if (first == 0) first = a.to_wall_ns(c.recv_ns);
     if (r.ok() && c.tokens > 0) {
-      out->tokens_by_bucket[c.recv_ns / kTokenBucketNs] += c.tokens;
+      out->tokens_by_bucket[a.to_wall_ns(c.recv_ns) / kTokenBucketNs] += c.tokens;
       chunk_tokens += c.tokens;
     }
   }

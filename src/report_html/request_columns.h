@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/result.h"
 #include "metrics/record_metrics.h"
 #include "record/request_record.h"
@@ -58,8 +59,10 @@ struct RequestColumns {
 
 inline constexpr int64_t kTokenBucketNs = 10'000'000;
 
-// Adds one record (skips warm-up records).
-void add_record(const record::RequestRecord& r, RequestColumns* out);
+// Adds one record (skips warm-up records). `anchor` maps the record's steady ns to wall ns: a
+// live run's anchor, or the default (wall = steady) for records read back from the JSONL.
+void add_record(const record::RequestRecord& r, RequestColumns* out,
+                const core::WallAnchor& anchor = {});
 
 // Reads every record of `jsonl_path`. Fails like exporter::for_each_record.
 Result<RequestColumns> read_request_columns(const std::string& jsonl_path);
