@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The report in a real browser: profiles servebench-mock twice (the second run slower, with
-# failures), writes report.html for each and compare.html for both, and checks them in headless
-# Chromium (check_report.js). Screenshots land in the build folder (CI keeps them):
+# The report in a real browser: profiles servebench-mock three times (the second run slower, with
+# failures and telemetry files; the third against a server that fails every request), writes
+# report.html for each and compare.html for the first two, and checks them in headless Chromium
+# (check_report.js). Screenshots land in the build folder (CI keeps them):
 #   report-screenshot.png, report-screenshot-dark.png, compare-screenshot.png
 #
 #   tests/browser/browser_test.sh BIN_DIR OUT_DIR
@@ -68,7 +69,12 @@ for i in $(seq 0 20); do
 done >"$work/run_b/gpu_telemetry_export.jsonl"
 "$BIN/servebench" report "$work/run_b" --quiet
 
+# A server that fails every request: the report still draws (errors, timeline, no distributions).
+start_mock "$work/mock_c.log" --error-rate 100 --error-kind http500
+profile "$work/run_c" "$url" --concurrency 2 --request-count 20
+
 node "$HERE/check_report.js" report "$work/run_a" "$OUT/report-screenshot.png"
+node "$HERE/check_report.js" report "$work/run_c" "$work/report-screenshot-failed.png"
 node "$HERE/check_report.js" report "$work/run_b" "$OUT/report-screenshot-b.png"
 set +e
 "$BIN/servebench" compare "$work/run_a" "$work/run_b" -o "$work/compare.html" \
