@@ -7,7 +7,9 @@
 // and review the diff.
 #include "report_html/report_data.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,7 +17,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "export/records_reader.h"
 #include "report_html/report_html.h"
+#include "report_html/distributions.h"
+#include "report_html/time_series.h"
 
 namespace servebench::report_html {
 namespace {
@@ -151,6 +156,33 @@ TEST(ReportData, PrefixedRunsGetAPrefixedPage) {
   EXPECT_GT(written->bytes, 1000u);
   EXPECT_FALSE(fs::exists(dir / "report.html"));
   fs::remove_all(dir);
+}
+
+// Records arrive in completion order, not start order: the panels must not depend on it.
+TEST(ReportData, DistributionsAndSeriesDoNotDependOnRecordOrder) {
+  auto records = exporter::read_records(golden_dir() + "/profile_export.jsonl");
+  ASSERT_TRUE(records.has_value());
+  RequestColumns in_order;
+  for (const auto& r : *records) add_record(r, &in_order);
+  std::mt19937 gen(7);
+  for (int trial = 0; trial < 5; ++trial) {
+    std::shuffle(records->begin(), records->end(), gen);
+    RequestColumns shuffled;
+    for (const auto& r : *records) add_record(r, &shuffled);
+    const TimeSeries a = make_time_series(in_order), b = make_time_series(shuffled);
+    EXPECT_EQ(a.t_s, b.t_s);
+    EXPECT_EQ(a.sends_per_s, b.sends_per_s);
+    EXPECT_EQ(a.completions_per_s, b.completions_per_s);
+    EXPECT_EQ(a.output_tokens_per_s, b.output_tokens_per_s);
+    EXPECT_EQ(a.errors, b.errors);
+    for (size_t i = 0; i < a.concurrency.size(); ++i) {
+      EXPECT_NEAR(a.concurrency[i], b.concurrency[i], 1e-9);
+    }
+    for (size_t m = 0; m < kNumColumnMetrics; ++m) {
+      EXPECT_EQ(make_histogram(in_order.values[m]).counts, make_histogram(shuffled.values[m]).counts);
+      EXPECT_EQ(make_cdf(in_order.values[m]).x, make_cdf(shuffled.values[m]).x);
+    }
+  }
 }
 
 TEST(ReportData, MissingSummaryIsNotFound) {
