@@ -84,4 +84,7 @@ set -e
 cat "$work/compare.txt"
 [[ $rc -eq 1 ]] || { echo "FAIL: compare exit $rc, want 1 (TTFT p50 15 ms -> 25 ms is a regression)"; exit 1; }
 node "$HERE/check_report.js" compare "$work/compare.html" "$OUT/compare-screenshot.png" 2
+# Three runs, the failed one first: overlays hold the runs that have values.
+"$BIN/servebench" compare "$work/run_c" "$work/run_a" "$work/run_b" -o "$work/compare3.html" >/dev/null
+node "$HERE/check_report.js" compare "$work/compare3.html" "$work/compare3-screenshot.png" 3
 echo "browser test: ok"

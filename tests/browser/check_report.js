@@ -151,8 +151,13 @@ async function checkCompare(browser, file, shot, nRuns) {
   check(panels.includes('comparison'), 'panel missing: comparison');
   check(panels.includes('overlay-time'), 'panel missing: overlay-time');
   const pts = await chartPoints(page);
-  for (const d of data.runs[0].distributions) {
-    check(pts['cdf-' + d.tag + ':series'] === nRuns, `cdf-${d.tag}: ${pts['cdf-' + d.tag + ':series']} series for ${nRuns} runs`);
+  check(data.runs.length === nRuns, `${data.runs.length} runs in the page, want ${nRuns}`);
+  const tags = new Set();
+  data.runs.forEach((r) => (r.distributions || []).forEach((d) => tags.add(d.tag)));
+  for (const d of [...tags].map((tag) => ({ tag }))) {
+    // One series per run that has the metric.
+    const want = data.runs.filter((r) => (r.distributions || []).some((x) => x.tag === d.tag)).length;
+    check(pts['cdf-' + d.tag + ':series'] === want, `cdf-${d.tag}: ${pts['cdf-' + d.tag + ':series']} series, want ${want}`);
   }
   const rows = await page.evaluate(() => document.querySelectorAll('table.compare tbody tr').length);
   const want = data.comparison.rows.reduce((n, r) => n + r.versus.length, 0);

@@ -373,15 +373,24 @@
     warnings(data.warnings, 'warnings', 'Comparability warnings');
     comparisonTable(panel('comparison', 'Comparison', 'Each run against ' + runs[0].label +
       ': difference, 95% bootstrap interval (requests resampled), and the verdict using each metric\'s better direction.'), cmp);
-    var tags = (runs[0].distributions || []).map(function (d) { return d.tag; });
+    var tags = [];
+    runs.forEach(function (r) {
+      (r.distributions || []).forEach(function (d) { if (tags.indexOf(d.tag) < 0) tags.push(d.tag); });
+    });
     tags.forEach(function (tag) {
-      var ds = runs.map(function (r) { return (r.distributions || []).filter(function (d) { return d.tag === tag; })[0]; });
-      if (ds.some(function (d) { return !d; })) return;
-      var body = panel('overlay-' + tag, ds[0].header + ' (' + ds[0].unit + '): CDF overlay');
+      // Runs without this metric (every request failed, not streamed) are left out and named.
+      var have = [], ds = [];
+      runs.forEach(function (r, j) {
+        var d = (r.distributions || []).filter(function (x) { return x.tag === tag; })[0];
+        if (d) { have.push(j); ds.push(d); }
+      });
+      var missing = runs.filter(function (r, j) { return have.indexOf(j) < 0; }).map(function (r) { return r.label; });
+      var body = panel('overlay-' + tag, ds[0].header + ' (' + ds[0].unit + '): CDF overlay',
+                       missing.length ? 'Not in: ' + missing.join(', ') + ' (no values).' : '');
       var x = unionSorted(ds.map(function (d) { return d.cdf.x; }));
       chart('cdf-' + tag, body, { title: 'CDF', xLabel: ds[0].unit, yLabel: 'fraction ≤ x', rows: [x].concat(ds.map(function (d) {
         return x.map(function (v) { return stepAt(d.cdf, v); }); })),
-        series: runs.map(function (r, j) { return { label: r.label, color: c[j % c.length], stepped: true }; }) });
+        series: have.map(function (j) { return { label: runs[j].label, color: c[j % c.length], stepped: true }; }) });
     });
     var withSeries = runs.filter(function (r) { return r.series; });
     if (withSeries.length === runs.length) {
