@@ -57,7 +57,8 @@ int run_compare(int argc, char** argv) {
   app.add_option("--seed", a.seed, "Bootstrap seed");
   app.add_option("--fail-on-regression", a.gates,
                  "METRIC[.STAT][:THRESHOLD%]: exit 1 when a run is significantly worse than "
-                 "the first by more than THRESHOLD % (default STAT p50, threshold 0)");
+                 "the first by more than THRESHOLD % (default STAT p50, threshold 0)")
+      ->allow_extra_args(false);  // one value per occurrence: run folders may follow
   app.add_flag("--no-html", a.no_html, "Do not write the page");
   try {
     app.parse(argc, argv);
