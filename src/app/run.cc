@@ -31,6 +31,7 @@
 #include "load/unreachable.h"
 #include "metrics/slo.h"
 #include "record/record_processor.h"
+#include "report_html/report_html.h"
 #include "tokenizer/tokenizer.h"
 #include "transport/kv_cache_reset.h"
 
@@ -382,11 +383,19 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
   // Outage detection (load/unreachable.h) keeps 32 bytes per request, not the records.
   load::OutageTracker outages;
+  // report.html's per-request facts (~100 bytes a request), so the page needs no re-read of the
+  // JSONL.
+  report_html::RequestColumns report_columns;
+  const bool want_report = !cfg.no_report;
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages](const std::vector<record::RequestRecord>& batch, size_t slot) {
+      [&stream, &outages, &report_columns, want_report, anchor](
+          const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
-        for (const auto& r : batch) outages.add(r);  // one processor thread: no lock
+        for (const auto& r : batch) {
+          outages.add(r);  // one processor thread: no lock
+          if (want_report) report_html::add_record(r, &report_columns, anchor);
+        }
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
@@ -412,6 +421,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  // report.html is built from the files just written; failing to write it is a warning.
+  if (!cfg.no_report && !result.artifact_dir.empty()) {
+    auto report = report_html::write_report({result.artifact_dir, cfg.profile_export_prefix,
+                                             report_html::kDefaultMaxRequests, &report_columns});
+    if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
+    if (report && cfg.verbosity > 0) SB_LOG_INFO("HTML report: {}", report->path);
+  }
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;
     result.failure_reason = "the server was unreachable at the end of the run";

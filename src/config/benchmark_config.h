@@ -125,6 +125,7 @@ struct BenchmarkConfig {
   std::string goodput;
   int64_t slice_duration_ns = 0;
   std::string fail_on;
+  bool no_report = false;                     // --no-report: skip report.html
   int verbosity = 1;                          // 1 = info; each -v adds one
 
   // Provenance (secrets redacted).
