@@ -179,6 +179,7 @@ Status validate(const BenchmarkConfig& c) {
   facts.shared_prompts = c.shared_system_prompt_length > 0 || c.user_context_prompt_length > 0;
   facts.multi_turn = c.multi_turn_synthetic() && c.input_file.empty();
   facts.batch_size = c.batch_size;
+  facts.input_file = !c.input_file.empty();
   return endpoints::check_options(**spec, facts);
 }
 

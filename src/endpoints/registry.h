@@ -31,6 +31,7 @@ struct OptionFacts {
   bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
   bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
   int64_t batch_size = 1;       // --batch-size: texts per request
+  bool input_file = false;      // --input-file given (prompts come from a file, not synthesis)
 };
 
 struct EndpointSpec {
