@@ -24,7 +24,8 @@
 
 namespace servebench::mock {
 
-enum class ApiKind { kChat, kCompletions };
+// kTgi/kTgiStream/kSolidoRag are parsed and answered by generic_routes.h.
+enum class ApiKind { kChat, kCompletions, kTgi, kTgiStream, kSolidoRag };
 
 struct ParsedRequest {
   std::string model;  // "" when absent

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "generic_routes.h"
 #include "json_line.h"
 #include "session.h"
 
@@ -75,8 +76,12 @@ void Session::prepare_event() {
     next_truth_.push_back(TruthEntry{0, due, "malformed", 0});
   }
   if (i == g.fault_at && g.fault == FaultKind::kErrorEvent) {
-    append_error_event("mock injected error event", 500, &scratch_);
-    append_done_event(&scratch_);
+    if (is_openai_kind(g.kind)) {
+      append_error_event("mock injected error event", 500, &scratch_);
+      append_done_event(&scratch_);
+    } else {
+      append_generic_error_event(g.kind, "mock injected error event", &scratch_);
+    }
     next_truth_.push_back(TruthEntry{0, due, "error", 0});
     next_truth_.push_back(TruthEntry{0, due, "done", 0});
     next_final_ = true;
@@ -89,19 +94,30 @@ void Session::prepare_event() {
     const char* finish = last ? g.finish_reason : nullptr;
     if (chat) {
       append_chat_token_event(g.head, text, ev.reasoning, finish, &scratch_);
-    } else {
+    } else if (g.kind == ApiKind::kCompletions) {
       append_completion_token_event(g.head, text, finish, &scratch_);
+    } else {
+      std::string full;
+      GenerationEnd end{g.finish_reason, g.content_tokens, g.prompt_tokens, {}};
+      if (last) {
+        state_.text.append(g.text_start, g.content_tokens, &full, true);
+        end.full_text = full;
+      }
+      append_generic_token_event(g.kind, static_cast<int64_t>(i), text, last ? &end : nullptr,
+                                 &scratch_);
     }
     next_truth_.push_back(TruthEntry{0, due, ev.reasoning ? "reasoning" : "content", ev.tokens});
     if (last) {
-      if (g.include_usage) {
+      if (g.include_usage && is_openai_kind(g.kind)) {
         append_usage_event(g.head, chat,
                            UsageCounts{g.prompt_tokens, g.reasoning_tokens + g.content_tokens},
                            &scratch_);
         next_truth_.push_back(TruthEntry{0, due, "usage", 0});
       }
-      append_done_event(&scratch_);
-      next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      if (is_openai_kind(g.kind)) {
+        append_done_event(&scratch_);
+        next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      }
       next_final_ = true;
     }
   }
@@ -154,9 +170,12 @@ void Session::write_full_response() {
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content, true);
   const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
-  std::string body = g.kind == ApiKind::kChat
-                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
-                         : completion_body(g.head, content, g.finish_reason, usage);
+  std::string body =
+      g.kind == ApiKind::kChat ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
+      : g.kind == ApiKind::kCompletions
+          ? completion_body(g.head, content, g.finish_reason, usage)
+          : generic_body(g.kind, GenerationEnd{g.finish_reason, g.content_tokens, g.prompt_tokens, content},
+                         g.include_usage);
   write_whole_answer(std::move(body), usage.completion_tokens);
 }
 

@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
@@ -24,7 +26,9 @@ TurnPayload turn(std::vector<Message> m, int64_t max_tokens = -1, std::string mo
 }
 
 TEST(Endpoint, RegistryListsTypesAndRejectsUnknown) {
-  EXPECT_EQ(endpoint_types(), (std::vector<std::string>{"chat", "completions", "embeddings"}));
+  const std::vector<std::string> types = endpoint_types();
+  for (const char* t : {"chat", "completions", "embeddings"})
+    EXPECT_NE(std::find(types.begin(), types.end(), t), types.end()) << t;
   auto bad = make_endpoint("embedings", EndpointOptions{});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument);
