@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "endpoints/jmespath_eval.h"
+#include "endpoints/parse_errors.h"
 
 namespace servebench::endpoints {
 
@@ -31,7 +32,7 @@ class Compiler {
       } else if (c == '[') {
         if (auto st = bracket(out); !st) return st;
       } else {
-        return fail(std::string("unexpected '") + c + "'");
+        return fail("unexpected '" + excerpt(std::string_view(&c, 1)) + "'");
       }
     }
   }
@@ -45,7 +46,7 @@ class Compiler {
 
   Error fail_error(const std::string& why) const {
     return Error{ErrorCode::kInvalidArgument,
-                 std::string(what_) + ": '" + std::string(s_) + "' is not in the JMESPath subset (" +
+                 std::string(what_) + ": '" + excerpt(s_) + "' is not in the JMESPath subset (" +
                      why + " at offset " + std::to_string(pos_) + "); " + kSubset};
   }
   Status fail(const std::string& why) const { return tl::unexpected(fail_error(why)); }
@@ -70,7 +71,7 @@ class Compiler {
         ++pos_;
       step.field = std::string(s_.substr(start, pos_ - start));
     } else {
-      return fail(std::string("a field name cannot start with '") + c + "'");
+      return fail("a field name cannot start with '" + excerpt(std::string_view(&c, 1)) + "'");
     }
     out->push_back(std::move(step));
     return {};
@@ -117,7 +118,7 @@ class Compiler {
           break;
         }
         default:
-          return tl::unexpected(fail_error(std::string("unknown escape '\\") + e + "'"));
+          return tl::unexpected(fail_error("unknown escape '\\" + excerpt(std::string_view(&e, 1)) + "'"));
       }
     }
     return tl::unexpected(fail_error("unterminated quoted name"));

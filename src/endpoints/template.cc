@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/json_text.h"
+#include "endpoints/parse_errors.h"
 
 namespace servebench::endpoints {
 
@@ -38,7 +39,7 @@ Result<BodyTemplate::Var> parse_var(std::string_view name, std::string_view what
   if (name == "max_tokens") return V::kMaxTokens;
   if (name == "stream") return V::kStream;
   if (name == "role") return V::kRole;
-  return tl::unexpected(bad(what, "unknown placeholder '" + std::string(name) + "'; known: " + kNames));
+  return tl::unexpected(bad(what, "unknown placeholder '" + excerpt(name) + "'; known: " + kNames));
 }
 
 Result<BodyTemplate::Filter> parse_filter(std::string_view name, std::string_view what) {
@@ -46,7 +47,7 @@ Result<BodyTemplate::Filter> parse_filter(std::string_view name, std::string_vie
   if (name == "tojson") return BodyTemplate::Filter::kToJson;
   if (name == "lower") return BodyTemplate::Filter::kLower;
   return tl::unexpected(
-      bad(what, "unknown filter '" + std::string(name) + "'; known: tojson, lower"));
+      bad(what, "unknown filter '" + excerpt(name) + "'; known: tojson, lower"));
 }
 
 // Splits `source` into a skeleton (kSlot where a placeholder was) and the placeholders in order.

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "endpoints/detect_parser.h"
+#include "endpoints/parse_errors.h"
 #include "endpoints/registry.h"
 #include "endpoints/single_turn_checks.h"
 #include "endpoints/template.h"
@@ -49,7 +50,7 @@ Result<std::string> resolve_source(const std::string& given) {
       std::ostringstream text;
       text << in.rdbuf();
       if (!in.good() && !in.eof())
-        return tl::unexpected(usage(std::string(kWhat) + ": cannot read '" + given + "'"));
+        return tl::unexpected(usage(std::string(kWhat) + ": cannot read '" + excerpt(given) + "'"));
       return text.str();
     }
   }
