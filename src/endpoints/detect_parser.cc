@@ -234,7 +234,11 @@ class DetectParser final : public EventParser {
     element root;
     bool has_usage = false;
     if (parser_.parse(payload.data(), payload.size()).get(root) != simdjson::SUCCESS) {
-      f.text.assign(payload);  // not JSON: the answer is plain text
+      // A payload that opens like JSON but does not parse is a broken answer (a truncated
+      // document), not text; anything else is a plain-text answer.
+      if (payload.front() == '{' || payload.front() == '[')
+        return set_malformed(payload, rec, "invalid JSON");
+      f.text.assign(payload);
       f.any = true;
     } else {
       object obj;

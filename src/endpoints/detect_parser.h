@@ -11,7 +11,8 @@
 //                 text: the first string (or list of strings, joined) of "text", "content",
 //                 "response", "output", "result", else choices[0].text, .message.content,
 //                 .delta.content. A non-object JSON value is converted as a field value.
-//   not JSON      the payload itself is the output text.
+//   not JSON      the payload itself is the output text, unless it opens with '{' or '[' (a
+//                 broken JSON document, e.g. truncated: kMalformed).
 //
 // Also: an OpenAI `usage` object → RequestRecord::usage; {"error":..} or {"object":"error"} and
 // `event: error` → server error; "[DONE]" ends a stream; an empty event is a keep-alive.

@@ -132,6 +132,11 @@ Result<std::unique_ptr<Endpoint>> make_template_endpoint(const EndpointOptions& 
   if (!opts) return tl::unexpected(opts.error());
   auto source = resolve_source(opts->source);
   if (!source) return tl::unexpected(source.error());
+  if (source->find('{') == std::string::npos) {
+    return tl::unexpected(usage(std::string(kWhat) + ": '" + excerpt(*source) +
+                                "' is neither a named template (nv-embedqa), a readable file, nor a "
+                                "JSON template with {{ ... }} placeholders"));
+  }
   auto extras = BodyExtras::parse(opts->extras_json, "--extra-inputs");
   if (!extras) return tl::unexpected(extras.error());
   auto body = BodyTemplate::compile(*source, o.streaming, *extras, kWhat);

@@ -252,6 +252,61 @@ TEST(ProfileGeneric, RawSendsPayloadsVerbatim) {
   EXPECT_EQ(osl, (std::vector<double>{3, 3, 6, 6}));  // chat answers auto-detected as text
 }
 
+// A failing server: every fault kind the mock injects is a recorded error, never a crash or a
+// hang, for each type's parser, streaming and not.
+TEST(ProfileGeneric, FaultsAreRecordedErrors) {
+  struct Type {
+    std::vector<std::string> args;
+  };
+  const std::vector<Type> types = {
+      {{"--endpoint-type", "huggingface_generate"}},
+      {{"--endpoint-type", "solido_rag"}},
+      {{"--endpoint-type", "template", "--endpoint", "/v1/chat/completions", "--extra-inputs",
+        R"(payload_template:{"messages": [{"role": "user", "content": {{ text|tojson }}}], "stream": {{ stream|lower }}})"}},
+  };
+  for (const auto& t : types) {
+    for (bool streaming : {false, true}) {
+      const std::string dir = make_temp_dir("generic-faults");
+      Server mock;
+      ASSERT_TRUE(mock.start_mock({"--error-rate", "50", "--error-kind", "mixed", "--seed", "5",
+                                   "--ground-truth", dir + "/gt.jsonl"}));
+      std::vector<std::string> a = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "8", "--osl", "6",
+                                    "-u", mock.url(), "--request-count", "24", "--concurrency", "4",
+                                    "--request-timeout-seconds", "20"};
+      a.insert(a.end(), t.args.begin(), t.args.end());
+      if (streaming) a.push_back("--streaming");
+      auto r = run_profile(dir, a, 60);
+      mock.stop();
+      SCOPED_TRACE(t.args[1] + (streaming ? " streaming" : ""));
+      EXPECT_FALSE(r.timed_out);
+      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.exit_code << " " << r.stderr_text;
+      // What the server did to each request id (a request the client sent again after a reset
+      // appears more than once).
+      std::map<std::string, std::vector<std::string>> outcomes;
+      for (const auto& g : read_jsonl(dir + "/gt.jsonl"))
+        outcomes[g["x_request_id"].get<std::string>()].push_back(g["outcome"].get<std::string>());
+      int errors = 0, ok = 0;
+      for (const auto& rec : r.records()) {
+        const auto& seen = outcomes[rec["metadata"]["x_request_id"].get<std::string>()];
+        ASSERT_FALSE(seen.empty());
+        const bool failed = rec.contains("error") && !rec["error"].is_null();
+        if (failed) {
+          ++errors;
+          EXPECT_NE(std::count(seen.begin(), seen.end(), "ok"), static_cast<long>(seen.size())) << rec.dump();
+        } else {
+          ++ok;
+          EXPECT_EQ(seen.back(), "ok") << rec.dump();
+        }
+      }
+      EXPECT_GT(errors, 0);
+      EXPECT_GT(ok, 0);
+      EXPECT_EQ(errors + ok, 24);
+      const auto s = r.summary();
+      EXPECT_EQ(metric_avg(s, "error_request_count"), errors);
+    }
+  }
+}
+
 TEST(ProfileGeneric, BadCombinationsAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("generic-usage");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

@@ -113,7 +113,7 @@ TEST(Template, BadTemplatesAreOneLineUsageErrors) {
   };
   const std::vector<Case> cases = {
       {R"({"payload_template":"{\"text\": \"fixed\"}"})", "no {{ ... }} placeholder"},
-      {R"({"payload_template":"/no/such/template.json"})", "no {{ ... }} placeholder"},
+      {R"({"payload_template":"/no/such/template.json"})", "neither a named template"},
       {R"({"temperature":1})", "payload_template"},
       {"", "payload_template"},
       {extra("{\"a\": {{ prompt }}}"), "unknown placeholder 'prompt'"},
@@ -225,6 +225,10 @@ TEST(DetectParser, ErrorsAreRecorded) {
   EXPECT_EQ(p->parse_event(SseEventView{"error", "boom"}, 1, &c), ParseStatus::kServerError);
   RequestRecord d;
   EXPECT_EQ(p->parse_body("  ", 1, &d), ParseStatus::kMalformed);
+  RequestRecord t;  // a truncated JSON answer is broken, not text
+  EXPECT_EQ(p->parse_body(R"({"choices":[{"message":{"content":"cut)", 1, &t), ParseStatus::kMalformed);
+  EXPECT_EQ(t.error, ErrorKind::kMalformedSse);
+  EXPECT_TRUE(t.output_text.empty());
 }
 
 TEST(DetectParser, ResponseFieldStrictForTemplateLenientForRaw) {
