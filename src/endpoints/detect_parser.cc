@@ -56,14 +56,16 @@ bool convert(const JmesValue& v, Found* f) {
   if (first.kind == JmesValue::Kind::kElement && first.element.is_string()) {
     for (const JmesValue& item : v.items) {
       std::string_view s;
-      if (item.kind == JmesValue::Kind::kElement && item.element.get_string().get(s) == simdjson::SUCCESS)
+      if (item.kind == JmesValue::Kind::kElement &&
+          item.element.get_string().get(s) == simdjson::SUCCESS)
         f->text.append(s);
     }
     f->any = !f->text.empty();
     return f->any;
   }
   if (first.kind == JmesValue::Kind::kList ||
-      (first.kind == JmesValue::Kind::kElement && (first.element.is_array() || first.element.is_object()))) {
+      (first.kind == JmesValue::Kind::kElement &&
+       (first.element.is_array() || first.element.is_object()))) {
     f->items = static_cast<int64_t>(v.items.size());
     f->any = true;
     return true;
@@ -81,8 +83,8 @@ bool detect_embeddings(object obj, Found* f) {
   if (obj["data"].get(data) == simdjson::SUCCESS && data.size() > 0) {
     object first;
     std::string_view kind;
-    if (data.at(0).get(first) == simdjson::SUCCESS && first["object"].get(kind) == simdjson::SUCCESS &&
-        kind == "embedding") {
+    if (data.at(0).get(first) == simdjson::SUCCESS &&
+        first["object"].get(kind) == simdjson::SUCCESS && kind == "embedding") {
       int64_t n = 0;
       for (element item : data) {
         object o;
@@ -155,7 +157,8 @@ bool detect_text(object obj, Found* f) {
   }
   for (const char* key : {"message", "delta"}) {
     object m;
-    if (choice[key].get(m) == simdjson::SUCCESS && m["content"].get(s) == simdjson::SUCCESS && !s.empty()) {
+    if (choice[key].get(m) == simdjson::SUCCESS && m["content"].get(s) == simdjson::SUCCESS &&
+        !s.empty()) {
       f->text.assign(s);
       return f->any = true;
     }
@@ -213,7 +216,8 @@ class DetectParser final : public EventParser {
   using EventParser::parse_event;
   ParseStatus parse_event(const SseEventView& event, int64_t recv_ns,
                           record::RequestRecord* rec) override {
-    if (event.event == "error") return set_server_error("", event.data, rec, "server error event: ");
+    if (event.event == "error")
+      return set_server_error("", event.data, rec, "server error event: ");
     const std::string_view payload = trim_json_space(event.data);
     if (payload == "[DONE]") return ParseStatus::kDone;
     if (payload.empty()) return ParseStatus::kOk;

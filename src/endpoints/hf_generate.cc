@@ -177,20 +177,27 @@ class HfGenerateParser final : public json::JsonEventParser<HfGenerateParser> {
   // list-shaped body; the element's bounds are found by a bracket scan outside strings).
   static std::optional<std::string_view> first_object(std::string_view list) {
     size_t i = 1;
-    while (i < list.size() && (list[i] == ' ' || list[i] == '\n' || list[i] == '\r' || list[i] == '\t')) ++i;
+    while (i < list.size() &&
+           (list[i] == ' ' || list[i] == '\n' || list[i] == '\r' || list[i] == '\t'))
+      ++i;
     if (i >= list.size() || list[i] != '{') return std::nullopt;
     int depth = 0;
     bool in_string = false;
     for (size_t j = i; j < list.size(); ++j) {
       const char c = list[j];
       if (in_string) {
-        if (c == '\\') ++j;
-        else if (c == '"') in_string = false;
+        if (c == '\\')
+          ++j;
+        else if (c == '"')
+          in_string = false;
         continue;
       }
-      if (c == '"') in_string = true;
-      else if (c == '{' || c == '[') ++depth;
-      else if ((c == '}' || c == ']') && --depth == 0) return list.substr(i, j + 1 - i);
+      if (c == '"')
+        in_string = true;
+      else if (c == '{' || c == '[')
+        ++depth;
+      else if ((c == '}' || c == ']') && --depth == 0)
+        return list.substr(i, j + 1 - i);
     }
     return std::nullopt;
   }

@@ -40,7 +40,8 @@ class Compiler {
  private:
   bool at_end() const { return pos_ >= s_.size(); }
   void skip_space() {
-    while (!at_end() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
+    while (!at_end() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
       ++pos_;
   }
 
@@ -84,7 +85,8 @@ class Compiler {
     while (!at_end()) {
       const char c = s_[pos_++];
       if (c == '"') return name;
-      if (static_cast<unsigned char>(c) < 0x20) return tl::unexpected(fail_error("control character in a quoted name"));
+      if (static_cast<unsigned char>(c) < 0x20)
+        return tl::unexpected(fail_error("control character in a quoted name"));
       if (c != '\\') {
         name.push_back(c);
         continue;
@@ -92,24 +94,42 @@ class Compiler {
       if (at_end()) break;
       const char e = s_[pos_++];
       switch (e) {
-        case '"': name.push_back('"'); break;
-        case '\\': name.push_back('\\'); break;
-        case '/': name.push_back('/'); break;
-        case 'b': name.push_back('\b'); break;
-        case 'f': name.push_back('\f'); break;
-        case 'n': name.push_back('\n'); break;
-        case 'r': name.push_back('\r'); break;
-        case 't': name.push_back('\t'); break;
+        case '"':
+          name.push_back('"');
+          break;
+        case '\\':
+          name.push_back('\\');
+          break;
+        case '/':
+          name.push_back('/');
+          break;
+        case 'b':
+          name.push_back('\b');
+          break;
+        case 'f':
+          name.push_back('\f');
+          break;
+        case 'n':
+          name.push_back('\n');
+          break;
+        case 'r':
+          name.push_back('\r');
+          break;
+        case 't':
+          name.push_back('\t');
+          break;
         case 'u': {
           auto cp = hex4();
           if (!cp) return tl::unexpected(cp.error());
           uint32_t code = *cp;
           if (code >= 0xD800 && code <= 0xDBFF) {
-            if (s_.substr(pos_, 2) != "\\u") return tl::unexpected(fail_error("unpaired surrogate"));
+            if (s_.substr(pos_, 2) != "\\u")
+              return tl::unexpected(fail_error("unpaired surrogate"));
             pos_ += 2;
             auto low = hex4();
             if (!low) return tl::unexpected(low.error());
-            if (*low < 0xDC00 || *low > 0xDFFF) return tl::unexpected(fail_error("unpaired surrogate"));
+            if (*low < 0xDC00 || *low > 0xDFFF)
+              return tl::unexpected(fail_error("unpaired surrogate"));
             code = 0x10000 + ((code - 0xD800) << 10) + (*low - 0xDC00);
           } else if (code >= 0xDC00 && code <= 0xDFFF) {
             return tl::unexpected(fail_error("unpaired surrogate"));
@@ -118,7 +138,8 @@ class Compiler {
           break;
         }
         default:
-          return tl::unexpected(fail_error("unknown escape '\\" + excerpt(std::string_view(&e, 1)) + "'"));
+          return tl::unexpected(
+              fail_error("unknown escape '\\" + excerpt(std::string_view(&e, 1)) + "'"));
       }
     }
     return tl::unexpected(fail_error("unterminated quoted name"));
@@ -130,10 +151,14 @@ class Compiler {
     for (int i = 0; i < 4; ++i) {
       const char h = s_[pos_++];
       v <<= 4;
-      if (h >= '0' && h <= '9') v |= static_cast<uint32_t>(h - '0');
-      else if (h >= 'a' && h <= 'f') v |= static_cast<uint32_t>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') v |= static_cast<uint32_t>(h - 'A' + 10);
-      else return tl::unexpected(fail_error("bad \\u escape"));
+      if (h >= '0' && h <= '9')
+        v |= static_cast<uint32_t>(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        v |= static_cast<uint32_t>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        v |= static_cast<uint32_t>(h - 'A' + 10);
+      else
+        return tl::unexpected(fail_error("bad \\u escape"));
     }
     return v;
   }

@@ -37,9 +37,10 @@ class RawEndpoint final : public Endpoint {
 
 Status check_raw_options(const OptionFacts& facts) {
   if (!facts.input_file) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--endpoint-type raw sends pre-built payloads: give --input-file with "
-                      "raw_payload rows ({\"payload\": {...}}), an inputs.json, or mooncake payload rows");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "--endpoint-type raw sends pre-built payloads: give --input-file with "
+        "raw_payload rows ({\"payload\": {...}}), an inputs.json, or mooncake payload rows");
   }
   if (facts.shared_prompts) {
     return make_error(ErrorCode::kInvalidArgument,

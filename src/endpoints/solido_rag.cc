@@ -98,8 +98,9 @@ class SolidoRagParser final : public json::JsonEventParser<SolidoRagParser> {
     record::Chunk chunk;
     chunk.recv_ns = recv_ns;
     chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-    chunk.kind = content.empty() ? (usage.present() ? record::ChunkKind::kUsage : record::ChunkKind::kEmpty)
-                                 : record::ChunkKind::kContent;
+    chunk.kind = content.empty()
+                     ? (usage.present() ? record::ChunkKind::kUsage : record::ChunkKind::kEmpty)
+                     : record::ChunkKind::kContent;
     rec->output_text.append(content);
     chunk.text_bytes = static_cast<uint32_t>(content.size());
     rec->chunks.push_back(chunk);

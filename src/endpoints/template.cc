@@ -1,7 +1,6 @@
 #include "endpoints/template.h"
 
 #include <cctype>
-
 #include <nlohmann/json.hpp>
 
 #include "endpoints/json_text.h"
@@ -46,8 +45,7 @@ Result<BodyTemplate::Filter> parse_filter(std::string_view name, std::string_vie
   if (name.empty()) return BodyTemplate::Filter::kNone;
   if (name == "tojson") return BodyTemplate::Filter::kToJson;
   if (name == "lower") return BodyTemplate::Filter::kLower;
-  return tl::unexpected(
-      bad(what, "unknown filter '" + excerpt(name) + "'; known: tojson, lower"));
+  return tl::unexpected(bad(what, "unknown filter '" + excerpt(name) + "'; known: tojson, lower"));
 }
 
 // Splits `source` into a skeleton (kSlot where a placeholder was) and the placeholders in order.
@@ -68,8 +66,9 @@ Status tokenize(std::string_view source, bool stream, std::string_view what, std
     if (open == std::string_view::npos) break;
     const char next = open + 1 < source.size() ? source[open + 1] : '\0';
     if (next == '%' || next == '#') {
-      return tl::unexpected(bad(what, std::string("Jinja ") + (next == '%' ? "statements {% %}" : "comments {# #}") +
-                                          " are not supported; use {{ name|filter }} placeholders"));
+      return tl::unexpected(
+          bad(what, std::string("Jinja ") + (next == '%' ? "statements {% %}" : "comments {# #}") +
+                        " are not supported; use {{ name|filter }} placeholders"));
     }
     if (next != '{') {
       skeleton->push_back('{');
@@ -77,7 +76,8 @@ Status tokenize(std::string_view source, bool stream, std::string_view what, std
       continue;
     }
     const size_t close = source.find("}}", open + 2);
-    if (close == std::string_view::npos) return tl::unexpected(bad(what, "'{{' without a closing '}}'"));
+    if (close == std::string_view::npos)
+      return tl::unexpected(bad(what, "'{{' without a closing '}}'"));
     std::string_view expr = source.substr(open + 2, close - open - 2);
     if (!expr.empty() && expr.front() == '-') {  // {{- : strip whitespace before
       expr.remove_prefix(1);
@@ -91,7 +91,8 @@ Status tokenize(std::string_view source, bool stream, std::string_view what, std
     const size_t bar = expr.find('|');
     auto var = parse_var(trim(expr.substr(0, bar)), what);
     if (!var) return tl::unexpected(var.error());
-    auto filter = parse_filter(bar == std::string_view::npos ? std::string_view() : trim(expr.substr(bar + 1)), what);
+    auto filter = parse_filter(
+        bar == std::string_view::npos ? std::string_view() : trim(expr.substr(bar + 1)), what);
     if (!filter) return tl::unexpected(filter.error());
     ++*placeholders;
     if (*var == BodyTemplate::Var::kStream) {
@@ -128,8 +129,10 @@ bool scan_members(const std::string& s, size_t* open, size_t* close, std::vector
   for (size_t j = i; j < s.size(); ++j) {
     const char c = s[j];
     if (in_string) {
-      if (c == '\\') ++j;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++j;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (depth == 1 && !in_member && !is_space(c) && c != ',' && c != '}') {
@@ -140,7 +143,8 @@ bool scan_members(const std::string& s, size_t* open, size_t* close, std::vector
         const size_t q = s.find('"', j + 1);
         if (q != std::string::npos) {
           cur.key = s.substr(j + 1, q - j - 1);
-          cur.literal_key = cur.key.find('\\') == std::string::npos && cur.key.find(kSlot) == std::string::npos;
+          cur.literal_key =
+              cur.key.find('\\') == std::string::npos && cur.key.find(kSlot) == std::string::npos;
         }
       }
     }
@@ -237,8 +241,10 @@ Result<BodyTemplate> BodyTemplate::compile(std::string_view source, bool stream,
   if (auto st = tokenize(source, stream, what, &skeleton, &slots, &t.placeholders_); !st)
     return tl::unexpected(st.error());
   if (t.placeholders_ == 0) {
-    return tl::unexpected(bad(what, "the template has no {{ ... }} placeholder; put e.g. {{ text|tojson }} "
-                                    "where the prompt goes"));
+    return tl::unexpected(
+        bad(what,
+            "the template has no {{ ... }} placeholder; put e.g. {{ text|tojson }} "
+            "where the prompt goes"));
   }
   apply_extras(extras, &skeleton, &slots);
   size_t slot = 0;

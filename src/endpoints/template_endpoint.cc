@@ -9,12 +9,11 @@
 //
 // The turn's texts (all --batch-size of them) are the template's `texts`. A row's own `extra` is
 // merged into the rendered body when the body is built (before the run for single-turn loads).
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
-#include <filesystem>
-
-#include <nlohmann/json.hpp>
 
 #include "endpoints/detect_parser.h"
 #include "endpoints/parse_errors.h"
@@ -38,7 +37,9 @@ struct TemplateOptions {
   std::string extras_json;     // the remaining members
 };
 
-std::string dump(const Ordered& j) { return j.dump(-1, ' ', false, Ordered::error_handler_t::replace); }
+std::string dump(const Ordered& j) {
+  return j.dump(-1, ' ', false, Ordered::error_handler_t::replace);
+}
 
 // A named template, a readable file, or the text itself.
 Result<std::string> resolve_source(const std::string& given) {
@@ -76,7 +77,8 @@ Result<TemplateOptions> split_options(const EndpointOptions& o, bool need_templa
   }
   if (auto it = extra.find("response_field"); it != extra.end()) {
     if (!it->is_string() || it->get<std::string>().empty())
-      return tl::unexpected(usage("--extra-inputs response_field: expected a JMESPath text such as data[0].embedding"));
+      return tl::unexpected(usage(
+          "--extra-inputs response_field: expected a JMESPath text such as data[0].embedding"));
     out.response_field = it->get<std::string>();
     extra.erase(it);
   }
@@ -133,9 +135,10 @@ Result<std::unique_ptr<Endpoint>> make_template_endpoint(const EndpointOptions& 
   auto source = resolve_source(opts->source);
   if (!source) return tl::unexpected(source.error());
   if (source->find('{') == std::string::npos) {
-    return tl::unexpected(usage(std::string(kWhat) + ": '" + excerpt(*source) +
-                                "' is neither a named template (nv-embedqa), a readable file, nor a "
-                                "JSON template with {{ ... }} placeholders"));
+    return tl::unexpected(
+        usage(std::string(kWhat) + ": '" + excerpt(*source) +
+              "' is neither a named template (nv-embedqa), a readable file, nor a "
+              "JSON template with {{ ... }} placeholders"));
   }
   auto extras = BodyExtras::parse(opts->extras_json, "--extra-inputs");
   if (!extras) return tl::unexpected(extras.error());

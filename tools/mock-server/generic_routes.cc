@@ -32,16 +32,21 @@ const char* tgi_finish(const char* openai_reason) {
 Result<ParsedRequest> parse_any_request(ApiKind kind, std::string_view body,
                                         const TokenCounter& counter) {
   switch (kind) {
-    case ApiKind::kTgi: return parse_tgi_request(body, false, counter);
-    case ApiKind::kTgiStream: return parse_tgi_request(body, true, counter);
-    case ApiKind::kSolidoRag: return parse_solido_request(body, counter);
+    case ApiKind::kTgi:
+      return parse_tgi_request(body, false, counter);
+    case ApiKind::kTgiStream:
+      return parse_tgi_request(body, true, counter);
+    case ApiKind::kSolidoRag:
+      return parse_solido_request(body, counter);
     case ApiKind::kChat:
-    case ApiKind::kCompletions: break;
+    case ApiKind::kCompletions:
+      break;
   }
   return parse_request(kind, body, counter);
 }
 
-Result<ParsedRequest> parse_tgi_request(std::string_view body, bool stream, const TokenCounter& counter) {
+Result<ParsedRequest> parse_tgi_request(std::string_view body, bool stream,
+                                        const TokenCounter& counter) {
   auto obj = parse_object(body);
   if (!obj) return tl::unexpected(obj.error());
   ParsedRequest r;

@@ -44,7 +44,8 @@ inline bool is_openai_kind(ApiKind kind) {
 Result<ParsedRequest> parse_any_request(ApiKind kind, std::string_view body,
                                         const TokenCounter& counter);
 
-Result<ParsedRequest> parse_tgi_request(std::string_view body, bool stream, const TokenCounter& counter);
+Result<ParsedRequest> parse_tgi_request(std::string_view body, bool stream,
+                                        const TokenCounter& counter);
 Result<ParsedRequest> parse_solido_request(std::string_view body, const TokenCounter& counter);
 
 // The final facts of a generation, for the answers that report them.

@@ -42,7 +42,8 @@ EventParser* pick(uint8_t selector) {
       servebench::endpoints::make_event_parser("huggingface_generate"),
       servebench::endpoints::make_event_parser("solido_rag"),
       servebench::endpoints::make_event_parser("raw"),
-      configured("template", R"({"payload_template":"nv-embedqa","response_field":"choices[*].text"})"),
+      configured("template",
+                 R"({"payload_template":"nv-embedqa","response_field":"choices[*].text"})"),
       configured("raw", R"({"response_field":"data[0].embedding"})"),
   };
   return parsers[selector % 5].get();

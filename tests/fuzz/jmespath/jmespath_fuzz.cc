@@ -4,9 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "endpoints/jmespath.h"
 
@@ -22,7 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   const size_t nl = in.find('\n');
   const std::string_view expr = in.substr(0, nl);
-  const std::string_view doc = nl == std::string_view::npos ? std::string_view("{}") : in.substr(nl + 1);
+  const std::string_view doc =
+      nl == std::string_view::npos ? std::string_view("{}") : in.substr(nl + 1);
   auto path = servebench::endpoints::JmesPath::compile(expr, "fuzz");
   if (!path) {
     check(path.error().message.find('\n') == std::string::npos);

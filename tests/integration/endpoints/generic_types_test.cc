@@ -30,8 +30,9 @@ std::vector<std::pair<std::string, bool>> data_lines(const std::string& body) {
 TEST(MockTgi, GenerateAndGenerateStreamInTgisShapes) {
   auto mock = mt::MockProcess::start({});
   ASSERT_NE(mock, nullptr);
-  auto r = mt::post_json(mock->port(), "/generate",
-                         R"({"inputs":"one two three","parameters":{"max_new_tokens":6,"details":true}})");
+  auto r = mt::post_json(
+      mock->port(), "/generate",
+      R"({"inputs":"one two three","parameters":{"max_new_tokens":6,"details":true}})");
   ASSERT_EQ(r.status, 200) << r.body;
   Json j = Json::parse(r.body);
   ASSERT_TRUE(j["generated_text"].is_string());
@@ -66,12 +67,15 @@ TEST(MockTgi, GenerateAndGenerateStreamInTgisShapes) {
   }
   EXPECT_EQ(s.body.find("[DONE]"), std::string::npos);
 
-  for (const std::string bad : {R"({"parameters":{}})", R"({"inputs":"a","parameters":{"max_new_tokens":0}})", "[1]"}) {
+  for (const std::string bad :
+       {R"({"parameters":{}})", R"({"inputs":"a","parameters":{"max_new_tokens":0}})", "[1]"}) {
     EXPECT_EQ(mt::post_json(mock->port(), "/generate", bad).status, 400) << bad;
   }
-  auto fault = mt::post_json(mock->port(), "/generate_stream", R"({"inputs":"a b"})",
-                             {{"X-Mock-Scenario", "error_rate=100;error_kind=error-event;output_tokens=4"}});
-  EXPECT_NE(fault.body.find("data:{\"error\":\"mock injected error event\",\"error_type\":\"generation\"}"),
+  auto fault =
+      mt::post_json(mock->port(), "/generate_stream", R"({"inputs":"a b"})",
+                    {{"X-Mock-Scenario", "error_rate=100;error_kind=error-event;output_tokens=4"}});
+  EXPECT_NE(fault.body.find(
+                "data:{\"error\":\"mock injected error event\",\"error_type\":\"generation\"}"),
             std::string::npos)
       << fault.body;
   EXPECT_EQ(mt::post_json(mock->port(), "/generate", R"({"inputs":"a"})",
@@ -83,7 +87,8 @@ TEST(MockTgi, GenerateAndGenerateStreamInTgisShapes) {
 TEST(MockSolido, PromptRouteStreamsWhenAsked) {
   auto mock = mt::MockProcess::start({});
   ASSERT_NE(mock, nullptr);
-  const std::string body = R"({"query":["one two","three"],"filters":{"family":"Solido","tool":"SDE"},"inference_model":"m"})";
+  const std::string body =
+      R"({"query":["one two","three"],"filters":{"family":"Solido","tool":"SDE"},"inference_model":"m"})";
   auto r = mt::post_json(mock->port(), "/rag/api/prompt", body);
   ASSERT_EQ(r.status, 200) << r.body;
   Json j = Json::parse(r.body);
@@ -94,12 +99,24 @@ TEST(MockSolido, PromptRouteStreamsWhenAsked) {
   const auto events = data_lines(s.body);
   ASSERT_EQ(events.size(), 3u) << s.body;
   for (const auto& e : events) EXPECT_TRUE(Json::parse(e.first)["content"].is_string());
-  EXPECT_EQ(mt::post_json(mock->port(), "/rag/api/prompt", R"({"query":"not a list"})").status, 400);
+  EXPECT_EQ(mt::post_json(mock->port(), "/rag/api/prompt", R"({"query":"not a list"})").status,
+            400);
 }
 
-const std::vector<std::string> kBase = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "16",
-                                        "--osl", "12", "--request-count", "16", "--concurrency", "4",
-                                        "--random-seed", "3"};
+const std::vector<std::string> kBase = {"-m",
+                                        "mock-model",
+                                        "--tokenizer",
+                                        "simple",
+                                        "--isl",
+                                        "16",
+                                        "--osl",
+                                        "12",
+                                        "--request-count",
+                                        "16",
+                                        "--concurrency",
+                                        "4",
+                                        "--random-seed",
+                                        "3"};
 
 std::vector<std::string> args(std::vector<std::string> extra) {
   std::vector<std::string> a = kBase;
@@ -119,8 +136,9 @@ Checked profile_checked(const std::string& tag, std::vector<std::string> extra, 
   Checked c;
   const std::string dir = make_temp_dir(tag);
   Server mock;
-  EXPECT_TRUE(mock.start_mock({"--ttft-ms", "3", "--itl-ms", "1", "--record-requests", dir + "/rec.jsonl",
-                               "--record-bodies", "--ground-truth", dir + "/gt.jsonl"}));
+  EXPECT_TRUE(
+      mock.start_mock({"--ttft-ms", "3", "--itl-ms", "1", "--record-requests", dir + "/rec.jsonl",
+                       "--record-bodies", "--ground-truth", dir + "/gt.jsonl"}));
   extra.insert(extra.begin(), {"-u", mock.url()});
   if (streaming) extra.push_back("--streaming");
   c.run = run_profile(dir, args(extra));
@@ -128,7 +146,8 @@ Checked profile_checked(const std::string& tag, std::vector<std::string> extra, 
   EXPECT_EQ(c.run.exit_code, 0) << c.run.stderr_text;
   c.sent = read_jsonl(dir + "/rec.jsonl");
   std::map<std::string, Json> truth;
-  for (const auto& g : read_jsonl(dir + "/gt.jsonl")) truth[g["x_request_id"].get<std::string>()] = g;
+  for (const auto& g : read_jsonl(dir + "/gt.jsonl"))
+    truth[g["x_request_id"].get<std::string>()] = g;
   EXPECT_EQ(c.sent.size(), 16u);
   for (const auto& s : c.sent) EXPECT_EQ(s["path"], want_path);
   const auto records = c.run.records();
@@ -137,22 +156,27 @@ Checked profile_checked(const std::string& tag, std::vector<std::string> extra, 
     const auto& m = rec["metrics"];
     const auto& g = truth.at(rec["metadata"]["x_request_id"].get<std::string>());
     EXPECT_EQ(g["outcome"], "ok");
-    EXPECT_EQ(m["output_sequence_length"]["value"].get<double>(), g["completion_tokens"].get<double>())
+    EXPECT_EQ(m["output_sequence_length"]["value"].get<double>(),
+              g["completion_tokens"].get<double>())
         << rec.dump();
     if (check_isl) {
-      EXPECT_EQ(m["input_sequence_length"]["value"].get<double>(), g["prompt_tokens"].get<double>());
+      EXPECT_EQ(m["input_sequence_length"]["value"].get<double>(),
+                g["prompt_tokens"].get<double>());
     }
     EXPECT_EQ(m.contains("time_to_first_token"), streaming) << rec.dump();
-    EXPECT_EQ(m.contains("inter_token_latency"), streaming && m["output_sequence_length"]["value"] > 1);
+    EXPECT_EQ(m.contains("inter_token_latency"),
+              streaming && m["output_sequence_length"]["value"] > 1);
   }
   return c;
 }
 
 TEST(ProfileGeneric, HuggingfaceGenerateStreamingAndNot) {
   for (bool streaming : {false, true}) {
-    auto c = profile_checked("tgi", {"--endpoint-type", "huggingface_generate", "--extra-inputs", "temperature:0.5"},
-                             streaming, streaming ? "/generate_stream" : "/generate");
-    EXPECT_NE(c.run.artifact_dir.find("mock-model-huggingface_generate-concurrency4"), std::string::npos)
+    auto c = profile_checked(
+        "tgi", {"--endpoint-type", "huggingface_generate", "--extra-inputs", "temperature:0.5"},
+        streaming, streaming ? "/generate_stream" : "/generate");
+    EXPECT_NE(c.run.artifact_dir.find("mock-model-huggingface_generate-concurrency4"),
+              std::string::npos)
         << c.run.artifact_dir;
     ASSERT_FALSE(c.sent.empty());
     Json body = Json::parse(c.sent[0]["body"].get<std::string>());
@@ -166,7 +190,8 @@ TEST(ProfileGeneric, HuggingfaceGenerateStreamingAndNot) {
 
 TEST(ProfileGeneric, SolidoRagStreamingAndNot) {
   for (bool streaming : {false, true}) {
-    auto c = profile_checked("solido", {"--endpoint-type", "solido_rag"}, streaming, "/rag/api/prompt");
+    auto c =
+        profile_checked("solido", {"--endpoint-type", "solido_rag"}, streaming, "/rag/api/prompt");
     ASSERT_FALSE(c.sent.empty());
     EXPECT_EQ(c.sent[0]["stream"], streaming);
     Json body = Json::parse(c.sent[0]["body"].get<std::string>());
@@ -181,8 +206,9 @@ TEST(ProfileGeneric, TemplateSpeaksChatThroughItsTemplate) {
   const std::string tmpl =
       R"(payload_template:{"messages": [{"role": "user", "content": {{ text|tojson }}}], "model": {{ model|tojson }}, "max_tokens": {{ max_tokens }}, "stream": {{ stream|lower }}})";
   for (bool streaming : {false, true}) {
-    auto c = profile_checked("template", {"--endpoint-type", "template", "--endpoint", "/v1/chat/completions",
-                                          "--extra-inputs", tmpl, "--extra-inputs", "ignore_eos:true"},
+    auto c = profile_checked("template",
+                             {"--endpoint-type", "template", "--endpoint", "/v1/chat/completions",
+                              "--extra-inputs", tmpl, "--extra-inputs", "ignore_eos:true"},
                              streaming, "/v1/chat/completions");
     EXPECT_NE(c.run.artifact_dir.find("mock-model-template-"), std::string::npos);
     ASSERT_FALSE(c.sent.empty());
@@ -201,11 +227,27 @@ TEST(ProfileGeneric, TemplateResponseFieldOnEmbeddingsBatches) {
   const std::string dir = make_temp_dir("template-emb");
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl"}));
-  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "--isl", "8", "-u", mock.url() + "/v1/embeddings",
-                             "--endpoint-type", "template", "--extra-inputs",
-                             R"(payload_template:{"input": {{ texts|tojson }}, "model": {{ model|tojson }}})",
-                             "--extra-inputs", "response_field:data[*].embedding", "--batch-size", "3",
-                             "--request-count", "6", "--export-level", "raw"});
+  auto r = run_profile(
+      dir, {"-m",
+            "mock-model",
+            "--tokenizer",
+            "simple",
+            "--isl",
+            "8",
+            "-u",
+            mock.url() + "/v1/embeddings",
+            "--endpoint-type",
+            "template",
+            "--extra-inputs",
+            R"(payload_template:{"input": {{ texts|tojson }}, "model": {{ model|tojson }}})",
+            "--extra-inputs",
+            "response_field:data[*].embedding",
+            "--batch-size",
+            "3",
+            "--request-count",
+            "6",
+            "--export-level",
+            "raw"});
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const auto sent = read_jsonl(dir + "/rec.jsonl");
@@ -220,9 +262,10 @@ TEST(ProfileGeneric, TemplateResponseFieldOnEmbeddingsBatches) {
   const std::string dir2 = make_temp_dir("template-miss");
   Server mock2;
   ASSERT_TRUE(mock2.start_mock({}));
-  auto miss = run_profile(dir2, {"-m", "mock-model", "--tokenizer", "simple", "--isl", "8", "-u", mock2.url() + "/v1/embeddings",
-                                 "--endpoint-type", "template", "--extra-inputs", "payload_template:nv-embedqa",
-                                 "--extra-inputs", "response_field:vectors[0]", "--request-count", "4"});
+  auto miss = run_profile(dir2, {"-m", "mock-model", "--tokenizer", "simple", "--isl", "8", "-u",
+                                 mock2.url() + "/v1/embeddings", "--endpoint-type", "template",
+                                 "--extra-inputs", "payload_template:nv-embedqa", "--extra-inputs",
+                                 "response_field:vectors[0]", "--request-count", "4"});
   mock2.stop();
   EXPECT_NE(miss.exit_code, 0);
   EXPECT_EQ(metric_avg(miss.summary(), "error_request_count"), 4);
@@ -232,22 +275,28 @@ TEST(ProfileGeneric, RawSendsPayloadsVerbatim) {
   const std::string dir = make_temp_dir("raw");
   {
     std::ofstream f(dir + "/payloads.jsonl");
-    f << R"({"payload":{"model":"mock-model","messages":[{"role":"user","content":"alpha beta gamma"}],"max_tokens":6,"ignore_eos":true,"custom_field":1}})" << "\n";
-    f << R"({"payload":{"model":"mock-model","messages":[{"role":"user","content":"delta"}],"max_tokens":3,"ignore_eos":true}})" << "\n";
+    f << R"({"payload":{"model":"mock-model","messages":[{"role":"user","content":"alpha beta gamma"}],"max_tokens":6,"ignore_eos":true,"custom_field":1}})"
+      << "\n";
+    f << R"({"payload":{"model":"mock-model","messages":[{"role":"user","content":"delta"}],"max_tokens":3,"ignore_eos":true}})"
+      << "\n";
   }
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--record-requests", dir + "/rec.jsonl", "--record-bodies"}));
-  auto r = run_profile(dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url() + "/v1/chat/completions",
-                             "--endpoint-type", "raw", "--input-file", dir + "/payloads.jsonl",
-                             "--custom-dataset-type", "raw_payload", "--request-count", "4", "--concurrency", "1"});
+  auto r = run_profile(
+      dir, {"-m", "mock-model", "--tokenizer", "simple", "-u", mock.url() + "/v1/chat/completions",
+            "--endpoint-type", "raw", "--input-file", dir + "/payloads.jsonl",
+            "--custom-dataset-type", "raw_payload", "--request-count", "4", "--concurrency", "1"});
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const auto sent = read_jsonl(dir + "/rec.jsonl");
   ASSERT_EQ(sent.size(), 4u);
-  EXPECT_EQ(Json::parse(sent[0]["body"].get<std::string>()),
-            Json::parse(R"({"model":"mock-model","messages":[{"role":"user","content":"alpha beta gamma"}],"max_tokens":6,"ignore_eos":true,"custom_field":1})"));
+  EXPECT_EQ(
+      Json::parse(sent[0]["body"].get<std::string>()),
+      Json::parse(
+          R"({"model":"mock-model","messages":[{"role":"user","content":"alpha beta gamma"}],"max_tokens":6,"ignore_eos":true,"custom_field":1})"));
   std::vector<double> osl;
-  for (const auto& rec : r.records()) osl.push_back(rec["metrics"]["output_sequence_length"]["value"].get<double>());
+  for (const auto& rec : r.records())
+    osl.push_back(rec["metrics"]["output_sequence_length"]["value"].get<double>());
   std::sort(osl.begin(), osl.end());
   EXPECT_EQ(osl, (std::vector<double>{3, 3, 6, 6}));  // chat answers auto-detected as text
 }
@@ -270,9 +319,22 @@ TEST(ProfileGeneric, FaultsAreRecordedErrors) {
       Server mock;
       ASSERT_TRUE(mock.start_mock({"--error-rate", "50", "--error-kind", "mixed", "--seed", "5",
                                    "--ground-truth", dir + "/gt.jsonl"}));
-      std::vector<std::string> a = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "8", "--osl", "6",
-                                    "-u", mock.url(), "--request-count", "24", "--concurrency", "4",
-                                    "--request-timeout-seconds", "20"};
+      std::vector<std::string> a = {"-m",
+                                    "mock-model",
+                                    "--tokenizer",
+                                    "simple",
+                                    "--isl",
+                                    "8",
+                                    "--osl",
+                                    "6",
+                                    "-u",
+                                    mock.url(),
+                                    "--request-count",
+                                    "24",
+                                    "--concurrency",
+                                    "4",
+                                    "--request-timeout-seconds",
+                                    "20"};
       a.insert(a.end(), t.args.begin(), t.args.end());
       if (streaming) a.push_back("--streaming");
       auto r = run_profile(dir, a, 60);
@@ -292,7 +354,8 @@ TEST(ProfileGeneric, FaultsAreRecordedErrors) {
         const bool failed = rec.contains("error") && !rec["error"].is_null();
         if (failed) {
           ++errors;
-          EXPECT_NE(std::count(seen.begin(), seen.end(), "ok"), static_cast<long>(seen.size())) << rec.dump();
+          EXPECT_NE(std::count(seen.begin(), seen.end(), "ok"), static_cast<long>(seen.size()))
+              << rec.dump();
         } else {
           ++ok;
           EXPECT_EQ(seen.back(), "ok") << rec.dump();
@@ -310,16 +373,20 @@ TEST(ProfileGeneric, FaultsAreRecordedErrors) {
 TEST(ProfileGeneric, BadCombinationsAreOneLineUsageErrors) {
   const std::string dir = make_temp_dir("generic-usage");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {{"--endpoint-type", "template", "--extra-inputs", R"(payload_template:{"prompt": "fixed"})"}, "placeholder"},
+      {{"--endpoint-type", "template", "--extra-inputs", R"(payload_template:{"prompt": "fixed"})"},
+       "placeholder"},
       {{"--endpoint-type", "template"}, "payload_template"},
-      {{"--endpoint-type", "template", "--extra-inputs", "payload_template:nv-embedqa", "--extra-inputs",
-        "response_field:data[?x]"},
+      {{"--endpoint-type", "template", "--extra-inputs", "payload_template:nv-embedqa",
+        "--extra-inputs", "response_field:data[?x]"},
        "response_field"},
       {{"--endpoint-type", "raw"}, "--input-file"},
-      {{"--endpoint-type", "huggingface_generate", "--shared-system-prompt-length", "8"}, "--shared-system-prompt-length"},
-      {{"--endpoint-type", "solido_rag", "--session-turns-mean", "3", "--num-sessions", "2"}, "--session-turns-mean"},
+      {{"--endpoint-type", "huggingface_generate", "--shared-system-prompt-length", "8"},
+       "--shared-system-prompt-length"},
+      {{"--endpoint-type", "solido_rag", "--session-turns-mean", "3", "--num-sessions", "2"},
+       "--session-turns-mean"},
       {{"--endpoint-type", "huggingface_generate", "--batch-size", "2"}, "--batch-size"},
-      {{"--endpoint-type", "template", "--extra-inputs", "payload_template:nv-embedqa", "--cache-bust", "first_turn_prefix"},
+      {{"--endpoint-type", "template", "--extra-inputs", "payload_template:nv-embedqa",
+        "--cache-bust", "first_turn_prefix"},
        "--cache-bust"},
   };
   for (const auto& [extra, word] : cases) {

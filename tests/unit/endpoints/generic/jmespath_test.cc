@@ -5,16 +5,14 @@
 #include "endpoints/jmespath.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
-
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
+#include <random>
 
 namespace servebench::endpoints {
 namespace {
@@ -58,8 +56,9 @@ TEST(JmesPath, SpecIndexExpressions) {
   EXPECT_EQ(search("[6]", list), "null");
   EXPECT_EQ(search("[-7]", list), "null");
   EXPECT_EQ(search("[0]", R"({"foo": 1})"), "null");
-  EXPECT_EQ(search("a.b.c[0].d[1][0]", R"({"a": {"b": {"c": [{"d": [0, [1, 2]]}, {"d": [3, 4]}]}}})"),
-            "1");
+  EXPECT_EQ(
+      search("a.b.c[0].d[1][0]", R"({"a": {"b": {"c": [{"d": [0, [1, 2]]}, {"d": [3, 4]}]}}})"),
+      "1");
   EXPECT_EQ(search("foo[0].bar", R"({"foo": [{"bar": "one"}, {"bar": "two"}]})"), "\"one\"");
 }
 
@@ -72,7 +71,7 @@ TEST(JmesPath, SpecListProjections) {
   EXPECT_EQ(search("people[*]", R"({"people": [1, null, 2]})"), "[1,2]");
   EXPECT_EQ(search("[*].foo", R"([{"foo": 1}, {"foo": 2}, {"bar": 3}])"), "[1,2]");
   EXPECT_EQ(search("foo[*].bar", R"({"foo": {"bar": 1}})"), "null");  // not a list
-  EXPECT_EQ(search("people[*].first[0]", people), "[]");  // strings are not lists
+  EXPECT_EQ(search("people[*].first[0]", people), "[]");              // strings are not lists
   const char* reservations =
       R"({"reservations": [{"instances": [{"state": "running"}, {"state": "stopped"}]},
                            {"instances": [{"state": "terminated"}, {"state": "running"}]}]})";
@@ -87,16 +86,16 @@ TEST(JmesPath, ResponseShapesUsersWrite) {
   const char* emb = R"({"data": [{"embedding": [0.5, -1]}, {"embedding": [2, 3]}]})";
   EXPECT_EQ(search("data[0].embedding", emb), "[0.5,-1]");
   EXPECT_EQ(search("data[*].embedding", emb), "[[0.5,-1],[2,3]]");
-  EXPECT_EQ(search("choices[0].message.content",
-                   R"({"choices": [{"message": {"content": "hi"}}]})"),
-            "\"hi\"");
+  EXPECT_EQ(
+      search("choices[0].message.content", R"({"choices": [{"message": {"content": "hi"}}]})"),
+      "\"hi\"");
   EXPECT_EQ(search(" outputs [ 0 ] . text ", R"({"outputs": [{"text": "ok"}]})"), "\"ok\"");
 }
 
 TEST(JmesPath, OutsideTheSubsetIsAOneLineUsageError) {
-  for (const char* bad : {"", "foo.", "foo..bar", "foo[", "foo[]", "foo[0:2]", "foo[?a==`1`]",
-                          "foo.*", "foo | bar", "length(foo)", "foo.[0]", "{a: b}", "\"open",
-                          "foo[x]", "1foo", "foo[0", "foo bar"}) {
+  for (const char* bad :
+       {"", "foo.", "foo..bar", "foo[", "foo[]", "foo[0:2]", "foo[?a==`1`]", "foo.*", "foo | bar",
+        "length(foo)", "foo.[0]", "{a: b}", "\"open", "foo[x]", "1foo", "foo[0", "foo bar"}) {
     auto p = JmesPath::compile(bad, "--extra-inputs response_field");
     ASSERT_FALSE(p.has_value()) << bad;
     EXPECT_EQ(p.error().code, ErrorCode::kInvalidArgument);
@@ -124,12 +123,17 @@ std::string python_with_jmespath() {
 
 nlohmann::json random_doc(std::mt19937& rng, int depth) {
   // Containers near the top, scalars deeper down: most generated paths then reach something.
-  const int kind = depth < 2 ? static_cast<int>(4 + rng() % 2) : static_cast<int>(rng() % (depth > 2 ? 4u : 6u));
+  const int kind =
+      depth < 2 ? static_cast<int>(4 + rng() % 2) : static_cast<int>(rng() % (depth > 2 ? 4u : 6u));
   switch (kind) {
-    case 0: return static_cast<int>(rng() % 100);
-    case 1: return std::string(1, static_cast<char>('p' + rng() % 3));
-    case 2: return nullptr;
-    case 3: return (rng() % 2) == 0;
+    case 0:
+      return static_cast<int>(rng() % 100);
+    case 1:
+      return std::string(1, static_cast<char>('p' + rng() % 3));
+    case 2:
+      return nullptr;
+    case 3:
+      return (rng() % 2) == 0;
     case 4: {
       nlohmann::json a = nlohmann::json::array();
       const int n = static_cast<int>(1 + rng() % 3);
@@ -147,7 +151,8 @@ nlohmann::json random_doc(std::mt19937& rng, int depth) {
 
 std::string random_expr(std::mt19937& rng) {
   static const char* kSteps[] = {".a", ".b", ".c", "[0]", "[1]", "[-1]", "[-2]", "[*]", ".\"a\""};
-  std::string e = (rng() % 3 == 0) ? std::string("[*]") : std::string(1, static_cast<char>('a' + rng() % 3));
+  std::string e =
+      (rng() % 3 == 0) ? std::string("[*]") : std::string(1, static_cast<char>('a' + rng() % 3));
   const int n = static_cast<int>(rng() % 5);
   for (int i = 0; i < n; ++i) e += kSteps[rng() % std::size(kSteps)];
   return e;
@@ -163,8 +168,8 @@ TEST(JmesPath, AgreesWithPythonJmespath) {
     for (const char* k : {"a", "b", "c"}) doc[k] = random_doc(rng, 0);
     cases.emplace_back(random_expr(rng), doc.dump());
   }
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("sb_jmespath_" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("sb_jmespath_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
     std::ofstream in(dir / "cases.jsonl");
@@ -179,8 +184,8 @@ TEST(JmesPath, AgreesWithPythonJmespath) {
     std::ofstream s(dir / "run.py");
     s << script;
   }
-  const std::string cmd = py + " " + (dir / "run.py").string() + " " + (dir / "cases.jsonl").string() +
-                          " > " + (dir / "out.txt").string();
+  const std::string cmd = py + " " + (dir / "run.py").string() + " " +
+                          (dir / "cases.jsonl").string() + " > " + (dir / "out.txt").string();
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   std::ifstream out(dir / "out.txt");
   std::string line;

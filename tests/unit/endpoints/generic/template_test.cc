@@ -1,17 +1,17 @@
 // The template endpoint type: template compilation (endpoints/template.h), rendering, extras,
 // named and file templates, errors; and the auto-detecting response parser of template and raw
 // (endpoints/detect_parser.h).
+#include "endpoints/template.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "endpoints/endpoint.h"
 #include "endpoints/registry.h"
-#include "endpoints/template.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -81,7 +81,8 @@ TEST(Template, ExtrasReplaceTemplateKeysAndAppend) {
   auto e = make(extra(R"({ "model": {{ model|tojson }}, "input": {{ texts|tojson }}, "n": 1 })",
                       R"("n":3,"user":"u")"));
   ASSERT_TRUE(e.has_value()) << e.error().message;
-  EXPECT_EQ((*e)->render_body(turn({"x"})), R"({"model": "tmpl-model","input": ["x"],"n":3,"user":"u"})");
+  EXPECT_EQ((*e)->render_body(turn({"x"})),
+            R"({"model": "tmpl-model","input": ["x"],"n":3,"user":"u"})");
   // Replacing the member that holds a placeholder drops the placeholder with it.
   auto f = make(extra(R"({"a": {{ text|tojson }}, "b": {{ texts|tojson }}})", R"("a":0)"));
   ASSERT_TRUE(f.has_value()) << f.error().message;
@@ -90,11 +91,13 @@ TEST(Template, ExtrasReplaceTemplateKeysAndAppend) {
   auto row = BodyExtras::parse(R"({"b":"row"})", "extra");
   TurnPayload t = turn({"x"});
   t.extras = &*row;
-  EXPECT_EQ(nlohmann::json::parse((*f)->render_body(t)), nlohmann::json::parse(R"({"a":0,"b":"row"})"));
+  EXPECT_EQ(nlohmann::json::parse((*f)->render_body(t)),
+            nlohmann::json::parse(R"({"a":0,"b":"row"})"));
 }
 
 TEST(Template, FromAFile) {
-  const auto path = std::filesystem::temp_directory_path() / ("sb_tmpl_" + std::to_string(::getpid()) + ".json");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("sb_tmpl_" + std::to_string(::getpid()) + ".json");
   {
     std::ofstream f(path);
     f << "{\n  \"prompt\": {{ text|tojson }},\n  \"max_new_tokens\": {{ max_tokens|tojson }}\n}\n";
@@ -169,15 +172,18 @@ TEST(DetectParser, AutoDetectsTextEmbeddingsAndRankings) {
     int64_t items;
   };
   const Case cases[] = {
-      {R"({"choices":[{"message":{"role":"assistant","content":"Hello"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}})", "Hello", -1},
+      {R"({"choices":[{"message":{"role":"assistant","content":"Hello"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}})",
+       "Hello", -1},
       {R"({"choices":[{"index":0,"text":"done"}]})", "done", -1},
       {R"({"generated_text":"tgi"})", "", -1},  // not one of the detected text fields
       {R"({"response":"ollama says"})", "ollama says", -1},
       {R"({"text":["a","b","c"]})", "abc", -1},
-      {R"({"object":"list","data":[{"object":"embedding","embedding":[0.1,0.2]},{"object":"embedding","embedding":[0.3,0.4]}]})", "", 2},
+      {R"({"object":"list","data":[{"object":"embedding","embedding":[0.1,0.2]},{"object":"embedding","embedding":[0.3,0.4]}]})",
+       "", 2},
       {R"({"embeddings":[[1,2],[3,4],[5,6]]})", "", 3},
       {R"({"embedding":[1,2,3]})", "", 1},
-      {R"({"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}]})", "", 2},
+      {R"({"results":[{"index":1,"relevance_score":0.9},{"index":0,"relevance_score":0.1}]})", "",
+       2},
       {R"([{"index":0,"score":0.98},{"index":1,"score":0.1}])", "", 2},
       {"plain text answer", "plain text answer", -1},
   };
@@ -198,11 +204,18 @@ TEST(DetectParser, AutoDetectsTextEmbeddingsAndRankings) {
 TEST(DetectParser, StreamsOfChatChunks) {
   auto p = make_event_parser("template");
   RequestRecord rec;
-  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"role":"assistant","content":""}}]})", 1, &rec), ParseStatus::kOk);
-  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"content":"Hel"}}]})", 2, &rec), ParseStatus::kOk);
-  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"content":"lo"}}]})", 3, &rec), ParseStatus::kOk);
+  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"role":"assistant","content":""}}]})", 1, &rec),
+            ParseStatus::kOk);
+  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"content":"Hel"}}]})", 2, &rec),
+            ParseStatus::kOk);
+  EXPECT_EQ(p->parse_event(R"({"choices":[{"delta":{"content":"lo"}}]})", 3, &rec),
+            ParseStatus::kOk);
   EXPECT_EQ(p->parse_event("", 4, &rec), ParseStatus::kOk);
-  EXPECT_EQ(p->parse_event(R"({"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":2,"total_tokens":4}})", 4, &rec), ParseStatus::kOk);
+  EXPECT_EQ(
+      p->parse_event(
+          R"({"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":2,"total_tokens":4}})", 4,
+          &rec),
+      ParseStatus::kOk);
   EXPECT_EQ(p->parse_event("[DONE]", 5, &rec), ParseStatus::kDone);
   EXPECT_EQ(rec.output_text, "Hello");
   ASSERT_EQ(rec.chunks.size(), 4u);
@@ -215,28 +228,33 @@ TEST(DetectParser, StreamsOfChatChunks) {
 TEST(DetectParser, ErrorsAreRecorded) {
   auto p = make_event_parser("raw");
   RequestRecord a;
-  EXPECT_EQ(p->parse_body(R"({"error":{"message":"bad model","code":404}})", 1, &a), ParseStatus::kServerError);
+  EXPECT_EQ(p->parse_body(R"({"error":{"message":"bad model","code":404}})", 1, &a),
+            ParseStatus::kServerError);
   EXPECT_EQ(a.error, ErrorKind::kServerErrorEvent);
   EXPECT_NE(a.error_message.find("bad model"), std::string::npos);
   RequestRecord b;
-  EXPECT_EQ(p->parse_body(R"({"object":"error","message":"too long"})", 1, &b), ParseStatus::kServerError);
+  EXPECT_EQ(p->parse_body(R"({"object":"error","message":"too long"})", 1, &b),
+            ParseStatus::kServerError);
   EXPECT_NE(b.error_message.find("too long"), std::string::npos);
   RequestRecord c;
   EXPECT_EQ(p->parse_event(SseEventView{"error", "boom"}, 1, &c), ParseStatus::kServerError);
   RequestRecord d;
   EXPECT_EQ(p->parse_body("  ", 1, &d), ParseStatus::kMalformed);
   RequestRecord t;  // a truncated JSON answer is broken, not text
-  EXPECT_EQ(p->parse_body(R"({"choices":[{"message":{"content":"cut)", 1, &t), ParseStatus::kMalformed);
+  EXPECT_EQ(p->parse_body(R"({"choices":[{"message":{"content":"cut)", 1, &t),
+            ParseStatus::kMalformed);
   EXPECT_EQ(t.error, ErrorKind::kMalformedSse);
   EXPECT_TRUE(t.output_text.empty());
 }
 
 TEST(DetectParser, ResponseFieldStrictForTemplateLenientForRaw) {
-  const std::string field = R"({"payload_template":"nv-embedqa","response_field":"outputs[0].vector"})";
+  const std::string field =
+      R"({"payload_template":"nv-embedqa","response_field":"outputs[0].vector"})";
   auto strict = parser_for("template", field);
   ASSERT_NE(strict, nullptr);
   RequestRecord a;
-  EXPECT_EQ(strict->parse_body(R"({"outputs":[{"vector":[1,2]}],"text":"ignored"})", 1, &a), ParseStatus::kOk);
+  EXPECT_EQ(strict->parse_body(R"({"outputs":[{"vector":[1,2]}],"text":"ignored"})", 1, &a),
+            ParseStatus::kOk);
   EXPECT_EQ(a.output_items, 1);
   EXPECT_EQ(a.output_text, "");
   RequestRecord b;
@@ -249,14 +267,16 @@ TEST(DetectParser, ResponseFieldStrictForTemplateLenientForRaw) {
   auto lenient = parser_for("raw", R"({"response_field":"out.text"})");
   ASSERT_NE(lenient, nullptr);
   RequestRecord c;
-  EXPECT_EQ(lenient->parse_body(R"({"out":{"text":"picked"},"content":"not this"})", 1, &c), ParseStatus::kOk);
+  EXPECT_EQ(lenient->parse_body(R"({"out":{"text":"picked"},"content":"not this"})", 1, &c),
+            ParseStatus::kOk);
   EXPECT_EQ(c.output_text, "picked");
   RequestRecord d;
   EXPECT_EQ(lenient->parse_body(R"({"content":"fallback"})", 1, &d), ParseStatus::kOk);
   EXPECT_EQ(d.output_text, "fallback");
   auto proj = parser_for("raw", R"({"response_field":"choices[*].text"})");
   RequestRecord e;
-  EXPECT_EQ(proj->parse_body(R"({"choices":[{"text":"a"},{"text":"b"}]})", 1, &e), ParseStatus::kOk);
+  EXPECT_EQ(proj->parse_body(R"({"choices":[{"text":"a"},{"text":"b"}]})", 1, &e),
+            ParseStatus::kOk);
   EXPECT_EQ(e.output_text, "ab");
 }
 

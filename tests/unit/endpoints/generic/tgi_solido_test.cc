@@ -52,9 +52,11 @@ TEST(HfGenerate, BodyJoinsTextsAndPutsExtrasInParameters) {
   auto e = make("huggingface_generate", o);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->default_path(), "/generate");
-  EXPECT_EQ(e->render_body(turn({"What is", "Deep \"Learning\"?"}, 20)),
-            R"({"inputs":"What is Deep \"Learning\"?","parameters":{"max_new_tokens":20,"temperature":0.5,"top_k":5}})");
-  EXPECT_EQ(e->render_body(turn({"x"})), R"({"inputs":"x","parameters":{"temperature":0.5,"top_k":5}})");
+  EXPECT_EQ(
+      e->render_body(turn({"What is", "Deep \"Learning\"?"}, 20)),
+      R"({"inputs":"What is Deep \"Learning\"?","parameters":{"max_new_tokens":20,"temperature":0.5,"top_k":5}})");
+  EXPECT_EQ(e->render_body(turn({"x"})),
+            R"({"inputs":"x","parameters":{"temperature":0.5,"top_k":5}})");
   // A row's own extras go at the top level, after the standard members.
   auto row = BodyExtras::parse(R"({"stream":false,"parameters":{"seed":1}})", "extra");
   ASSERT_TRUE(row.has_value());
@@ -70,14 +72,16 @@ TEST(HfGenerate, StreamingChangesThePathAndExtraMaxNewTokensWins) {
   auto e = make("huggingface_generate", o);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->default_path(), "/generate_stream");
-  EXPECT_EQ(e->render_body(turn({"hi"}, 20)), R"({"inputs":"hi","parameters":{"max_new_tokens":7}})");
+  EXPECT_EQ(e->render_body(turn({"hi"}, 20)),
+            R"({"inputs":"hi","parameters":{"max_new_tokens":7}})");
 }
 
 TEST(HfGenerate, StreamUsesTokenTextNeverTheFinalGeneratedText) {
   auto p = make_event_parser("huggingface_generate");
   ASSERT_NE(p, nullptr);
   RequestRecord rec;
-  const auto events = sse_events(SERVEBENCH_TEST_SOURCE_DIR "/tests/unit/endpoints/data/tgi_stream.sse");
+  const auto events =
+      sse_events(SERVEBENCH_TEST_SOURCE_DIR "/tests/unit/endpoints/data/tgi_stream.sse");
   ASSERT_EQ(events.size(), 4u);
   int64_t t = 100;
   for (const auto& ev : events) EXPECT_EQ(p->parse_event(ev, t++, &rec), ParseStatus::kOk);
@@ -99,21 +103,28 @@ TEST(HfGenerate, BodyObjectOrListAndErrors) {
   EXPECT_EQ(a.output_text, "Deep Learning is");
   EXPECT_FALSE(a.usage.present());
   RequestRecord b;
-  EXPECT_EQ(p->parse_body(R"([{"generated_text":"x y","details":{"finish_reason":"eos_token","generated_tokens":2,"seed":null,"prefill":[],"tokens":[]}}])",
-                          5, &b),
-            ParseStatus::kOk);
+  EXPECT_EQ(
+      p->parse_body(
+          R"([{"generated_text":"x y","details":{"finish_reason":"eos_token","generated_tokens":2,"seed":null,"prefill":[],"tokens":[]}}])",
+          5, &b),
+      ParseStatus::kOk);
   EXPECT_EQ(b.output_text, "x y");
   EXPECT_EQ(b.finish_reason, "eos_token");
   EXPECT_EQ(b.usage.completion_tokens, 2);
   RequestRecord c;
-  EXPECT_EQ(p->parse_body(R"({"error":"Input validation error: `inputs` must have less than 4096 tokens","error_type":"validation"})",
-                          5, &c),
-            ParseStatus::kServerError);
+  EXPECT_EQ(
+      p->parse_body(
+          R"({"error":"Input validation error: `inputs` must have less than 4096 tokens","error_type":"validation"})",
+          5, &c),
+      ParseStatus::kServerError);
   EXPECT_EQ(c.error, ErrorKind::kServerErrorEvent);
   EXPECT_NE(c.error_message.find("Input validation error"), std::string::npos);
   RequestRecord d;
-  EXPECT_EQ(p->parse_event(R"({"error":"Request failed during generation: Server error: out of memory","error_type":"generation"})", 5, &d),
-            ParseStatus::kServerError);
+  EXPECT_EQ(
+      p->parse_event(
+          R"({"error":"Request failed during generation: Server error: out of memory","error_type":"generation"})",
+          5, &d),
+      ParseStatus::kServerError);
   RequestRecord e;
   EXPECT_EQ(p->parse_body(R"({"generated_text": "trunc)", 5, &e), ParseStatus::kMalformed);
   EXPECT_EQ(e.error, ErrorKind::kMalformedSse);
@@ -127,21 +138,26 @@ TEST(SolidoRag, BodyAsAiperfRendersIt) {
   auto e = make("solido_rag", o);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->default_path(), "/rag/api/prompt");
-  EXPECT_EQ(e->render_body(turn({"How do I run SDE?", "", "second"}, 50)),
-            R"({"query":["How do I run SDE?","second"],"filters":{"family":"Solido","tool":"SDE"},"inference_model":"solido-llm"})");
+  EXPECT_EQ(
+      e->render_body(turn({"How do I run SDE?", "", "second"}, 50)),
+      R"({"query":["How do I run SDE?","second"],"filters":{"family":"Solido","tool":"SDE"},"inference_model":"solido-llm"})");
   o.extra_inputs_json = R"({"filters":{"family":"X"},"top_k":3})";
   auto f = make("solido_rag", o);
   TurnPayload t = turn({"q"});
   t.model = "other";
-  EXPECT_EQ(f->render_body(t), R"({"query":["q"],"inference_model":"other","filters":{"family":"X"},"top_k":3})");
+  EXPECT_EQ(f->render_body(t),
+            R"({"query":["q"],"inference_model":"other","filters":{"family":"X"},"top_k":3})");
 }
 
 TEST(SolidoRag, ParsesContentOfBodiesAndEvents) {
   auto p = make_event_parser("solido_rag");
   ASSERT_NE(p, nullptr);
   RequestRecord a;
-  EXPECT_EQ(p->parse_body(R"({"content":"Use the SDE launcher.","sources":[{"title":"manual.pdf","page":3}]})", 9, &a),
-            ParseStatus::kOk);
+  EXPECT_EQ(
+      p->parse_body(
+          R"({"content":"Use the SDE launcher.","sources":[{"title":"manual.pdf","page":3}]})", 9,
+          &a),
+      ParseStatus::kOk);
   EXPECT_EQ(a.output_text, "Use the SDE launcher.");
   ASSERT_EQ(a.chunks.size(), 1u);
   EXPECT_EQ(a.chunks[0].kind, ChunkKind::kContent);
