@@ -294,9 +294,13 @@ TEST(ProfileGeneric, RawSendsPayloadsVerbatim) {
       Json::parse(sent[0]["body"].get<std::string>()),
       Json::parse(
           R"({"model":"mock-model","messages":[{"role":"user","content":"alpha beta gamma"}],"max_tokens":6,"ignore_eos":true,"custom_field":1})"));
-  std::vector<double> osl;
-  for (const auto& rec : r.records())
+  std::vector<double> osl, isl;
+  for (const auto& rec : r.records()) {
     osl.push_back(rec["metrics"]["output_sequence_length"]["value"].get<double>());
+    isl.push_back(rec["metrics"]["input_sequence_length"]["value"].get<double>());
+  }
+  std::sort(isl.begin(), isl.end());
+  EXPECT_EQ(isl, (std::vector<double>{1, 1, 3, 3}));  // the payloads' message texts, in words
   std::sort(osl.begin(), osl.end());
   EXPECT_EQ(osl, (std::vector<double>{3, 3, 6, 6}));  // chat answers auto-detected as text
 }
