@@ -163,6 +163,11 @@ Checked profile_checked(const std::string& tag, std::vector<std::string> extra, 
       EXPECT_EQ(m["input_sequence_length"]["value"].get<double>(),
                 g["prompt_tokens"].get<double>());
     }
+    // The mock's latency model holds for these routes too: nothing arrives before its TTFT.
+    EXPECT_GE(m["request_latency"]["value"].get<double>(), 3.0);
+    if (streaming) {
+      EXPECT_GE(m["time_to_first_token"]["value"].get<double>(), 3.0);
+    }
     EXPECT_EQ(m.contains("time_to_first_token"), streaming) << rec.dump();
     EXPECT_EQ(m.contains("inter_token_latency"),
               streaming && m["output_sequence_length"]["value"] > 1);
