@@ -235,6 +235,9 @@ std::string_view named_template(std::string_view name) {
 
 Result<BodyTemplate> BodyTemplate::compile(std::string_view source, bool stream,
                                            const BodyExtras& extras, std::string_view what) {
+  // The marker byte stands for placeholders while compiling; JSON text cannot hold it raw.
+  if (source.find(kSlot) != std::string_view::npos)
+    return tl::unexpected(bad(what, "the template holds a raw control character (U+0001)"));
   std::string skeleton;
   std::vector<Slot> slots;
   BodyTemplate t;
