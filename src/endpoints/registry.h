@@ -35,6 +35,7 @@ struct OptionFacts {
   // Requests sent at a trace's timestamps: --fixed-schedule, or an --input-file of a trace type
   // (mooncake_trace), whose rows are text prompts of given lengths.
   bool fixed_schedule = false;
+  bool input_file = false;      // --input-file given (prompts come from a file, not synthesis)
 };
 
 struct EndpointSpec {

@@ -71,8 +71,8 @@ struct WorkerSettings {
   // rendered at send time with the session's live history.
   std::shared_ptr<const SessionWorkload> sessions;
   std::vector<std::string> models;        // -m/--model (one or more)
-  // Makes each worker's response parser (the endpoint spec's factory; registry.h).
-  std::unique_ptr<endpoints::EventParser> (*make_parser)() = nullptr;
+  // Makes each worker's response parser (the endpoint's or its spec's factory; registry.h).
+  std::function<std::unique_ptr<endpoints::EventParser>()> make_parser;
   bool streaming = false;
   int http_version = 1;
   bool verify_tls = true;

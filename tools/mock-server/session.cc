@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/rng.h"
+#include "generic_routes.h"
 #include "json_line.h"
 #include "length_rules.h"
 
@@ -190,6 +191,11 @@ void Session::route() {
     if (need(http::verb::post)) handle_generation(ApiKind::kResponses);
   } else if (target == "/v1/messages") {
     if (need(http::verb::post)) handle_generation(ApiKind::kMessages);
+  } else if (target == "/generate" || target == "/generate_stream" || target == "/rag/api/prompt") {
+    if (need(http::verb::post))
+      handle_generation(target == "/generate"          ? ApiKind::kTgi
+                        : target == "/generate_stream" ? ApiKind::kTgiStream
+                                                       : ApiKind::kSolidoRag);
   } else if (target == "/v1/embeddings") {
     if (need(http::verb::post)) handle_embeddings();
   } else if (target == "/v1/models") {
@@ -284,8 +290,10 @@ void Session::handle_generation(ApiKind kind) {
   Generation g;
   if (!begin_generation(&g)) return;
   g.kind = kind;
-  auto parsed = parse_request(kind, req.body(), *state_.counter);
+  auto parsed = parse_any_request(kind, req.body(), *state_.counter);
   if (!parsed) return answer_bad_request(parsed.error().message);
+  if (kind == ApiKind::kSolidoRag)  // its body has no stream flag: the client's Accept says
+    parsed->stream = req[http::field::accept].find("text/event-stream") != std::string_view::npos;
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
   core::Rng rng = request_rng(index);
 

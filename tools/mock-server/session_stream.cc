@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "generic_routes.h"
 #include "json_line.h"
 #include "session.h"
 
@@ -85,9 +86,11 @@ void Session::prepare_event() {
   if (i == g.fault_at && g.fault == FaultKind::kErrorEvent) {
     if (g.vendor) {
       g.vendor->error("mock injected error event", &scratch_);
-    } else {
+    } else if (is_openai_kind(g.kind)) {
       append_error_event("mock injected error event", 500, &scratch_);
       append_done_event(&scratch_);
+    } else {
+      append_generic_error_event(g.kind, "mock injected error event", &scratch_);
     }
     next_truth_.push_back(TruthEntry{0, due, "error", 0});
     next_truth_.push_back(TruthEntry{0, due, "done", 0});
@@ -106,8 +109,17 @@ void Session::prepare_event() {
       append_chat_tool_event(g.head, text, first_content, finish, &scratch_);
     } else if (chat) {
       append_chat_token_event(g.head, text, ev.reasoning, finish, &scratch_);
-    } else {
+    } else if (g.kind == ApiKind::kCompletions) {
       append_completion_token_event(g.head, text, finish, &scratch_);
+    } else {
+      std::string full;
+      GenerationEnd end{g.finish_reason, g.content_tokens, g.prompt_tokens, {}};
+      if (last) {
+        state_.text.append(g.text_start, g.content_tokens, &full, true);
+        end.full_text = full;
+      }
+      append_generic_token_event(g.kind, static_cast<int64_t>(i), text, last ? &end : nullptr,
+                                 &scratch_);
     }
     next_truth_.push_back(TruthEntry{0, due, ev.reasoning ? "reasoning" : "content", ev.tokens});
     if (last && g.vendor) {
@@ -119,12 +131,14 @@ void Session::prepare_event() {
       next_truth_.push_back(TruthEntry{0, due, "done", 0});
       next_final_ = true;
     } else if (last) {
-      if (g.include_usage) {
+      if (g.include_usage && is_openai_kind(g.kind)) {
         append_usage_event(g.head, chat, usage_counts(g), &scratch_);
         next_truth_.push_back(TruthEntry{0, due, "usage", 0});
       }
-      append_done_event(&scratch_);
-      next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      if (is_openai_kind(g.kind)) {
+        append_done_event(&scratch_);
+        next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      }
       next_final_ = true;
     }
   }
@@ -177,14 +191,18 @@ void Session::write_full_response() {
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content, true);
   const UsageCounts usage = usage_counts(g);
-  std::string body = g.vendor ? g.vendor->body(content, reasoning, g.finish_reason,
-                                               ChatlikeUsage{usage.prompt_tokens,
-                                                             usage.completion_tokens,
-                                                             g.reasoning_tokens})
-                     : g.kind == ApiKind::kChat
-                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage,
-                                                g.knobs.tool_calls)
-                         : completion_body(g.head, content, g.finish_reason, usage);
+  std::string body =
+      g.vendor ? g.vendor->body(content, reasoning, g.finish_reason,
+                                ChatlikeUsage{usage.prompt_tokens, usage.completion_tokens,
+                                              g.reasoning_tokens})
+      : g.kind == ApiKind::kChat
+          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage,
+                                 g.knobs.tool_calls)
+      : g.kind == ApiKind::kCompletions
+          ? completion_body(g.head, content, g.finish_reason, usage)
+          : generic_body(g.kind,
+                         GenerationEnd{g.finish_reason, g.content_tokens, g.prompt_tokens, content},
+                         g.include_usage);
   write_whole_answer(std::move(body), usage.completion_tokens);
 }
 

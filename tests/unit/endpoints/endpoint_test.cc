@@ -29,7 +29,7 @@ TEST(Endpoint, RegistryListsTypesAndRejectsUnknown) {
   // Sorted, and every type listed (more types register from their own files).
   const std::vector<std::string> types = endpoint_types();
   EXPECT_TRUE(std::is_sorted(types.begin(), types.end()));
-  for (const char* t : {"chat", "completions", "embeddings", "messages", "responses"})
+  for (const char* t : {"chat", "completions", "embeddings", "messages", "responses", "huggingface_generate", "solido_rag", "template", "raw"})
     EXPECT_NE(std::find(types.begin(), types.end(), t), types.end()) << t;
   auto bad = make_endpoint("embedings", EndpointOptions{});
   ASSERT_FALSE(bad.has_value());
