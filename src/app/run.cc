@@ -384,9 +384,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   load::OutageTracker outages;
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages](const std::vector<record::RequestRecord>& batch, size_t slot) {
+      [&stream, &outages, &hooks](const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
         for (const auto& r : batch) outages.add(r);  // one processor thread: no lock
+        if (hooks.records) hooks.records(batch);
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {

@@ -7,5 +7,6 @@ namespace servebench::cli {
 int run_profile(int argc, char** argv);
 int run_tokenize(int argc, char** argv);
 int run_report(int argc, char** argv);
+int run_plot(int argc, char** argv);
 
 }  // namespace servebench::cli

@@ -22,9 +22,16 @@ uint64_t raise_fd_limit() {
 
 Runner::Runner(const Plan& plan, const WorkerSettings& settings, int workers, const core::Clock& clock,
                RecordSink sink)
-    : plan_(plan), settings_(settings), workers_(std::max(1, workers)), clock_(clock), sink_(std::move(sink)) {}
+    : plan_(plan), settings_(settings), workers_(std::max(1, workers)), clock_(clock), sink_(std::move(sink)),
+      phases_(plan.phases.size()) {}
 
 Runner::~Runner() = default;
+
+int64_t Runner::issued() const {
+  int64_t n = 0;
+  for (const auto& p : phases_) n += p.issued.load(std::memory_order_relaxed);
+  return n;
+}
 
 void Runner::interrupt() {
   interrupted_.store(true, std::memory_order_relaxed);
@@ -40,13 +47,7 @@ Result<RunOutcome> Runner::run() {
 
   // Shared phase state, written only by the barrier's completion step (one thread, all others
   // waiting) and read after the barrier.
-  struct PhaseState {
-    int64_t start_ns = 0;
-    uint64_t index_base = 0;
-    std::atomic<int64_t> issued{0};
-    std::atomic<int64_t> sessions{0};
-  };
-  std::vector<PhaseState> phases(plan_.phases.size());
+  std::vector<PhaseState>& phases = phases_;
   std::vector<std::vector<WorkerPhaseStats>> stats(plan_.phases.size(), std::vector<WorkerPhaseStats>(n));
   std::vector<Error> init_errors(n);
   std::vector<char> init_failed(n, 0);
