@@ -131,8 +131,12 @@ void draw_scatter(const Chart& chart, const Frame& f, Canvas& c, const Theme& t)
         c.polyline({{f.px(s.x_interval[i].x), f.py(p.y)}, {f.px(s.x_interval[i].y), f.py(p.y)}},
                    col, 1.5, "errorbar");
       c.circle(f.px(p.x), f.py(p.y), 4.5, col, "point");
-      if (i < s.labels.size() && !s.labels[i].empty())
-        c.text(f.px(p.x) + 7, f.py(p.y) - 7, s.labels[i], 10, Anchor::kStart, t.foreground);
+      if (i < s.labels.size() && !s.labels[i].empty()) {
+        // Labels of points in the right part of the plot go to their left, inside the frame.
+        const bool right = f.px(p.x) > f.left + 0.6 * (f.right - f.left);
+        c.text(f.px(p.x) + (right ? -7 : 7), f.py(p.y) - 7, s.labels[i], 10,
+               right ? Anchor::kEnd : Anchor::kStart, t.foreground);
+      }
     }
   }
   if (!chart.frontier) return;
@@ -198,6 +202,7 @@ void draw_chart(const Chart& chart, Canvas& canvas, int width, int height, const
         px.reserve(chart.series[i].points.size());
         for (const auto& p : chart.series[i].points) px.push_back({f.px(p.x), f.py(p.y)});
         canvas.polyline(px, series_color(i), 1.5, "series");
+        if (px.size() == 1) canvas.circle(px[0].x, px[0].y, 3, series_color(i), "marker");
       }
       break;
   }

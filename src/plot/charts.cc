@@ -65,12 +65,20 @@ double quantile_sorted(const std::vector<double>& v, double q) {
   return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
 }
 
-// p50 and p99 of `values` per bin of `times` (seconds); bins of at least 1 s, at most
-// kMaxTimeBins of them; empty bins are skipped.
-std::pair<Series, Series> over_time(const std::vector<double>& times, const std::vector<double>& values) {
+// Time bin width (s): about one bin per 10 samples, at least 10 and at most kMaxTimeBins bins
+// over the run, never under 1 ms.
+double time_bin_s(const std::vector<double>& times) {
   double t_max = 0;
   for (double t : times) t_max = std::max(t_max, t);
-  const double width = std::max(1.0, std::ceil(t_max / kMaxTimeBins));
+  const auto bins = std::clamp<size_t>(times.size() / 10, 10, kMaxTimeBins);
+  return std::max(1e-3, t_max / static_cast<double>(bins));
+}
+
+// p50 and p99 of `values` per time bin of `times` (seconds); empty bins are skipped.
+std::pair<Series, Series> over_time(const std::vector<double>& times, const std::vector<double>& values) {
+  const double width = time_bin_s(times);
+  double t_max = 0;
+  for (double t : times) t_max = std::max(t_max, t);
   const auto n = static_cast<size_t>(t_max / width) + 1;
   std::vector<std::vector<double>> bins(n);
   for (size_t i = 0; i < times.size() && i < values.size(); ++i)
@@ -86,12 +94,12 @@ std::pair<Series, Series> over_time(const std::vector<double>& times, const std:
   return {p50, p99};
 }
 
-// Events per second (sum of `weights`, or counts) per 1 s bin of `times`.
+// Events per second (sum of `weights`, or counts) per time bin of `times`.
 Series rate_over_time(const std::string& name, const std::vector<double>& times,
                       const std::vector<double>* weights) {
+  const double width = time_bin_s(times);
   double t_max = 0;
   for (double t : times) t_max = std::max(t_max, t);
-  const double width = std::max(1.0, std::ceil(t_max / kMaxTimeBins));
   std::vector<double> sums(static_cast<size_t>(t_max / width) + 1, 0);
   for (size_t i = 0; i < times.size(); ++i) {
     const double w = weights ? (*weights)[i] : 1.0;

@@ -1,5 +1,6 @@
 #include "plot/plot_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -40,6 +41,48 @@ Status write_chart(const Chart& chart, const PlotOptions& o, const Theme& theme,
   return {};
 }
 
+// Legend and label names: the folder name, with as many parent folders in front as it takes to
+// tell the runs apart; then the part every name shares up to a '-' or '/' (such as
+// "mock-model-openai-chat-") is dropped.
+void name_runs(std::vector<RunData>* runs) {
+  if (runs->size() < 2) return;
+  std::vector<std::vector<std::string>> parts;
+  size_t longest = 0;
+  for (const auto& r : *runs) {
+    std::vector<std::string> p;
+    for (const auto& e : fs::path(r.dir).lexically_normal())
+      if (!e.empty() && e != "/" && e != ".") p.push_back(e.string());
+    longest = std::max(longest, p.size());
+    parts.push_back(std::move(p));
+  }
+  for (size_t depth = 1; depth <= longest; ++depth) {
+    std::vector<std::string> names;
+    for (const auto& p : parts) {
+      std::string n;
+      for (size_t i = p.size() > depth ? p.size() - depth : 0; i < p.size(); ++i)
+        n += (n.empty() ? "" : "/") + p[i];
+      names.push_back(n);
+    }
+    std::vector<std::string> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    const bool unique = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+    if (unique || depth == longest) {
+      for (size_t i = 0; i < runs->size(); ++i) (*runs)[i].name = names[i];
+      break;
+    }
+  }
+  std::string prefix = runs->front().name;
+  for (const auto& r : *runs) {
+    size_t n = 0;
+    while (n < prefix.size() && n < r.name.size() && prefix[n] == r.name[n]) ++n;
+    prefix.resize(n);
+  }
+  const size_t cut = prefix.find_last_of("-/");
+  if (cut == std::string::npos) return;
+  for (auto& r : *runs)
+    if (r.name.size() > cut + 1) r.name = r.name.substr(cut + 1);
+}
+
 }  // namespace
 
 Result<PlotResult> write_plots(const PlotOptions& o) {
@@ -58,6 +101,7 @@ Result<PlotResult> write_plots(const PlotOptions& o) {
     if (!r) return tl::unexpected(r.error());
     runs.push_back(std::move(*r));
   }
+  name_runs(&runs);
   PlotResult result;
   result.out_dir = o.out_dir.empty() ? (fs::path(o.dirs.front()) / "plots").string() : o.out_dir;
   std::error_code ec;
