@@ -10,13 +10,17 @@ using namespace flags;  // NOLINT: the builders read as a table
 }  // namespace
 
 void add_live_flags(std::vector<FlagSpec>* out) {
-  out->push_back(choice_flag<UiType>(
+  const auto not_exported = [](FlagSpec s) {
+    s.to_json = nullptr;
+    return s;
+  };
+  out->push_back(not_exported(choice_flag<UiType>(
       "--ui-type,--ui", "--ui-type",
       "Live display: dashboard (a terminal: default), simple (one progress line) or none; "
       "without a terminal, a plain progress line every 5 s unless none",
       &C::ui,
       {{"dashboard", UiType::kDashboard}, {"simple", UiType::kSimple}, {"none", UiType::kNone}},
-      "dashboard, simple or none", false, ""));
+      "dashboard, simple or none", false, "")));
   {
     FlagSpec s = base("--api-port",
                       "Serve the live API (/api/progress, /api/metrics, /api/config, /metrics, "
@@ -31,8 +35,8 @@ void add_live_flags(std::vector<FlagSpec>* out) {
     };
     out->push_back(std::move(s));
   }
-  out->push_back(string_flag("--api-host", "Address the live API listens on (default 127.0.0.1)",
-                             &C::api_host, false, ""));
+  out->push_back(not_exported(string_flag(
+      "--api-host", "Address the live API listens on (default 127.0.0.1)", &C::api_host, false, "")));
 }
 
 }  // namespace servebench::config
