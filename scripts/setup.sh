@@ -19,6 +19,7 @@ APT_PACKAGES=(
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
   strace          # relocation test: no file of the source or build tree is opened
+  libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )
 
 missing=()
