@@ -54,7 +54,7 @@ Result<std::unique_ptr<LiveSession>> LiveSession::start(LiveSessionOptions optio
     if (!api) return tl::unexpected(api.error());
     s->api_ = std::move(*api);
   }
-  if (s->options_.display != Display::kNone || s->api_)
+  if (s->active())
     s->thread_ = std::thread([p = s.get()] { p->loop(); });
   return s;
 }
@@ -77,6 +77,7 @@ LiveSession::~LiveSession() {
 }
 
 void LiveSession::attach(app::RunHooks* hooks) {
+  if (!active()) return;
   auto chain = [](std::function<void(const app::PhaseInfo&)>& slot, auto mine) {
     slot = [prev = std::move(slot), mine](const app::PhaseInfo& info) {
       if (prev) prev(info);

@@ -60,8 +60,10 @@ class LiveSession {
   LiveSession(const LiveSession&) = delete;
   LiveSession& operator=(const LiveSession&) = delete;
 
-  // Chains the session's handlers after any already in `hooks`.
+  // Chains the session's handlers after any already in `hooks`. Does nothing when there is
+  // neither a display nor an API (the run then pays nothing for the session).
   void attach(app::RunHooks* hooks);
+  bool active() const { return options_.display != Display::kNone || api_ != nullptr; }
   // The API's port (the bound one when 0 was asked); 0 without an API.
   int api_port() const { return api_ ? api_->port() : 0; }
   LiveStats& stats() { return stats_; }

@@ -153,6 +153,19 @@ TEST(LiveSession, PlainDisplayWritesAFinalLineAndHooksFeedIt) {
   EXPECT_EQ(text.find("\x1b["), std::string::npos);
 }
 
+TEST(LiveSession, WithoutDisplayOrApiItAttachesNothing) {
+  core::FakeClock clock;
+  auto s = LiveSession::start(LiveSessionOptions{}, clock);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_FALSE((*s)->active());
+  app::RunHooks hooks;
+  (*s)->attach(&hooks);
+  EXPECT_FALSE(hooks.records);
+  EXPECT_FALSE(hooks.progress);
+  EXPECT_FALSE(hooks.load_started);
+  EXPECT_EQ((*s)->api_port(), 0);
+}
+
 TEST(LiveSession, NothingIsPrintedForARunThatNeverStarted) {
   std::FILE* out = std::tmpfile();
   ASSERT_NE(out, nullptr);
