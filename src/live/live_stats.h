@@ -86,7 +86,11 @@ class LiveStats {
   LiveStats& operator=(const LiveStats&) = delete;
 
   void add(const std::vector<record::RequestRecord>& batch);
-  void set_issued(int64_t issued) { issued_.store(issued, std::memory_order_relaxed); }
+  // Never goes back (the runner reports 0 once its workers stopped). One calling thread.
+  void set_issued(int64_t issued) {
+    if (issued > issued_.load(std::memory_order_relaxed))
+      issued_.store(issued, std::memory_order_relaxed);
+  }
   // `start_ns`: the profiling phase's start when entering kProfiling (else ignored).
   void set_phase(LivePhase phase, int64_t start_ns = 0);
   void publish();

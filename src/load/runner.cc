@@ -22,14 +22,16 @@ uint64_t raise_fd_limit() {
 
 Runner::Runner(const Plan& plan, const WorkerSettings& settings, int workers, const core::Clock& clock,
                RecordSink sink)
-    : plan_(plan), settings_(settings), workers_(std::max(1, workers)), clock_(clock), sink_(std::move(sink)),
-      phases_(plan.phases.size()) {}
+    : plan_(plan), settings_(settings), workers_(std::max(1, workers)), clock_(clock), sink_(std::move(sink)) {}
 
 Runner::~Runner() = default;
 
 int64_t Runner::issued() const {
+  // Like interrupt(): pool_ is read only while ready_ is set (workers running), under the lock.
+  std::lock_guard<std::mutex> lock(ready_mu_);
+  if (!ready_.load()) return 0;
   int64_t n = 0;
-  for (const auto& p : phases_) n += p.issued.load(std::memory_order_relaxed);
+  for (const auto& w : pool_) n += w->issued_total();
   return n;
 }
 
@@ -47,7 +49,13 @@ Result<RunOutcome> Runner::run() {
 
   // Shared phase state, written only by the barrier's completion step (one thread, all others
   // waiting) and read after the barrier.
-  std::vector<PhaseState>& phases = phases_;
+  struct PhaseState {
+    int64_t start_ns = 0;
+    uint64_t index_base = 0;
+    std::atomic<int64_t> issued{0};
+    std::atomic<int64_t> sessions{0};
+  };
+  std::vector<PhaseState> phases(plan_.phases.size());
   std::vector<std::vector<WorkerPhaseStats>> stats(plan_.phases.size(), std::vector<WorkerPhaseStats>(n));
   std::vector<Error> init_errors(n);
   std::vector<char> init_failed(n, 0);

@@ -51,8 +51,9 @@ class Runner {
   // First call: stop issuing, drain briefly, cancel the rest. Second call: cancel at once.
   void interrupt();
   bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
-  // Requests issued so far over all phases (relaxed reads of the phases' shared counters; any
-  // thread, any time while the runner exists). Live progress displays read it.
+  // Requests issued so far over all phases and workers (relaxed loads of each worker's own
+  // counter) while the workers run; 0 before they are set up and after they stopped. Any
+  // thread, while the runner exists.
   int64_t issued() const;
 
  private:
@@ -63,14 +64,6 @@ class Runner {
   RecordSink sink_;
   PhaseObserver observer_;
   std::vector<std::unique_ptr<Worker>> pool_;
-  // Per-phase shared state; a member so issued() can read it while run() goes on.
-  struct PhaseState {
-    int64_t start_ns = 0;
-    uint64_t index_base = 0;
-    std::atomic<int64_t> issued{0};
-    std::atomic<int64_t> sessions{0};
-  };
-  std::vector<PhaseState> phases_;
   std::atomic<bool> interrupted_{false};
   std::atomic<bool> ready_{false};  // workers initialized: interrupt() may reach them
   std::mutex ready_mu_;

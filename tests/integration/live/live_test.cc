@@ -178,6 +178,7 @@ TEST(LiveApi, EndpointsDuringARunAndPlainLinesWithoutATerminal) {
   std::vector<int64_t> completed;
   std::vector<std::string> bodies;
   bool saw_profiling = false, saw_metrics = false;
+  int64_t max_in_flight = 0;
   int status = 0;
   for (int i = 0; i < 400; ++i) {
     if (waitpid(pid, &status, WNOHANG) == pid) break;
@@ -185,6 +186,8 @@ TEST(LiveApi, EndpointsDuringARunAndPlainLinesWithoutATerminal) {
     if (p.status == 200) {
       const Json j = Json::parse(p.body);  // throws (fails the test) when invalid
       completed.push_back(j.at("completed").get<int64_t>());
+      max_in_flight = std::max(max_in_flight, j.at("in_flight").get<int64_t>());
+      EXPECT_GE(j.at("issued").get<int64_t>(), completed.back());
       saw_profiling |= j.at("phase") == "profiling";
       bodies.push_back(p.body);
     }
@@ -214,6 +217,7 @@ TEST(LiveApi, EndpointsDuringARunAndPlainLinesWithoutATerminal) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(err_path);
   EXPECT_TRUE(saw_profiling);
   EXPECT_TRUE(saw_metrics);
+  EXPECT_GT(max_in_flight, 0);  // 20 req/s of ~100 ms requests: a few at any time
   ASSERT_GE(completed.size(), 10u);
   for (size_t i = 1; i < completed.size(); ++i) EXPECT_GE(completed[i], completed[i - 1]);
   for (const auto& b : bodies) EXPECT_EQ(b.find(kSecret), std::string::npos) << b;
