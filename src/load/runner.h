@@ -66,7 +66,7 @@ class Runner {
   std::vector<std::unique_ptr<Worker>> pool_;
   std::atomic<bool> interrupted_{false};
   std::atomic<bool> ready_{false};  // workers initialized: interrupt() may reach them
-  std::mutex ready_mu_;
+  mutable std::mutex ready_mu_;  // guards pool_ reads from other threads (interrupt, issued)
 };
 
 // Raises RLIMIT_NOFILE's soft limit to the hard limit (thousands of connections). Returns the
