@@ -138,7 +138,9 @@ void LiveStats::publish() {
   std::lock_guard<std::mutex> lock(mu_);
   const int64_t now = clock_.now_ns();
   state_.published_ns = now;
-  state_.issued = issued_.load(std::memory_order_relaxed);
+  // A completed request was issued, whatever the last sample of the runner's counter said.
+  state_.issued = std::max(issued_.load(std::memory_order_relaxed),
+                           state_.completed + state_.warmup_completed);
   // Window: completions in the last window_ns (by completion time, which is never after now).
   while (!window_.empty() && window_.front().end_ns < now - options_.window_ns) window_.pop_front();
   std::vector<double> ttft, itl, lat, lag;

@@ -140,6 +140,11 @@ TEST(LiveStats, WarmupIsNotProfilingAndDroppedRequestsDoNotCount) {
   EXPECT_EQ(s.completed, 0);
   EXPECT_EQ(s.in_flight(), 1);
   EXPECT_EQ(s.ttft.overall.count, 0);
+  stats.set_issued(0);  // the runner's count after its workers stopped: ignored
+  stats.add({streamed(0, 10 * kMs, 3), streamed(0, 10 * kMs, 3)});
+  stats.publish();
+  EXPECT_EQ(stats.snapshot().issued, 3);  // never below what completed
+  EXPECT_EQ(stats.snapshot().in_flight(), 0);
   EXPECT_DOUBLE_EQ(s.progress(), 0.0);
 }
 
