@@ -64,7 +64,7 @@ Frame layout(const Chart& chart, int width, int height) {
     }
   }
   f.x.settle(false);
-  f.y.settle(chart.kind == ChartKind::kBars);
+  f.y.settle(chart.kind == ChartKind::kBars || chart.y_from_zero);
   if (chart.kind == ChartKind::kScatter) {  // room around the points
     const double dx = (f.x.hi - f.x.lo) * 0.08, dy = (f.y.hi - f.y.lo) * 0.08;
     f.x.lo -= dx, f.x.hi += dx, f.y.lo -= dy, f.y.hi += dy;

@@ -37,6 +37,7 @@ struct Chart {
   std::vector<Series> series;
   double bar_width = 0;   // kBars: bin width in x units
   bool frontier = false;  // kScatter: connect the Pareto-optimal points (min y for max x)
+  bool y_from_zero = false;  // the y axis starts at 0 (always for kBars)
 };
 
 struct Theme {

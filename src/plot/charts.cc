@@ -118,6 +118,7 @@ Chart make(std::string id, std::string title, std::string x, std::string y, Char
   c.x_label = std::move(x);
   c.y_label = std::move(y);
   c.kind = kind;
+  c.y_from_zero = c.y_label.find("share of") == 0 || c.y_label.find("/s") != std::string::npos;
   return c;
 }
 
