@@ -1,8 +1,8 @@
 // RunData: what the plots need from one run's artifact folder, read from the files alone:
 // per-request values from profile_export.jsonl (export/records_reader.h; one record alive at a
-// time, only numbers kept) and headline figures from profile_export_aiperf.json. When the folder
-// holds a multi-run aggregate (aggregate/profile_export_aiperf_aggregate.json), its confidence
-// interval for the Pareto chart's metrics is read too.
+// time, only numbers kept) and headline figures from profile_export_aiperf.json. When the
+// folder holds a multi-run aggregate (DIR/aggregate/profile_export_aiperf_aggregate.json), its
+// confidence interval for the Pareto chart's metrics is read too.
 //
 // Thread safety: pure functions.
 #pragma once
