@@ -7,7 +7,6 @@
 // <first DIR>/plots. Exit codes: 0 ok, 2 bad arguments or unreadable run folders, 3 a write
 // failure.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <string>
 

@@ -35,8 +35,9 @@ void add_live_flags(std::vector<FlagSpec>* out) {
     };
     out->push_back(std::move(s));
   }
-  out->push_back(not_exported(string_flag(
-      "--api-host", "Address the live API listens on (default 127.0.0.1)", &C::api_host, false, "")));
+  out->push_back(
+      not_exported(string_flag("--api-host", "Address the live API listens on (default 127.0.0.1)",
+                               &C::api_host, false, "")));
 }
 
 }  // namespace servebench::config

@@ -2,13 +2,12 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
@@ -85,7 +84,8 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const std::string& host, int
   auto addr = resolve(host, port, &len);
   if (!addr) return tl::unexpected(addr.error());
   const int fd = ::socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return make_error(ErrorCode::kIo, fmt::format("live API: socket(): {}", std::strerror(errno)));
+  if (fd < 0)
+    return make_error(ErrorCode::kIo, fmt::format("live API: socket(): {}", std::strerror(errno)));
   const int one = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
   if (::bind(fd, reinterpret_cast<const sockaddr*>(&*addr), len) != 0 || ::listen(fd, 16) != 0) {
@@ -99,9 +99,9 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(const std::string& host, int
   sockaddr_storage bound{};
   socklen_t blen = sizeof(bound);
   getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &blen);
-  const int actual = ntohs(bound.ss_family == AF_INET6
-                               ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
-                               : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  const int actual =
+      ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
+                                        : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
   return std::unique_ptr<ApiServer>(new ApiServer(fd, actual, std::move(handler)));
 }
 

@@ -30,7 +30,8 @@ json progress_object(const LiveSnapshot& s) {
   j["warmup_completed"] = s.warmup_completed;
   j["expected_requests"] = s.expected_requests >= 0 ? json(s.expected_requests) : json(nullptr);
   j["elapsed_s"] = elapsed_s(s);
-  j["duration_s"] = s.duration_ns > 0 ? json(static_cast<double>(s.duration_ns) / 1e9) : json(nullptr);
+  j["duration_s"] =
+      s.duration_ns > 0 ? json(static_cast<double>(s.duration_ns) / 1e9) : json(nullptr);
   return j;
 }
 
@@ -40,7 +41,8 @@ json quantiles_ms(const LiveQuantiles& q) {
 }
 
 json metric_object(const LiveMetric& m) {
-  return json{{"unit", "ms"}, {"window", quantiles_ms(m.window)}, {"overall", quantiles_ms(m.overall)}};
+  return json{
+      {"unit", "ms"}, {"window", quantiles_ms(m.window)}, {"overall", quantiles_ms(m.overall)}};
 }
 
 void gauge(std::string* out, const char* name, const char* help, double v) {
@@ -69,9 +71,8 @@ std::string metrics_json(const LiveSnapshot& s) {
   j["request_throughput"] = {{"unit", "requests/sec"},
                              {"window", s.window_request_rate},
                              {"overall", s.overall_request_rate}};
-  j["output_token_throughput"] = {{"unit", "tokens/sec"},
-                                  {"window", s.window_token_rate},
-                                  {"overall", s.overall_token_rate}};
+  j["output_token_throughput"] = {
+      {"unit", "tokens/sec"}, {"window", s.window_token_rate}, {"overall", s.overall_token_rate}};
   j["output_tokens"] = s.output_tokens;
   j["input_tokens"] = s.input_tokens;
   j["time_to_first_token"] = metric_object(s.ttft);
@@ -94,12 +95,13 @@ std::string prometheus_text(const LiveSnapshot& s) {
   counter(&out, "servebench_requests_failed_total", "Profiling requests failed", s.failed);
   counter(&out, "servebench_output_tokens_total", "Output tokens of successful requests",
           s.output_tokens);
-  out += "# HELP servebench_errors_total Failed requests by error kind\n"
-         "# TYPE servebench_errors_total counter\n";
+  out +=
+      "# HELP servebench_errors_total Failed requests by error kind\n"
+      "# TYPE servebench_errors_total counter\n";
   for (size_t k = 1; k < kErrorKinds; ++k)
     out += fmt::format("servebench_errors_total{{kind=\"{}\"}} {}\n",
                        record::error_kind_name(static_cast<record::ErrorKind>(k)), s.errors[k]);
-  gauge(&out, "servebench_requests_in_flight", "Requests issued and not completed", 
+  gauge(&out, "servebench_requests_in_flight", "Requests issued and not completed",
         static_cast<double>(s.in_flight()));
   gauge(&out, "servebench_request_rate", "Completed requests per second over the window",
         s.window_request_rate);

@@ -54,8 +54,7 @@ Result<std::unique_ptr<LiveSession>> LiveSession::start(LiveSessionOptions optio
     if (!api) return tl::unexpected(api.error());
     s->api_ = std::move(*api);
   }
-  if (s->active())
-    s->thread_ = std::thread([p = s.get()] { p->loop(); });
+  if (s->active()) s->thread_ = std::thread([p = s.get()] { p->loop(); });
   return s;
 }
 
@@ -90,7 +89,8 @@ void LiveSession::attach(app::RunHooks* hooks) {
   chain(hooks->load_started, [this](const app::PhaseInfo& info) {
     stats_.set_phase(LivePhase::kProfiling, info.load_start_ns);
   });
-  chain(hooks->load_ended, [this](const app::PhaseInfo&) { stats_.set_phase(LivePhase::kDraining); });
+  chain(hooks->load_ended,
+        [this](const app::PhaseInfo&) { stats_.set_phase(LivePhase::kDraining); });
   chain(hooks->after_grace, [this](const app::PhaseInfo&) { stats_.set_phase(LivePhase::kDone); });
   hooks->records = [prev = std::move(hooks->records), this](const auto& batch) {
     if (prev) prev(batch);
@@ -161,7 +161,8 @@ ApiResponse LiveSession::route(const std::string& path) const {
   if (path == "/api/metrics") return {200, "application/json", metrics_json(s)};
   if (path == "/api/config")
     return {200, "application/json", core::secrets::scrub(options_.config_json)};
-  if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", prometheus_text(s)};
+  if (path == "/metrics")
+    return {200, "text/plain; version=0.0.4; charset=utf-8", prometheus_text(s)};
   return {404, "application/json", "{\"error\":\"not found\"}"};
 }
 

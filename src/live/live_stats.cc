@@ -66,9 +66,9 @@ double LiveSnapshot::progress() const {
   if (expected_requests > 0)
     return std::min(1.0, static_cast<double>(completed) / static_cast<double>(expected_requests));
   if (duration_ns > 0 && profiling_start_ns > 0)
-    return std::clamp(static_cast<double>(published_ns - profiling_start_ns) /
-                          static_cast<double>(duration_ns),
-                      0.0, 1.0);
+    return std::clamp(
+        static_cast<double>(published_ns - profiling_start_ns) / static_cast<double>(duration_ns),
+        0.0, 1.0);
   return -1.0;
 }
 
@@ -104,11 +104,13 @@ void LiveStats::add_one(const record::RequestRecord& r) {
   metrics::RecordValues v;
   metrics::compute_record_metrics(r, &v);
   using M = metrics::RecordMetric;
-  Sample s{r.end_ns, v.get(M::kTtft), v.get(M::kItl), v.get(M::kRequestLatency),
-           v.get(M::kScheduleLag), 0};
+  Sample s{
+      r.end_ns, v.get(M::kTtft), v.get(M::kItl), v.get(M::kRequestLatency), v.get(M::kScheduleLag),
+      0};
   if (r.ok()) {
     ++state_.ok;
-    s.output_tokens = std::max<int64_t>(0, r.output_tokens) + std::max<int64_t>(0, r.reasoning_tokens);
+    s.output_tokens =
+        std::max<int64_t>(0, r.output_tokens) + std::max<int64_t>(0, r.reasoning_tokens);
     state_.output_tokens += s.output_tokens;
     state_.input_tokens += std::max<int64_t>(0, r.input_tokens);
   } else {
@@ -139,8 +141,8 @@ void LiveStats::publish() {
   const int64_t now = clock_.now_ns();
   state_.published_ns = now;
   // A completed request was issued, whatever the last sample of the runner's counter said.
-  state_.issued = std::max(issued_.load(std::memory_order_relaxed),
-                           state_.completed + state_.warmup_completed);
+  state_.issued =
+      std::max(issued_.load(std::memory_order_relaxed), state_.completed + state_.warmup_completed);
   // Window: completions in the last window_ns (by completion time, which is never after now).
   while (!window_.empty() && window_.front().end_ns < now - options_.window_ns) window_.pop_front();
   std::vector<double> ttft, itl, lat, lag;
@@ -161,13 +163,14 @@ void LiveStats::publish() {
   const double span_s = std::min(elapsed_s, static_cast<double>(options_.window_ns) / 1e9);
   state_.window_request_rate = span_s > 0 ? static_cast<double>(window_.size()) / span_s : 0;
   state_.window_token_rate = span_s > 0 ? static_cast<double>(tokens) / span_s : 0;
-  state_.overall_request_rate = elapsed_s > 0 ? static_cast<double>(state_.completed) / elapsed_s : 0;
+  state_.overall_request_rate =
+      elapsed_s > 0 ? static_cast<double>(state_.completed) / elapsed_s : 0;
   state_.overall_token_rate =
       elapsed_s > 0 ? static_cast<double>(state_.output_tokens) / elapsed_s : 0;
   const int64_t cpu = process_cpu_ns();
   if (now > last_wall_ns_)
-    state_.cpu_percent = 100.0 * static_cast<double>(cpu - last_cpu_ns_) /
-                         static_cast<double>(now - last_wall_ns_);
+    state_.cpu_percent =
+        100.0 * static_cast<double>(cpu - last_cpu_ns_) / static_cast<double>(now - last_wall_ns_);
   last_cpu_ns_ = cpu;
   last_wall_ns_ = now;
   state_.cpu_per_request_us =

@@ -27,12 +27,12 @@ std::string format_eta(double s) {
 }
 
 std::string progress_text(const LiveSnapshot& s) {
-  if (s.expected_requests > 0)
-    return fmt::format("{}/{} req", s.completed, s.expected_requests);
+  if (s.expected_requests > 0) return fmt::format("{}/{} req", s.completed, s.expected_requests);
   if (s.duration_ns > 0 && s.profiling_start_ns > 0)
-    return fmt::format("{:.0f}/{:.0f} s",
-                       std::max<double>(0, static_cast<double>(s.published_ns - s.profiling_start_ns)) / 1e9,
-                       static_cast<double>(s.duration_ns) / 1e9);
+    return fmt::format(
+        "{:.0f}/{:.0f} s",
+        std::max<double>(0, static_cast<double>(s.published_ns - s.profiling_start_ns)) / 1e9,
+        static_cast<double>(s.duration_ns) / 1e9);
   return fmt::format("{} req", s.completed);
 }
 
@@ -46,11 +46,10 @@ std::string bar(double fraction, int width) {
 }
 
 std::string metric_row(const char* name, const LiveMetric& m) {
-  return fmt::format("  {:<14} {:>10} {:>10} | {:>10} {:>10}\n", name,
-                     format_ns(m.window.p50_ns, m.window.count),
-                     format_ns(m.window.p99_ns, m.window.count),
-                     format_ns(m.overall.p50_ns, m.overall.count),
-                     format_ns(m.overall.p99_ns, m.overall.count));
+  return fmt::format(
+      "  {:<14} {:>10} {:>10} | {:>10} {:>10}\n", name, format_ns(m.window.p50_ns, m.window.count),
+      format_ns(m.window.p99_ns, m.window.count), format_ns(m.overall.p50_ns, m.overall.count),
+      format_ns(m.overall.p99_ns, m.overall.count));
 }
 
 std::string errors_text(const LiveSnapshot& s, bool color) {
@@ -92,15 +91,15 @@ std::string render_frame(const LiveSnapshot& s, const FrameOptions& o) {
   out += fmt::format("{} servebench  phase {}  {}\n", paint("==", kBold, c),
                      paint(live_phase_name(s.phase), phase_color, c), progress_text(s));
   const double p = s.progress();
-  const std::string tail = fmt::format(" {:>4}  ETA {}", p >= 0 ? fmt::format("{:.0f}%", p * 100) : "-",
-                                       format_eta(s.eta_s()));
+  const std::string tail = fmt::format(
+      " {:>4}  ETA {}", p >= 0 ? fmt::format("{:.0f}%", p * 100) : "-", format_eta(s.eta_s()));
   out += "  " + bar(p, width - 2 - static_cast<int>(tail.size())) + tail + "\n";
   out += fmt::format("  in flight {}   ok {}   failed {}   issued {}\n", s.in_flight(), s.ok,
                      s.failed, s.issued);
-  out += fmt::format("  requests/s {:.1f} (window) {:.1f} (overall)   tokens/s {:.0f} (window) "
-                     "{:.0f} (overall)\n",
-                     s.window_request_rate, s.overall_request_rate, s.window_token_rate,
-                     s.overall_token_rate);
+  out += fmt::format(
+      "  requests/s {:.1f} (window) {:.1f} (overall)   tokens/s {:.0f} (window) "
+      "{:.0f} (overall)\n",
+      s.window_request_rate, s.overall_request_rate, s.window_token_rate, s.overall_token_rate);
   out += fmt::format("  {:<14} {:>10} {:>10} | {:>10} {:>10}\n", "", "p50 window", "p99 window",
                      "p50 all", "p99 all");
   out += metric_row("TTFT", s.ttft);

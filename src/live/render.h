@@ -10,8 +10,8 @@
 namespace servebench::live {
 
 struct FrameOptions {
-  int width = 80;      // terminal columns (the progress bar fits in them)
-  bool color = true;   // ANSI colours for phase and errors
+  int width = 80;     // terminal columns (the progress bar fits in them)
+  bool color = true;  // ANSI colours for phase and errors
 };
 
 // The dashboard: phase and progress bar with ETA, in flight, rates, TTFT/ITL/latency p50/p99

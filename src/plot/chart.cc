@@ -10,7 +10,7 @@ namespace servebench::plot {
 namespace {
 
 // Colour-blind-safe order (Okabe–Ito).
-const Color kPalette[] = {{0.0, 0.45, 0.70},  {0.90, 0.62, 0.0}, {0.0, 0.62, 0.45},
+const Color kPalette[] = {{0.0, 0.45, 0.70},  {0.90, 0.62, 0.0},  {0.0, 0.62, 0.45},
                           {0.80, 0.47, 0.65}, {0.34, 0.71, 0.91}, {0.84, 0.37, 0.0},
                           {0.94, 0.89, 0.26}, {0.5, 0.5, 0.5}};
 

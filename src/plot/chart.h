@@ -35,8 +35,8 @@ struct Chart {
   std::string title, x_label, y_label;
   ChartKind kind = ChartKind::kLines;
   std::vector<Series> series;
-  double bar_width = 0;   // kBars: bin width in x units
-  bool frontier = false;  // kScatter: connect the Pareto-optimal points (min y for max x)
+  double bar_width = 0;      // kBars: bin width in x units
+  bool frontier = false;     // kScatter: connect the Pareto-optimal points (min y for max x)
   bool y_from_zero = false;  // the y axis starts at 0 (always for kBars)
 };
 

@@ -75,7 +75,8 @@ double time_bin_s(const std::vector<double>& times) {
 }
 
 // p50 and p99 of `values` per time bin of `times` (seconds); empty bins are skipped.
-std::pair<Series, Series> over_time(const std::vector<double>& times, const std::vector<double>& values) {
+std::pair<Series, Series> over_time(const std::vector<double>& times,
+                                    const std::vector<double>& values) {
   const double width = time_bin_s(times);
   double t_max = 0;
   for (double t : times) t_max = std::max(t_max, t);
@@ -203,16 +204,17 @@ std::vector<Chart> multi_run_charts(const std::vector<RunData>& runs) {
     out.push_back(std::move(c));
     out.push_back(std::move(h));
   }
-  Chart t = make("ttft_over_time_by_run", "TTFT p50 over time by run", "time since start (s)",
-                 "ms", ChartKind::kLines);
+  Chart t = make("ttft_over_time_by_run", "TTFT p50 over time by run", "time since start (s)", "ms",
+                 ChartKind::kLines);
   for (const auto& r : runs) {
     Series p50 = over_time(r.start_s, r.ttft_ms).first;
     p50.name = r.name;
     t.series.push_back(std::move(p50));
   }
   out.push_back(std::move(t));
-  Chart p = make("pareto_latency_throughput", "Latency vs throughput", "request throughput (requests/s)",
-                 "request latency p50 (ms)", ChartKind::kScatter);
+  Chart p =
+      make("pareto_latency_throughput", "Latency vs throughput", "request throughput (requests/s)",
+           "request latency p50 (ms)", ChartKind::kScatter);
   p.frontier = true;
   Series s{"runs", {}, {}, {}, {}};
   for (const auto& r : runs) {

@@ -87,7 +87,8 @@ void name_runs(std::vector<RunData>* runs) {
 
 Result<PlotResult> write_plots(const PlotOptions& o) {
   if (o.dirs.empty())
-    return make_error(ErrorCode::kInvalidArgument, "no run folder given; pass one or more artifact folders");
+    return make_error(ErrorCode::kInvalidArgument,
+                      "no run folder given; pass one or more artifact folders");
   if (o.width < 200 || o.height < 150 || o.width > 8000 || o.height > 8000)
     return make_error(ErrorCode::kInvalidArgument,
                       "--width/--height must be within 200x150 and 8000x8000 pixels");
@@ -113,7 +114,8 @@ Result<PlotResult> write_plots(const PlotOptions& o) {
       runs.size() == 1 ? single_run_charts(runs.front()) : multi_run_charts(runs);
   const Theme theme = o.dark ? dark_theme() : light_theme();
   for (const Chart& c : charts)
-    if (auto st = write_chart(c, o, theme, (fs::path(result.out_dir) / c.id).string(), &result); !st)
+    if (auto st = write_chart(c, o, theme, (fs::path(result.out_dir) / c.id).string(), &result);
+        !st)
       return tl::unexpected(st.error());
   return result;
 }

@@ -60,12 +60,13 @@ const Cairo* load_cairo() {
         bind(h, "cairo_create", &c.create) && bind(h, "cairo_destroy", &c.destroy) &&
         bind(h, "cairo_set_source_rgba", &c.set_source_rgba) &&
         bind(h, "cairo_set_line_width", &c.set_line_width) &&
-        bind(h, "cairo_set_line_join", &c.set_line_join) && bind(h, "cairo_new_path", &c.new_path) &&
-        bind(h, "cairo_move_to", &c.move_to) && bind(h, "cairo_line_to", &c.line_to) &&
-        bind(h, "cairo_rectangle", &c.rectangle) && bind(h, "cairo_arc", &c.arc) &&
-        bind(h, "cairo_stroke", &c.stroke) && bind(h, "cairo_fill", &c.fill) &&
-        bind(h, "cairo_save", &c.save) && bind(h, "cairo_restore", &c.restore) &&
-        bind(h, "cairo_translate", &c.translate) && bind(h, "cairo_rotate", &c.rotate) &&
+        bind(h, "cairo_set_line_join", &c.set_line_join) &&
+        bind(h, "cairo_new_path", &c.new_path) && bind(h, "cairo_move_to", &c.move_to) &&
+        bind(h, "cairo_line_to", &c.line_to) && bind(h, "cairo_rectangle", &c.rectangle) &&
+        bind(h, "cairo_arc", &c.arc) && bind(h, "cairo_stroke", &c.stroke) &&
+        bind(h, "cairo_fill", &c.fill) && bind(h, "cairo_save", &c.save) &&
+        bind(h, "cairo_restore", &c.restore) && bind(h, "cairo_translate", &c.translate) &&
+        bind(h, "cairo_rotate", &c.rotate) &&
         bind(h, "cairo_select_font_face", &c.select_font_face) &&
         bind(h, "cairo_set_font_size", &c.set_font_size) &&
         bind(h, "cairo_text_extents", &c.text_extents) && bind(h, "cairo_show_text", &c.show_text);
@@ -74,7 +75,9 @@ const Cairo* load_cairo() {
   return lib;
 }
 
-void source(const Cairo& c, void* cr, Color col) { c.set_source_rgba(cr, col.r, col.g, col.b, col.a); }
+void source(const Cairo& c, void* cr, Color col) {
+  c.set_source_rgba(cr, col.r, col.g, col.b, col.a);
+}
 
 }  // namespace
 
@@ -89,9 +92,9 @@ Result<std::unique_ptr<PngCanvas>> PngCanvas::create(int width, int height, Colo
   void* surface = c->image_surface_create(kFormatArgb32, width, height);
   if (c->surface_status(surface) != 0) {
     c->surface_destroy(surface);
-    return make_error(ErrorCode::kInvalidArgument,
-                      "cairo cannot make a " + std::to_string(width) + "x" +
-                          std::to_string(height) + " image; use a smaller --width/--height");
+    return make_error(ErrorCode::kInvalidArgument, "cairo cannot make a " + std::to_string(width) +
+                                                       "x" + std::to_string(height) +
+                                                       " image; use a smaller --width/--height");
   }
   std::unique_ptr<PngCanvas> canvas(new PngCanvas(surface, c->create(surface)));
   canvas->rect(0, 0, width, height, background, "background");
@@ -144,7 +147,9 @@ void PngCanvas::text(double x, double y, const std::string& s, double size, Anch
   c.set_font_size(cr_, size);
   TextExtents e{};
   c.text_extents(cr_, s.c_str(), &e);
-  const double dx = anchor == Anchor::kStart ? 0 : anchor == Anchor::kMiddle ? -e.x_advance / 2 : -e.x_advance;
+  const double dx = anchor == Anchor::kStart    ? 0
+                    : anchor == Anchor::kMiddle ? -e.x_advance / 2
+                                                : -e.x_advance;
   c.translate(cr_, x, y);
   if (rotate_deg != 0) c.rotate(cr_, rotate_deg * M_PI / 180.0);
   c.new_path(cr_);

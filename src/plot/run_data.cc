@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "export/records_reader.h"
 #include "metrics/record_metrics.h"
@@ -41,14 +40,16 @@ Result<json> read_json(const std::string& path) {
   std::ifstream in(path);
   if (!in)
     return make_error(ErrorCode::kNotFound,
-                      path + " not found; pass a run's artifact folder (written by servebench "
-                             "profile or aiperf profile)");
+                      path +
+                          " not found; pass a run's artifact folder (written by servebench "
+                          "profile or aiperf profile)");
   std::stringstream ss;
   ss << in.rdbuf();
   json j = json::parse(ss.str(), nullptr, false);
   if (j.is_discarded() || !j.is_object())
-    return make_error(ErrorCode::kParse, path + " is not a JSON object; re-create it with "
-                                                "servebench report DIR");
+    return make_error(ErrorCode::kParse, path +
+                                             " is not a JSON object; re-create it with "
+                                             "servebench report DIR");
   return j;
 }
 
@@ -58,12 +59,14 @@ Result<RunData> load_run(const std::string& dir) {
   RunData run;
   run.dir = dir;
   run.name = fs::path(dir).lexically_normal().filename().string();
-  if (run.name.empty() || run.name == ".") run.name = fs::path(dir).lexically_normal().parent_path().filename().string();
+  if (run.name.empty() || run.name == ".")
+    run.name = fs::path(dir).lexically_normal().parent_path().filename().string();
   const std::string jsonl = (fs::path(dir) / "profile_export.jsonl").string();
   if (!fs::exists(jsonl))
     return make_error(ErrorCode::kNotFound,
-                      jsonl + " not found; pass a run's artifact folder written with "
-                              "--export-level records or raw");
+                      jsonl +
+                          " not found; pass a run's artifact folder written with "
+                          "--export-level records or raw");
   int64_t t0 = std::numeric_limits<int64_t>::max();
   std::vector<int64_t> start_ns, end_ns;
   using M = metrics::RecordMetric;

@@ -8,7 +8,9 @@ namespace servebench::plot {
 namespace {
 
 std::string rgb(Color c) {
-  auto ch = [](double v) { return static_cast<int>(std::lround(std::fmin(1.0, std::fmax(0.0, v)) * 255)); };
+  auto ch = [](double v) {
+    return static_cast<int>(std::lround(std::fmin(1.0, std::fmax(0.0, v)) * 255));
+  };
   return fmt::format("#{:02x}{:02x}{:02x}", ch(c.r), ch(c.g), ch(c.b));
 }
 
@@ -23,11 +25,21 @@ std::string xml_escape(const std::string& s) {
   out.reserve(s.size());
   for (const char ch : s) {
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // Control characters are not allowed in XML 1.0.
         if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\t' || ch == '\n') out += ch;
@@ -60,15 +72,17 @@ void SvgCanvas::rect(double x, double y, double w, double h, Color fill, const c
 }
 
 void SvgCanvas::circle(double cx, double cy, double r, Color fill, const char* role) {
-  body_ += fmt::format("<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\"{}/>\n",
-                       role, cx, cy, r, rgb(fill), opacity(fill, "fill-opacity"));
+  body_ +=
+      fmt::format("<circle class=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{:.1f}\" fill=\"{}\"{}/>\n",
+                  role, cx, cy, r, rgb(fill), opacity(fill, "fill-opacity"));
 }
 
 void SvgCanvas::text(double x, double y, const std::string& s, double size, Anchor anchor,
                      Color color, double rotate_deg) {
   const char* a = anchor == Anchor::kStart ? "start" : anchor == Anchor::kMiddle ? "middle" : "end";
   const std::string rot =
-      rotate_deg != 0 ? fmt::format(" transform=\"rotate({:.0f} {:.1f} {:.1f})\"", rotate_deg, x, y) : "";
+      rotate_deg != 0 ? fmt::format(" transform=\"rotate({:.0f} {:.1f} {:.1f})\"", rotate_deg, x, y)
+                      : "";
   body_ += fmt::format(
       "<text class=\"label\" x=\"{:.1f}\" y=\"{:.1f}\" font-family=\"DejaVu Sans, Arial, "
       "sans-serif\" font-size=\"{:.0f}\" text-anchor=\"{}\" fill=\"{}\"{}>{}</text>\n",

@@ -20,8 +20,17 @@ namespace {
 const std::string kSecret = "sk-live-secret-7f3a9c2e51";
 
 std::vector<std::string> base_args(const Server& mock) {
-  return {bin_dir() + "/servebench", "profile", "-m", "mock-model", "--tokenizer", "simple",
-          "-u", mock.url(), "--streaming", "--api-key", kSecret};
+  return {bin_dir() + "/servebench",
+          "profile",
+          "-m",
+          "mock-model",
+          "--tokenizer",
+          "simple",
+          "-u",
+          mock.url(),
+          "--streaming",
+          "--api-key",
+          kSecret};
 }
 
 struct PtyRun {
@@ -166,8 +175,8 @@ TEST(LiveApi, EndpointsDuringARunAndPlainLinesWithoutATerminal) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "5"}));
   auto argv = base_args(mock);
-  argv.insert(argv.end(), {"--request-rate", "20", "--benchmark-duration", "5.6", "--ui",
-                           "simple", "--api-port", "0", "--artifact-dir", dir + "/art", "-q"});
+  argv.insert(argv.end(), {"--request-rate", "20", "--benchmark-duration", "5.6", "--ui", "simple",
+                           "--api-port", "0", "--artifact-dir", dir + "/art", "-q"});
   const std::string err_path = dir + "/stderr.txt";
   int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
   const pid_t pid = spawn(argv, -1, err_fd);
@@ -235,7 +244,8 @@ TEST(LiveApi, BadUiOrBusyPortIsAOneLineUsageError) {
   const std::string dir = make_temp_dir("live-bad");
   Server mock;
   ASSERT_TRUE(mock.start_mock({}));
-  auto r = run_profile(dir, {"-m", "m", "--tokenizer", "simple", "-u", mock.url(), "--ui", "fancy"});
+  auto r =
+      run_profile(dir, {"-m", "m", "--tokenizer", "simple", "-u", mock.url(), "--ui", "fancy"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.stderr_text.find("--ui-type 'fancy' is invalid; expected dashboard, simple or none"),
             std::string::npos)
@@ -246,7 +256,8 @@ TEST(LiveApi, BadUiOrBusyPortIsAOneLineUsageError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.stderr_text.find("--api-port"), std::string::npos) << r.stderr_text;
   EXPECT_EQ(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 1);
-  r = run_profile(dir, {"-m", "m", "--tokenizer", "simple", "-u", mock.url(), "--api-port", "70000"});
+  r = run_profile(dir,
+                  {"-m", "m", "--tokenizer", "simple", "-u", mock.url(), "--api-port", "70000"});
   EXPECT_EQ(r.exit_code, 2);
 }
 

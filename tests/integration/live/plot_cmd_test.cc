@@ -38,7 +38,8 @@ std::map<std::string, int> svg_classes(const std::string& scratch, const std::st
       "c = collections.Counter(e.get('class') for e in root.iter() if e.get('class'))\n"
       "for k, v in c.items(): print(k, v)\n"
       "for e in root.iter():\n"
-      "  if e.get('class') in ('series', 'frontier'): print('points:' + e.get('class'), e.get('data-points'))\n";
+      "  if e.get('class') in ('series', 'frontier'): print('points:' + e.get('class'), "
+      "e.get('data-points'))\n";
   const std::string script_path = scratch + "/svg_count.py";
   std::ofstream(script_path) << script;
   const Proc p = run_cmd(scratch, {"/usr/bin/python3", script_path, svg});
@@ -79,20 +80,21 @@ TEST(PlotCommand, SingleRunChartsAreValidSvgAndPng) {
   const std::string run = profile_run(dir, mock, "100", "60");
   ASSERT_FALSE(run.empty());
   const std::string out = dir + "/plots";
-  const Proc p = run_cmd(dir, {bin_dir() + "/servebench", "plot", run, "-o", out, "--width",
-                               "640", "--height", "360"});
+  const Proc p = run_cmd(dir, {bin_dir() + "/servebench", "plot", run, "-o", out, "--width", "640",
+                               "--height", "360"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   const std::vector<Json> records = read_jsonl(run + "/profile_export.jsonl");
   ASSERT_EQ(records.size(), 60u);
-  const std::map<std::string, std::string> kTags = {
-      {"ttft", "time_to_first_token"}, {"itl", "inter_token_latency"},
-      {"request_latency", "request_latency"}, {"isl", "input_sequence_length"},
-      {"osl", "output_sequence_length"}};
-  for (const char* id : {"ttft_histogram", "ttft_cdf", "itl_histogram", "itl_cdf",
-                         "request_latency_histogram", "request_latency_cdf", "isl_histogram",
-                         "isl_cdf", "osl_histogram", "osl_cdf", "ttft_over_time",
-                         "request_latency_over_time", "request_rate_over_time",
-                         "token_throughput_over_time"}) {
+  const std::map<std::string, std::string> kTags = {{"ttft", "time_to_first_token"},
+                                                    {"itl", "inter_token_latency"},
+                                                    {"request_latency", "request_latency"},
+                                                    {"isl", "input_sequence_length"},
+                                                    {"osl", "output_sequence_length"}};
+  for (const char* id :
+       {"ttft_histogram", "ttft_cdf", "itl_histogram", "itl_cdf", "request_latency_histogram",
+        "request_latency_cdf", "isl_histogram", "isl_cdf", "osl_histogram", "osl_cdf",
+        "ttft_over_time", "request_latency_over_time", "request_rate_over_time",
+        "token_throughput_over_time"}) {
     const std::string svg = out + "/" + id + ".svg", png = out + "/" + id + ".png";
     ASSERT_TRUE(fs::exists(svg)) << svg;
     const auto classes = svg_classes(dir, svg);
@@ -105,8 +107,7 @@ TEST(PlotCommand, SingleRunChartsAreValidSvgAndPng) {
       // One CDF point per request that has the metric (ITL needs two output tokens).
       const std::string tag = name.substr(0, name.find("_cdf"));
       int with_metric = 0;
-      for (const auto& rec : records)
-        with_metric += rec["metrics"].contains(kTags.at(tag)) ? 1 : 0;
+      for (const auto& rec : records) with_metric += rec["metrics"].contains(kTags.at(tag)) ? 1 : 0;
       EXPECT_GE(with_metric, 50) << id;
       EXPECT_EQ(classes.at("points:series"), with_metric) << id;
     } else if (name.find("_histogram") != std::string::npos) {
@@ -123,7 +124,8 @@ TEST(PlotCommand, SeveralRunsGiveOverlaysAndAParetoPointPerRun) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--ttft-ms", "5", "--itl-ms", "1"}));
   std::vector<std::string> runs;
-  for (const auto& [rate, count] : {std::pair{"50", "30"}, std::pair{"100", "40"}, std::pair{"200", "50"}}) {
+  for (const auto& [rate, count] :
+       {std::pair{"50", "30"}, std::pair{"100", "40"}, std::pair{"200", "50"}}) {
     const std::string sub = dir + "/r" + rate;
     fs::create_directories(sub);
     runs.push_back(profile_run(sub, mock, rate, count));

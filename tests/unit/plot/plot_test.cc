@@ -120,10 +120,10 @@ TEST(Charts, SingleRunSetHasEveryPanel) {
   const auto charts = single_run_charts(fake_run("r", 100, 1));
   std::vector<std::string> ids;
   for (const auto& c : charts) ids.push_back(c.id);
-  for (const char* want : {"ttft_histogram", "ttft_cdf", "itl_histogram", "itl_cdf",
-                           "request_latency_histogram", "isl_histogram", "osl_cdf",
-                           "ttft_over_time", "request_latency_over_time", "request_rate_over_time",
-                           "token_throughput_over_time"})
+  for (const char* want :
+       {"ttft_histogram", "ttft_cdf", "itl_histogram", "itl_cdf", "request_latency_histogram",
+        "isl_histogram", "osl_cdf", "ttft_over_time", "request_latency_over_time",
+        "request_rate_over_time", "token_throughput_over_time"})
     EXPECT_NE(std::find(ids.begin(), ids.end(), want), ids.end()) << want;
   for (const auto& c : charts) {
     if (c.id != "ttft_histogram") continue;
@@ -168,7 +168,8 @@ TEST(PngCanvas, WritesAPngOfTheAskedSize) {
   c.series.push_back({"x", {{0, 1}, {1, 2}}, {}, {}, {}});
   draw_chart(c, **png, 321, 123, light_theme());
   const std::string path =
-      (std::filesystem::temp_directory_path() / ("sb-plot-" + std::to_string(getpid()) + ".png")).string();
+      (std::filesystem::temp_directory_path() / ("sb-plot-" + std::to_string(getpid()) + ".png"))
+          .string();
   ASSERT_TRUE((*png)->write(path).has_value());
   std::ifstream in(path, std::ios::binary);
   std::string head(24, '\0');
