@@ -39,7 +39,8 @@ struct PtyRun {
 };
 
 // Runs argv with stdin/stdout/stderr on a 100x40 pseudo-terminal; returns what it printed.
-PtyRun run_in_pty(const std::vector<std::string>& argv, double timeout_s) {
+PtyRun run_in_pty(const std::vector<std::string>& argv, double timeout_s,
+                  double sigint_after_s = 0) {
   PtyRun r;
   int master = -1;
   winsize ws{};
@@ -54,9 +55,16 @@ PtyRun run_in_pty(const std::vector<std::string>& argv, double timeout_s) {
     execv(args[0], args.data());
     _exit(127);
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(timeout_s);
+  bool sent_sigint = false;
   char buf[4096];
   for (;;) {
+    if (sigint_after_s > 0 && !sent_sigint &&
+        std::chrono::steady_clock::now() > start + std::chrono::duration<double>(sigint_after_s)) {
+      kill(pid, SIGINT);
+      sent_sigint = true;
+    }
     pollfd p{master, POLLIN, 0};
     if (poll(&p, 1, 100) > 0) {
       const ssize_t n = read(master, buf, sizeof(buf));
@@ -96,6 +104,26 @@ TEST(LiveDisplay, DashboardRedrawsInPlaceUnderAPseudoTerminal) {
   EXPECT_NE(r.output.find("40/40 req"), std::string::npos);  // the final frame
   EXPECT_NE(r.output.find("TTFT"), std::string::npos);
   EXPECT_EQ(r.output.find(kSecret), std::string::npos);
+}
+
+TEST(LiveDisplay, CtrlCWithTheDashboardStillWritesEverything) {
+  const std::string dir = make_temp_dir("live-sigint");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "5"}));
+  auto argv = base_args(mock);
+  argv.insert(argv.end(), {"--request-rate", "20", "--request-count", "1000", "--ui",
+                           "dashboard", "--artifact-dir", dir + "/art", "-q"});
+  const PtyRun r = run_in_pty(argv, 60, 1.5);
+  EXPECT_EQ(r.exit_code, 130) << r.output;
+  EXPECT_NE(r.output.find("phase \x1b[33mdone"), std::string::npos);  // the last frame
+  std::string run_dir;
+  for (const auto& e : fs::directory_iterator(dir + "/art")) run_dir = e.path().string();
+  ASSERT_FALSE(run_dir.empty());
+  const Json summary = Json::parse(read_file(run_dir + "/profile_export_aiperf.json"));
+  EXPECT_TRUE(summary["was_cancelled"].get<bool>());
+  EXPECT_GT(summary["request_count"]["avg"].get<double>(), 0);
+  EXPECT_LT(summary["request_count"]["avg"].get<double>(), 1000);
+  EXPECT_FALSE(read_jsonl(run_dir + "/profile_export.jsonl").empty());
 }
 
 TEST(LiveDisplay, SimpleLineRewritesOneLineUnderAPseudoTerminal) {
