@@ -20,7 +20,7 @@ int run_plot(int argc, char** argv) {
                "servebench plot"};
   plot::PlotOptions o;
   std::string format = "both", theme = "light";
-  app.add_option("dirs", o.dirs, "Run artifact folders")->required();
+  app.add_option("dirs,--paths", o.dirs, "Run artifact folders (AIPerf: --paths)")->required();
   app.add_option("-o,--output", o.out_dir, "Output folder (default <first DIR>/plots)");
   app.add_option("--format", format, "svg, png or both")
       ->check(CLI::IsMember({"svg", "png", "both"}));

@@ -97,8 +97,7 @@ std::pair<Series, Series> over_time(const std::vector<double>& times,
 
 // Events per second (sum of `weights`, or counts) per time bin of `times`.
 Series rate_over_time(const std::string& name, const std::vector<double>& times,
-                      const std::vector<double>* weights) {
-  const double width = time_bin_s(times);
+                      const std::vector<double>* weights, double width) {
   double t_max = 0;
   for (double t : times) t_max = std::max(t_max, t);
   std::vector<double> sums(static_cast<size_t>(t_max / width) + 1, 0);
@@ -173,13 +172,15 @@ std::vector<Chart> single_run_charts(const RunData& run) {
   }
   Chart rate = make("request_rate_over_time", "Request rate over time", "time since start (s)",
                     "requests/s", ChartKind::kLines);
-  rate.series.push_back(rate_over_time("completed", run.end_s, nullptr));
-  rate.series.push_back(rate_over_time("sent", run.start_s, nullptr));
+  // One bin width for every rate chart, from the completion times (the later of the two).
+  const double width = time_bin_s(run.end_s);
+  rate.series.push_back(rate_over_time("completed", run.end_s, nullptr, width));
+  rate.series.push_back(rate_over_time("sent", run.start_s, nullptr, width));
   out.push_back(std::move(rate));
   if (!finite(run.osl).empty()) {
     Chart tput = make("token_throughput_over_time", "Output token throughput over time",
                       "time since start (s)", "tokens/s", ChartKind::kLines);
-    tput.series.push_back(rate_over_time(run.name, run.end_s, &run.osl));
+    tput.series.push_back(rate_over_time(run.name, run.end_s, &run.osl, width));
     out.push_back(std::move(tput));
   }
   return out;

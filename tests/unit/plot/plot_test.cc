@@ -126,6 +126,17 @@ TEST(Charts, SingleRunSetHasEveryPanel) {
         "request_rate_over_time", "token_throughput_over_time"})
     EXPECT_NE(std::find(ids.begin(), ids.end(), want), ids.end()) << want;
   for (const auto& c : charts) {
+    if (c.id != "request_rate_over_time") continue;
+    ASSERT_EQ(c.series.size(), 2u);
+    for (const auto& s : c.series) {  // rate x bin width adds up to every request
+      ASSERT_GE(s.points.size(), 10u);
+      const double width = s.points[1].x - s.points[0].x;
+      double total = 0;
+      for (const auto& p : s.points) total += p.y * width;
+      EXPECT_NEAR(total, 100, 1e-6) << s.name;
+    }
+  }
+  for (const auto& c : charts) {
     if (c.id != "ttft_histogram") continue;
     double total = 0;
     for (const auto& p : c.series[0].points) total += p.y;
