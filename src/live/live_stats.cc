@@ -122,6 +122,7 @@ void LiveStats::add_one(const record::RequestRecord& r) {
   if (!std::isnan(s.latency)) latency_.add(s.latency);
   if (!std::isnan(s.lag)) lag_.add(std::max(0.0, s.lag));
   window_.push_back(s);
+  if (window_.size() > kMaxWindowSamples) window_.pop_front();
 }
 
 void LiveStats::set_phase(LivePhase phase, int64_t start_ns) {
@@ -160,7 +161,9 @@ void LiveStats::publish() {
   state_.schedule_lag = {quantiles_of(&lag), quantiles_of(lag_)};
   const int64_t t0 = state_.profiling_start_ns;
   const double elapsed_s = t0 > 0 && now > t0 ? static_cast<double>(now - t0) / 1e9 : 0.0;
-  const double span_s = std::min(elapsed_s, static_cast<double>(options_.window_ns) / 1e9);
+  double span_s = std::min(elapsed_s, static_cast<double>(options_.window_ns) / 1e9);
+  if (window_.size() == kMaxWindowSamples)  // a capped window covers less than window_ns
+    span_s = std::min(span_s, static_cast<double>(now - window_.front().end_ns) / 1e9);
   state_.window_request_rate = span_s > 0 ? static_cast<double>(window_.size()) / span_s : 0;
   state_.window_token_rate = span_s > 0 ? static_cast<double>(tokens) / span_s : 0;
   state_.overall_request_rate =

@@ -148,6 +148,28 @@ TEST(LiveStats, WarmupIsNotProfilingAndDroppedRequestsDoNotCount) {
   EXPECT_DOUBLE_EQ(s.progress(), 0.0);
 }
 
+TEST(LiveStats, WindowIsCappedAndItsRateCoversWhatItHolds) {
+  core::FakeClock clock;
+  LiveStats stats({-1, 0, 100 * kS}, clock);
+  stats.set_phase(LivePhase::kProfiling, 1);
+  // kMaxWindowSamples + 1000 completions, one per ms: the window keeps the newest.
+  std::vector<record::RequestRecord> batch;
+  const int64_t n = static_cast<int64_t>(kMaxWindowSamples) + 1000;
+  for (int64_t i = 0; i < n; ++i) {
+    auto r = failed((i + 1) * kMs, record::ErrorKind::kTimeout);  // a start at 0 = never sent
+    r.end_ns = (i + 1) * kMs;
+    batch.push_back(std::move(r));
+  }
+  stats.add(batch);
+  clock.set_ns(n * kMs);
+  stats.publish();
+  const LiveSnapshot s = stats.snapshot();
+  EXPECT_EQ(s.completed, n);
+  EXPECT_EQ(s.schedule_lag.window.count, static_cast<int64_t>(kMaxWindowSamples));
+  EXPECT_EQ(s.schedule_lag.overall.count, n);
+  EXPECT_NEAR(s.window_request_rate, 1000.0, 1.0);  // one per ms, whatever the cap
+}
+
 TEST(LiveSnapshot, ProgressAndEtaFromRequestsOrDuration) {
   LiveSnapshot s;
   s.phase = LivePhase::kProfiling;
