@@ -124,7 +124,8 @@ void LiveSession::draw(bool final_frame) {
     case Display::kDashboard: {
       // Move to the start of the previous frame and clear below it, then draw the new one.
       if (frame_lines_ > 0) out += "\x1b[" + std::to_string(frame_lines_) + "F\x1b[J";
-      const std::string frame = render_frame(s, {options_.width, options_.color});
+      const std::string frame =
+          fit_lines(render_frame(s, {options_.width, options_.color}), options_.width - 1);
       frame_lines_ = static_cast<int>(std::count(frame.begin(), frame.end(), '\n'));
       out += frame;
       break;

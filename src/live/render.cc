@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace servebench::live {
@@ -64,6 +65,34 @@ std::string errors_text(const LiveSnapshot& s, bool color) {
 }
 
 }  // namespace
+
+std::string fit_lines(const std::string& text, int columns) {
+  std::string out;
+  out.reserve(text.size());
+  int visible = 0;
+  bool cut = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n') {
+      if (cut) out += kReset;
+      out += ch;
+      visible = 0;
+      cut = false;
+    } else if (ch == '\x1b') {  // CSI: ESC '[' parameters, then a final letter
+      size_t j = i + 1;
+      while (j < text.size() && !std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+      out.append(text, i, j + 1 - i);
+      i = j;
+    } else if (visible < columns) {
+      out += ch;
+      ++visible;
+    } else {
+      cut = true;
+    }
+  }
+  if (cut) out += kReset;
+  return out;
+}
 
 std::string format_ns(double ns, int64_t count) {
   if (count == 0 || !std::isfinite(ns)) return "-";

@@ -22,6 +22,11 @@ std::string render_frame(const LiveSnapshot& s, const FrameOptions& options);
 // ETA 6s" (no newline).
 std::string render_line(const LiveSnapshot& s);
 
+// Cuts every line of `text` to at most `columns` visible characters (ANSI escape sequences
+// are kept and not counted; a cut line ends with a colour reset), so a frame never wraps and
+// the dashboard's cursor-up redraw stays aligned on a narrow terminal.
+std::string fit_lines(const std::string& text, int columns);
+
 // "12.3 ms", "1.20 s", "850 us"; "-" when `count` is 0.
 std::string format_ns(double ns, int64_t count);
 

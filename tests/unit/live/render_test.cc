@@ -54,6 +54,18 @@ TEST(Render, FrameShowsEveryPanel) {
   EXPECT_NE(render_frame(sample(), {100, true}).find("\x1b[32m"), std::string::npos);
 }
 
+TEST(Render, FitLinesCountsOnlyVisibleCharacters) {
+  EXPECT_EQ(fit_lines("abcdef\nab\n", 4), "abcd\x1b[0m\nab\n");
+  EXPECT_EQ(fit_lines("\x1b[32mabcdef\x1b[0m\n", 3), "\x1b[32mabc\x1b[0m\x1b[0m\n");
+  const std::string narrow = fit_lines(render_frame(sample(), {40, true}), 39);
+  std::istringstream lines(narrow);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string plain = std::regex_replace(line, std::regex("\x1b\\[[0-9;]*[A-Za-z]"), "");
+    EXPECT_LE(plain.size(), 39u) << plain;
+  }
+}
+
 TEST(Render, LineIsOneLine) {
   const std::string l = render_line(sample());
   EXPECT_EQ(l.find('\n'), std::string::npos);
