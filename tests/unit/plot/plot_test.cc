@@ -1,6 +1,7 @@
 // Static charts: what draw_chart puts on the canvas (counted through the SVG's classes), tick
 // and Pareto helpers, CDF sampling, chart sets for one and several runs, PNG dimensions.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "plot/chart.h"
 #include "plot/charts.h"
 #include "plot/png_canvas.h"
+#include "plot/run_data.h"
 #include "plot/svg_canvas.h"
 
 namespace servebench::plot {
@@ -167,6 +169,48 @@ TEST(Charts, MultiRunSetOverlaysAndParetoWithIntervals) {
   }
   EXPECT_TRUE(saw_pareto);
   EXPECT_TRUE(saw_overlay);
+}
+
+std::string write_run(const std::string& name, double tput, double p50, bool aggregate) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("sb-plot-run-" + std::to_string(getpid()) + "-" + name);
+  fs::create_directories(dir / "aggregate");
+  std::ofstream(dir / "profile_export.jsonl") << "";
+  std::ofstream(dir / "profile_export_aiperf.json")
+      << "{\"request_throughput\":{\"unit\":\"requests/sec\",\"avg\":" << tput
+      << "},\"request_latency\":{\"unit\":\"ms\",\"p50\":" << p50 << "}}";
+  if (aggregate)
+    std::ofstream(dir / "aggregate" / "profile_export_aiperf_aggregate.json")
+        << "{\"request_latency\":{\"p50\":{\"mean\":" << p50 << ",\"ci_low\":" << p50 - 5
+        << ",\"ci_high\":" << p50 + 5 << "}},\"request_throughput\":{\"mean\":" << tput
+        << ",\"ci_low\":" << tput - 1 << ",\"ci_high\":" << tput + 1 << "}}";
+  return dir.string();
+}
+
+TEST(RunData, SummaryAndMultiRunIntervalsFeedTheParetoChart) {
+  const std::string a = write_run("a", 12.5, 80, true), b = write_run("b", 20, 120, false);
+  auto ra = load_run(a);
+  ASSERT_TRUE(ra.has_value()) << ra.error().message;
+  EXPECT_DOUBLE_EQ(ra->request_throughput.value, 12.5);
+  EXPECT_DOUBLE_EQ(ra->latency_p50_ms.ci_low, 75);
+  EXPECT_DOUBLE_EQ(ra->request_throughput.ci_high, 13.5);
+  auto rb = load_run(b);
+  ASSERT_TRUE(rb.has_value());
+  EXPECT_FALSE(rb->latency_p50_ms.has_interval());
+  for (const auto& c : multi_run_charts({*ra, *rb})) {
+    if (c.id != "pareto_latency_throughput") continue;
+    const std::string svg = draw_svg(c);
+    EXPECT_EQ(count_class(svg, "point"), 2u);
+    EXPECT_EQ(count_class(svg, "errorbar"), 2u);  // run a: one vertical, one horizontal
+    EXPECT_EQ(count_class(svg, "frontier"), 1u);  // both are optimal (b: more throughput)
+  }
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+  auto missing = load_run(a);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_TRUE(missing.error().is_usage());
+  EXPECT_NE(missing.error().message.find("profile_export.jsonl not found"), std::string::npos);
 }
 
 TEST(PngCanvas, WritesAPngOfTheAskedSize) {
