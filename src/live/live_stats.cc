@@ -61,10 +61,11 @@ int64_t process_cpu_ns() {
 }
 
 double LiveSnapshot::progress() const {
-  if (phase == LivePhase::kDraining || phase == LivePhase::kDone) return 1.0;
-  if (phase != LivePhase::kProfiling) return 0.0;
+  if (phase == LivePhase::kSetup || phase == LivePhase::kWarmup) return 0.0;
+  // By requests also after the load (an interrupted run stays below 100%).
   if (expected_requests > 0)
     return std::min(1.0, static_cast<double>(completed) / static_cast<double>(expected_requests));
+  if (phase != LivePhase::kProfiling) return 1.0;
   if (duration_ns > 0 && profiling_start_ns > 0)
     return std::clamp(
         static_cast<double>(published_ns - profiling_start_ns) / static_cast<double>(duration_ns),
@@ -73,6 +74,7 @@ double LiveSnapshot::progress() const {
 }
 
 double LiveSnapshot::eta_s() const {
+  if (phase == LivePhase::kDraining || phase == LivePhase::kDone) return 0.0;
   const double p = progress();
   if (p <= 0 || profiling_start_ns == 0) return -1.0;
   if (p >= 1.0) return 0.0;

@@ -67,7 +67,9 @@ struct LiveSnapshot {
     const int64_t n = issued - completed - warmup_completed;
     return n > 0 ? n : 0;
   }
-  // 0..1 of the profiling phase (requests or duration, whichever is known); -1 = unknown.
+  // 0..1 of the profiling phase: completed / expected requests when the count is known (also
+  // after the load, so an interrupted run stays below 1), else elapsed / duration, 1 once the
+  // load ended; -1 = unknown.
   double progress() const;
   // Seconds to the end of the profiling phase, from progress(); -1 = unknown.
   double eta_s() const;

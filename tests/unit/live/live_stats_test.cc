@@ -188,6 +188,8 @@ TEST(LiveSnapshot, ProgressAndEtaFromRequestsOrDuration) {
   EXPECT_LT(s.eta_s(), 0);
   s.phase = LivePhase::kDone;
   EXPECT_DOUBLE_EQ(s.progress(), 1.0);
+  s.expected_requests = 100;  // interrupted at 25 of 100: still 25 %
+  EXPECT_DOUBLE_EQ(s.progress(), 0.25);
 }
 
 }  // namespace
