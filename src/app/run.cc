@@ -392,13 +392,14 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const bool want_report = !cfg.no_report;
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages, &report_columns, want_report, anchor](
+      [&stream, &outages, &report_columns, want_report, anchor, &hooks](
           const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
         for (const auto& r : batch) {
           outages.add(r);  // one processor thread: no lock
           if (want_report) report_html::add_record(r, &report_columns, anchor);
         }
+        if (hooks.records) hooks.records(batch);
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {

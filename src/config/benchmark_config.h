@@ -23,6 +23,9 @@ const char* connection_reuse_name(ConnectionReuse c);
 
 enum class ExportLevelName { kSummary, kRecords, kRaw };
 
+// --ui-type/--ui: the live progress display (kAuto: dashboard on a terminal, plain lines else).
+enum class UiType { kAuto, kDashboard, kSimple, kNone };
+
 // --cache-bust: where the per-conversation marker "[rid:xxxxxxxxxxxx]" goes (AIPerf's positions).
 using CacheBust = load::CacheBust;
 const char* cache_bust_name(CacheBust c);
@@ -127,6 +130,11 @@ struct BenchmarkConfig {
   std::string fail_on;
   bool no_report = false;                     // --no-report: skip report.html
   int verbosity = 1;                          // 1 = info; each -v adds one
+
+  // Live display and API (flags_live.cc).
+  UiType ui = UiType::kAuto;                  // --ui-type/--ui
+  std::optional<int64_t> api_port;            // --api-port (0 = any free port)
+  std::string api_host = "127.0.0.1";         // --api-host
 
   // Provenance (secrets redacted).
   std::string cli_command;
