@@ -8,7 +8,8 @@
 //    p1..p99 estimated from the bucket deltas by linear interpolation inside the bucket that
 //    holds the rank (Prometheus' histogram_quantile rule; the +Inf bucket answers the highest
 //    finite bound).
-// Time slices cut [start, end] into `slice_ns` pieces and apply the same rules to each.
+// Time slices cut [start, end] into `slice_ns` pieces and apply the same rules to each (a gauge
+// slice without a scrape inside holds the last value scraped before it).
 //
 // Thread safety: pure; safe from any thread.
 #pragma once
