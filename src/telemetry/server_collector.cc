@@ -1,6 +1,7 @@
 #include "telemetry/server_collector.h"
 
 #include <chrono>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -12,6 +13,22 @@ namespace servebench::telemetry {
 namespace {
 
 bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+// What moves when the server finishes a request: histogram counts and request/token counters;
+// the process collectors' counters (CPU seconds, GC) move on their own and are left out.
+double completion_signature(const std::vector<prom::Family>& families) {
+  double sum = 0;
+  for (const auto& f : families) {
+    if (starts_with(f.name, "process_") || starts_with(f.name, "python_") || starts_with(f.name, "go_"))
+      continue;
+    for (const auto& s : f.samples) {
+      const bool count = f.type == prom::MetricType::kHistogram && s.name == f.name + "_count";
+      const bool counter = f.type == prom::MetricType::kCounter && s.name.find("_created") == std::string::npos;
+      if ((count || counter) && std::isfinite(s.value)) sum += s.value;
+    }
+  }
+  return sum;
+}
 
 // A body that is JSON or HTML is not an exposition even if it happened to parse.
 bool looks_like_prometheus(const ScrapeAnswer& a) {
@@ -72,6 +89,7 @@ ServerMetricsCollector::ServerMetricsCollector(CollectorOptions options, const c
   for (const auto& url : options_.urls) {
     facts_.push_back(EndpointFacts{url, false, 0, 0, 0, 0, 0, ""});
     store_index_.push_back(store_.add_endpoint(url));
+    signature_.push_back(0);
   }
 }
 
@@ -98,6 +116,7 @@ bool ServerMetricsCollector::scrape(size_t i, int64_t timeout_ns, std::string* w
       *why = "no metrics in the answer";
     } else {
       store_.add_scrape(store_index_[i], done, *families);
+      signature_[i] = completion_signature(*families);
       if (f.first_ns == 0) f.first_ns = done;
       f.last_ns = done;
       f.latency_sum_ns += done - sent;
@@ -158,18 +177,48 @@ void ServerMetricsCollector::loop() {
   }
 }
 
-void ServerMetricsCollector::stop() {
-  if (!thread_.joinable()) return;
+void ServerMetricsCollector::join_thread() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
   thread_.join();
+}
+
+void ServerMetricsCollector::stop() {
+  if (!thread_.joinable()) return;
+  join_thread();
   for (size_t i = 0; i < facts_.size(); ++i) {
     std::string why;
     if (facts_[i].live) scrape(i, options_.scrape_timeout_ns, &why);  // the end state
   }
+  close_jsonl();
+}
+
+void ServerMetricsCollector::stop_when_settled(int64_t deadline_ns, int64_t poll_ns) {
+  if (!thread_.joinable()) return;
+  join_thread();
+  bool any_live = false;
+  for (const auto& f : facts_) any_live = any_live || f.live;
+  std::vector<double> before;
+  if (!any_live) deadline_ns = 0;  // nothing to wait for
+  for (int round = 0;; ++round) {
+    bool settled = round > 0;
+    for (size_t i = 0; i < facts_.size(); ++i) {
+      if (!facts_[i].live) continue;
+      std::string why;
+      const bool ok = scrape(i, options_.scrape_timeout_ns, &why);
+      if (!ok || (round > 0 && signature_[i] != before[i])) settled = false;
+    }
+    if (settled || clock_.now_ns() + poll_ns > deadline_ns) break;
+    before = signature_;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(poll_ns));
+  }
+  close_jsonl();
+}
+
+void ServerMetricsCollector::close_jsonl() {
   if (jsonl_ && std::fflush(jsonl_.get()) != 0 && write_error_.empty())
     write_error_ = "cannot write " + options_.jsonl_path;
   jsonl_.reset();

@@ -70,6 +70,11 @@ class ServerMetricsCollector {
   std::vector<std::string> start();
   // One last scrape of every live endpoint, then joins. Idempotent.
   void stop();
+  // Joins the thread, then scrapes every live endpoint each `poll_ns` until two consecutive
+  // scrapes show the same completion counters (every histogram _count and every counter outside
+  // the process_/python_/go_ families) on every endpoint, or steady `deadline_ns` passed: the
+  // server has counted the last requests. At least two scrapes.
+  void stop_when_settled(int64_t deadline_ns, int64_t poll_ns);
 
   const SeriesStore& store() const { return store_; }
   const std::vector<EndpointFacts>& endpoints() const { return facts_; }
@@ -79,6 +84,8 @@ class ServerMetricsCollector {
  private:
   bool scrape(size_t endpoint, int64_t timeout_ns, std::string* why);
   void loop();
+  void join_thread();
+  void close_jsonl();
   void write_snapshot(size_t endpoint, int64_t sent_ns, int64_t done_ns,
                       const std::vector<prom::Family>& families);
 
@@ -88,6 +95,7 @@ class ServerMetricsCollector {
   SeriesStore store_;
   std::vector<EndpointFacts> facts_;
   std::vector<int> store_index_;
+  std::vector<double> signature_;  // per endpoint: the completion counters' sum, last scrape
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> jsonl_{nullptr, &std::fclose};
   std::string write_error_;
   std::thread thread_;

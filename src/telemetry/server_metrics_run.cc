@@ -14,6 +14,8 @@
 namespace servebench::telemetry {
 namespace {
 
+constexpr int64_t kSettlePollNs = 100'000'000;
+
 Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -79,10 +81,8 @@ void ServerMetricsRun::load_ended(int64_t end_ns) { end_ns_ = end_ns; }
 
 void ServerMetricsRun::after_grace() {
   if (!collector_) return;
-  const int64_t until = (end_ns_ != 0 ? end_ns_ : clock_.now_ns()) + config_.flush_ns;
-  const int64_t wait = std::min(until - clock_.now_ns(), config_.flush_ns);
-  if (wait > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
-  collector_->stop();
+  const int64_t from = end_ns_ != 0 ? std::min(end_ns_, clock_.now_ns()) : clock_.now_ns();
+  collector_->stop_when_settled(from + config_.flush_ns, kSettlePollNs);
 }
 
 ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
