@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "control/control_client.h"
+#include "core/interrupt.h"
 
 namespace servebench::telemetry {
 namespace {
@@ -211,7 +212,8 @@ void ServerMetricsCollector::stop_when_settled(int64_t deadline_ns, int64_t poll
       const bool ok = scrape(i, options_.scrape_timeout_ns, &why);
       if (!ok || (round > 0 && signature_[i] != before[i])) settled = false;
     }
-    if (settled || clock_.now_ns() + poll_ns > deadline_ns) break;
+    // Ctrl-C: the run is being cut short; what was scraped is what there is.
+    if (settled || clock_.now_ns() + poll_ns > deadline_ns || core::interrupt_requested()) break;
     before = signature_;
     std::this_thread::sleep_for(std::chrono::nanoseconds(poll_ns));
   }
