@@ -168,7 +168,10 @@ void ServerMetricsCollector::loop() {
     next += nanoseconds(options_.interval_ns);
     const auto now = std::chrono::steady_clock::now();
     if (next < now) next = now;  // a slow endpoint: skip the missed ticks
-    if (cv_.wait_until(lock, next, [this] { return stopping_; })) break;
+    cv_.wait_until(lock, next, [this] { return stopping_ || wake_; });
+    if (stopping_) break;
+    if (wake_) next = std::chrono::steady_clock::now();  // the ticks restart from this scrape
+    wake_ = false;
     lock.unlock();
     for (size_t i = 0; i < facts_.size(); ++i) {
       std::string why;
@@ -176,6 +179,14 @@ void ServerMetricsCollector::loop() {
     }
     lock.lock();
   }
+}
+
+void ServerMetricsCollector::scrape_soon() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_ = true;
+  }
+  cv_.notify_all();
 }
 
 void ServerMetricsCollector::join_thread() {

@@ -68,6 +68,8 @@ class ServerMetricsCollector {
 
   // Probes and starts the thread; returns the warnings (one per skipped endpoint).
   std::vector<std::string> start();
+  // Asks the thread for a scrape now (at a phase change), without waiting for it.
+  void scrape_soon();
   // One last scrape of every live endpoint, then joins. Idempotent.
   void stop();
   // Joins the thread, then scrapes every live endpoint each `poll_ns` until two consecutive
@@ -102,6 +104,7 @@ class ServerMetricsCollector {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;
+  bool wake_ = false;
 };
 
 // "host:9400" -> "http://host:9400/metrics"; a URL with a path is kept as given.

@@ -75,9 +75,15 @@ std::vector<std::string> ServerMetricsRun::before_load(const std::string& artifa
   return collector_->start();
 }
 
-void ServerMetricsRun::load_started(int64_t t0_ns) { start_ns_ = t0_ns; }
+void ServerMetricsRun::load_started(int64_t t0_ns) {
+  start_ns_ = t0_ns;
+  if (collector_) collector_->scrape_soon();  // a sample at the window's start
+}
 
-void ServerMetricsRun::load_ended(int64_t end_ns) { end_ns_ = end_ns; }
+void ServerMetricsRun::load_ended(int64_t end_ns) {
+  end_ns_ = end_ns;
+  if (collector_) collector_->scrape_soon();  // ... and at its end
+}
 
 void ServerMetricsRun::after_grace() {
   if (!collector_) return;

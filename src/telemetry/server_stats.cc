@@ -173,6 +173,7 @@ void add_scalar(const Series& s, const std::string& key, const Window& w, int64_
     r.counter = CounterStats{*inc, duration_s > 0 ? *inc / duration_s : 0};
   } else {
     r.gauge = gauge_stats(s.t_ns, s.v, w.start_ns, w.end_ns);
+    if (!r.gauge) r.gauge = carried_gauge(s, w.end_ns);  // a run shorter than the interval
     if (!r.gauge) return;
   }
   out->series.push_back(std::move(r));
