@@ -88,8 +88,8 @@ ServerMetricsCollector::ServerMetricsCollector(CollectorOptions options, const c
                                                ScrapeFetch fetch)
     : options_(std::move(options)), clock_(clock), fetch_(std::move(fetch)) {
   for (const auto& url : options_.urls) {
-    facts_.push_back(EndpointFacts{url, false, 0, 0, 0, 0, 0, ""});
-    store_index_.push_back(store_.add_endpoint(url));
+    facts_.push_back(EndpointFacts{redact_url(url), false, 0, 0, 0, 0, 0, "", url});
+    store_index_.push_back(store_.add_endpoint(facts_.back().url));
     signature_.push_back(0);
   }
 }
@@ -99,7 +99,7 @@ ServerMetricsCollector::~ServerMetricsCollector() { stop(); }
 bool ServerMetricsCollector::scrape(size_t i, int64_t timeout_ns, std::string* why) {
   EndpointFacts& f = facts_[i];
   const int64_t sent = clock_.now_ns();
-  auto answer = fetch_(f.url, timeout_ns);
+  auto answer = fetch_(f.fetch_url, timeout_ns);
   const int64_t done = clock_.now_ns();
   ++f.fetches;
   if (!answer) {
@@ -142,19 +142,22 @@ std::vector<std::string> ServerMetricsCollector::start() {
       facts_[i].live = true;
       continue;
     }
-    const std::string first_url = facts_[i].url;
-    const std::string alt = prometheus_fallback_url(first_url);
+    EndpointFacts& f = facts_[i];
+    const std::string first_url = f.url, first_fetch_url = f.fetch_url;
+    const std::string alt = prometheus_fallback_url(first_fetch_url);
     std::string alt_why;
     if (!alt.empty()) {
-      facts_[i].url = alt;
+      f.fetch_url = alt;
+      f.url = redact_url(alt);
       if (scrape(i, options_.probe_timeout_ns, &alt_why)) {
-        facts_[i].live = true;
+        f.live = true;
         continue;
       }
-      facts_[i].url = first_url;
+      f.url = first_url;
+      f.fetch_url = first_fetch_url;
     }
-    warnings.push_back(fmt::format("server metrics: {} skipped ({}{}); the run goes on without it",
-                                   first_url, why, alt.empty() ? "" : "; " + alt + ": " + alt_why));
+    warnings.push_back(fmt::format("server metrics: {} skipped ({}{}); the run goes on without it", first_url,
+                                   why, alt.empty() ? "" : "; " + redact_url(alt) + ": " + alt_why));
   }
   thread_ = std::thread([this] { loop(); });
   return warnings;
@@ -259,6 +262,17 @@ std::string normalize_metrics_url(const std::string& text) {
   if (path == std::string::npos) return url + "/metrics";
   if (url[path] == '/' && path + 1 == url.size()) return url + "metrics";
   return url;
+}
+
+std::string redact_url(const std::string& url) {
+  const size_t scheme = url.find("://");
+  const size_t host = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t end = url.find_first_of("/?#", host);
+  const size_t at = url.rfind('@', end == std::string::npos ? url.size() : end);
+  std::string out = url;
+  if (at != std::string::npos && at >= host) out.erase(host, at + 1 - host);
+  if (size_t q = out.find('?', host); q != std::string::npos) out.resize(q);
+  return out;
 }
 
 std::string prometheus_fallback_url(const std::string& url) {

@@ -50,13 +50,15 @@ struct CollectorOptions {
 
 // Per-endpoint collection facts (the export's endpoint_info).
 struct EndpointFacts {
-  std::string url;  // the URL actually scraped (after the /prometheus/metrics fallback)
+  std::string url;  // the URL scraped (after the /prometheus/metrics fallback), without user
+                    // info or query: the one shown in warnings and artifacts
   bool live = false;
   int64_t fetches = 0;
   int64_t errors = 0;
   int64_t first_ns = 0, last_ns = 0;
   int64_t latency_sum_ns = 0;
   std::string last_error;
+  std::string fetch_url;  // as configured (basic-auth user info kept): never shown
 };
 
 class ServerMetricsCollector {
@@ -109,6 +111,9 @@ class ServerMetricsCollector {
 
 // "host:9400" -> "http://host:9400/metrics"; a URL with a path is kept as given.
 std::string normalize_metrics_url(const std::string& text);
+
+// `url` without user info (user:password@) and query: safe to show and to write.
+std::string redact_url(const std::string& url);
 
 // The /prometheus/metrics sibling of a /metrics URL ("" when `url` does not end in /metrics).
 std::string prometheus_fallback_url(const std::string& url);

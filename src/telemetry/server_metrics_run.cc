@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
@@ -100,6 +101,7 @@ ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
   const bool any_live = std::any_of(facts.begin(), facts.end(), [](const auto& f) { return f.live; });
   if (!collector_->write_error().empty()) out.warnings.push_back("server metrics: " + collector_->write_error());
   if (config_.jsonl && any_live) out.files.emplace_back("Server metrics JSONL", file_path(".jsonl"));
+  if (config_.jsonl && !any_live) std::remove(file_path(".jsonl").c_str());  // nothing was scraped
   if (!any_live) return out;
   for (const auto& f : facts) {
     if (f.live && f.errors > 0)
@@ -111,7 +113,9 @@ ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
   w.end_ns = end_ns_ > start_ns_ ? end_ns_ : clock_.now_ns();
   const ServerReport report = build_report(collector_->store(), w, config_.slice_ns);
   const std::vector<ReconcileRow> rows = reconcile(report, client);
-  ExportContext ctx{benchmark_id, input_config_json, anchor_, urls_};
+  std::vector<std::string> shown;
+  for (const auto& u : urls_) shown.push_back(redact_url(u));
+  ExportContext ctx{benchmark_id, input_config_json, anchor_, shown};
   if (config_.json) {
     const std::string path = file_path(".json");
     if (auto st = write_text(path, render_server_json(report, facts, rows, ctx)); st) {

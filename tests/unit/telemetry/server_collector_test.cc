@@ -72,6 +72,21 @@ TEST(ServerCollector, ProbesFallsBackAndSkipsWithOneWarning) {
   EXPECT_EQ(series[0].v.size(), static_cast<size_t>(fake.calls["http://a/metrics"]));
 }
 
+TEST(ServerCollector, CredentialsAreUsedButNeverShown) {
+  FakeServers fake;
+  fake.answers["http://u:pw@a/metrics"] = kProm;
+  CollectorOptions o;
+  o.urls = {"http://u:pw@a/metrics", "http://u:pw@b/metrics"};
+  ServerMetricsCollector c(o, core::SteadyClock::instance(), fake.fetch());
+  auto warnings = c.start();
+  c.stop();
+  EXPECT_TRUE(c.endpoints()[0].live);  // fetched with the credentials
+  EXPECT_EQ(c.endpoints()[0].url, "http://a/metrics");
+  EXPECT_EQ(c.store().endpoints()[0], "http://a/metrics");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].find("pw"), std::string::npos) << warnings[0];
+}
+
 TEST(ServerCollector, SettledStopEndsWhenCountersStopMoving) {
   FakeServers fake;
   fake.answers["http://a/metrics"] = kProm;
@@ -145,6 +160,8 @@ TEST(ServerCollector, UrlsAreNormalizedWithoutCredentials) {
   EXPECT_EQ(prometheus_fallback_url("http://h/stats"), "");
   EXPECT_EQ(metrics_url_for_base("http://user:pw@h:8000/v1?key=s#f"), "http://h:8000/v1/metrics");
   EXPECT_EQ(metrics_url_for_base("http://h:8000/"), "http://h:8000/metrics");
+  EXPECT_EQ(redact_url("https://u:secret@h:1/metrics?token=x"), "https://h:1/metrics");
+  EXPECT_EQ(redact_url("h:1/m@x"), "h:1/m@x");  // an @ in the path is not user info
   ServerMetricsConfig cfg;
   cfg.base_urls = {"http://h:8000", "http://h:8000/"};
   cfg.extra_urls = {"h:8000", "g:9400"};
