@@ -33,9 +33,18 @@ double completion_signature(const std::vector<prom::Family>& families) {
 
 // A body that is JSON or HTML is not an exposition even if it happened to parse.
 bool looks_like_prometheus(const ScrapeAnswer& a) {
-  if (a.content_type.find("json") != std::string::npos) return false;
-  if (a.content_type.find("html") != std::string::npos) return false;
+  for (const char* other : {"json", "html", "event-stream"}) {
+    if (a.content_type.find(other) != std::string::npos) return false;
+  }
   return true;
+}
+
+// Worth asking /prometheus/metrics after this answer: an error status, or JSON/HTML (TRT-LLM
+// answers /metrics with JSON). Not after a timeout or a refused connection, nor after a body
+// that merely failed to parse.
+bool worth_fallback(const ScrapeAnswer& a) {
+  return a.http_status != 200 || a.content_type.find("json") != std::string::npos ||
+         a.content_type.find("html") != std::string::npos;
 }
 
 nlohmann::json snapshot_metrics(const std::vector<prom::Family>& families) {
@@ -88,7 +97,7 @@ ServerMetricsCollector::ServerMetricsCollector(CollectorOptions options, const c
                                                ScrapeFetch fetch)
     : options_(std::move(options)), clock_(clock), fetch_(std::move(fetch)) {
   for (const auto& url : options_.urls) {
-    facts_.push_back(EndpointFacts{redact_url(url), false, 0, 0, 0, 0, 0, "", url});
+    facts_.push_back(EndpointFacts{redact_url(url), false, 0, 0, 0, 0, 0, "", url, false});
     store_index_.push_back(store_.add_endpoint(facts_.back().url));
     signature_.push_back(0);
   }
@@ -102,6 +111,7 @@ bool ServerMetricsCollector::scrape(size_t i, int64_t timeout_ns, std::string* w
   auto answer = fetch_(f.fetch_url, timeout_ns);
   const int64_t done = clock_.now_ns();
   ++f.fetches;
+  f.answered = answer.has_value() && worth_fallback(*answer);
   if (!answer) {
     *why = answer.error().message;
   } else if (answer->http_status != 200) {
@@ -144,7 +154,9 @@ std::vector<std::string> ServerMetricsCollector::start() {
     }
     EndpointFacts& f = facts_[i];
     const std::string first_url = f.url, first_fetch_url = f.fetch_url;
-    const std::string alt = prometheus_fallback_url(first_fetch_url);
+    // The sibling only when the server answered with an error or JSON/HTML (TRT-LLM: JSON at
+    // /metrics); a server that does not answer at all is not asked twice.
+    const std::string alt = f.answered ? prometheus_fallback_url(first_fetch_url) : "";
     std::string alt_why;
     if (!alt.empty()) {
       f.fetch_url = alt;

@@ -6,7 +6,8 @@
 // Lifecycle: start() probes every endpoint once, synchronously (the first successful scrape is
 // the counters' baseline, taken before any load): an endpoint that does not answer 200 with a
 // Prometheus text / OpenMetrics body is tried once more at its /prometheus/metrics sibling (as
-// TRT-LLM serves it), then skipped with one warning. The thread then scrapes every live
+// TRT-LLM serves it; not when the first probe got no answer at all), then skipped with one
+// warning. The thread then scrapes every live
 // endpoint every `interval_ns` until stop(), which takes one last scrape and joins.
 //
 // Thread safety: start() and stop() from one thread; store() only after stop().
@@ -42,7 +43,9 @@ using ScrapeFetch = std::function<Result<ScrapeAnswer>(const std::string& url, i
 struct CollectorOptions {
   std::vector<std::string> urls;  // full /metrics URLs, deduplicated
   int64_t interval_ns = 333'000'000;
-  int64_t probe_timeout_ns = 2'000'000'000;  // the first scrape of each endpoint
+  // The first scrape of each endpoint; the load waits for it, so it is short: a server that
+  // cannot answer /metrics within a second is skipped.
+  int64_t probe_timeout_ns = 1'000'000'000;
   int64_t scrape_timeout_ns = 5'000'000'000;
   std::string jsonl_path;  // "" = no raw snapshot file
   core::WallAnchor anchor;  // steady -> wall for the JSONL timestamps
@@ -59,6 +62,7 @@ struct EndpointFacts {
   int64_t latency_sum_ns = 0;
   std::string last_error;
   std::string fetch_url;  // as configured (basic-auth user info kept): never shown
+  bool answered = false;  // the last fetch got an error status or a JSON/HTML answer
 };
 
 class ServerMetricsCollector {

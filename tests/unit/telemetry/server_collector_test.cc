@@ -66,6 +66,8 @@ TEST(ServerCollector, ProbesFallsBackAndSkipsWithOneWarning) {
   // Skipped endpoints are probed once (and their fallback once), never again.
   EXPECT_EQ(fake.calls["http://c/metrics"], 1);
   EXPECT_EQ(fake.calls["http://c/prometheus/metrics"], 1);
+  EXPECT_EQ(fake.calls["http://e/prometheus/metrics"], 0);  // no answer at all: no second probe
+  EXPECT_EQ(fake.calls["http://d/prometheus/metrics"], 0);  // a 200 text body that did not parse
   EXPECT_GE(fake.calls["http://a/metrics"], 2);  // the probe and the final scrape at least
   const auto& series = c.store().series();
   ASSERT_FALSE(series.empty());

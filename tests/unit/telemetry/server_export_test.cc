@@ -35,7 +35,7 @@ ServerReport vllm_report() {
 
 TEST(ServerExport, JsonHasAiperfLayout) {
   ServerReport r = vllm_report();
-  std::vector<EndpointFacts> facts = {{"http://h:8000/metrics", true, 3, 0, 1, 2 * kS, 3000, "", "http://h:8000/metrics"}};
+  std::vector<EndpointFacts> facts = {{"http://h:8000/metrics", true, 3, 0, 1, 2 * kS, 3000, "", "http://h:8000/metrics", true}};
   ClientLatency client;
   client.requests = 8;
   client.ttft_avg_ms = 6.0;
