@@ -49,6 +49,7 @@ void add_server_metrics_flags(std::vector<FlagSpec>* out) {
   {
     FlagSpec s = base("--no-server-metrics", "Do not scrape server metrics", "/server_metrics/enabled");
     s.arity = FlagArity::kSwitch;
+    s.default_text = "scraped";  // the config's `true` would read as "the switch is on"
     s.apply = [](const FlagInput& in, C* c) -> Status {
       if (in.on) c->server_metrics = false;
       return {};
