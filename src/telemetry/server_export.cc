@@ -15,7 +15,7 @@ using nlohmann::json;
 using prom::MetricType;
 
 const char* kGaugeKeys[] = {"avg", "min", "max", "std", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
-const char* kCounterKeys[] = {"total", "rate"};
+const char* kCounterKeys[] = {"total", "rate", "rate_avg", "rate_min", "rate_max", "rate_std"};
 const char* kHistogramKeys[] = {"count", "count_rate", "sum", "sum_rate", "avg",
                                 "p1_estimate", "p5_estimate", "p10_estimate", "p25_estimate",
                                 "p50_estimate", "p75_estimate", "p90_estimate", "p95_estimate",
@@ -44,6 +44,12 @@ json counter_json(const CounterStats& c) {
   json o = json::object();
   put(o, "total", c.total);
   put(o, "rate", c.rate);
+  if (c.has_rates) {
+    put(o, "rate_avg", c.rate_avg);
+    put(o, "rate_min", c.rate_min);
+    put(o, "rate_max", c.rate_max);
+    put(o, "rate_std", c.rate_std);
+  }
   return o;
 }
 
@@ -149,7 +155,8 @@ std::vector<std::string> stat_cells(const SeriesReport& s) {
     json j = gauge_json(*s.gauge);
     for (const char* k : kGaugeKeys) cells.push_back(j.contains(k) ? csv_number(j[k].get<double>()) : "");
   } else if (s.counter) {
-    cells = {csv_number(s.counter->total), csv_number(s.counter->rate)};
+    json j = counter_json(*s.counter);
+    for (const char* k : kCounterKeys) cells.push_back(j.contains(k) ? csv_number(j[k].get<double>()) : "");
   } else if (s.histogram) {
     json j = histogram_json(*s.histogram);
     for (const char* k : kHistogramKeys) {

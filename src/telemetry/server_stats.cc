@@ -160,7 +160,9 @@ void add_scalar(const Series& s, const std::string& key, const Window& w, int64_
     SliceStats sl{a, b, b - a == slice_ns, std::nullopt, std::nullopt, std::nullopt};
     if (r.type == MetricType::kCounter) {
       double inc = counter_increase(s.t_ns, s.v, a, b).value_or(0);
-      sl.counter = CounterStats{inc, inc / seconds(b - a)};
+      sl.counter = CounterStats{};
+      sl.counter->total = inc;
+      sl.counter->rate = inc / seconds(b - a);
     } else {
       sl.gauge = gauge_stats(s.t_ns, s.v, a, b);
       if (!sl.gauge) sl.gauge = carried_gauge(s, a);
@@ -170,7 +172,10 @@ void add_scalar(const Series& s, const std::string& key, const Window& w, int64_
   if (r.type == MetricType::kCounter) {
     auto inc = counter_increase(s.t_ns, s.v, w.start_ns, w.final_ns);
     if (!inc) return;
-    r.counter = CounterStats{*inc, duration_s > 0 ? *inc / duration_s : 0};
+    r.counter = CounterStats{};
+    r.counter->total = *inc;
+    r.counter->rate = duration_s > 0 ? *inc / duration_s : 0;
+    add_point_rates(s.t_ns, s.v, w.start_ns, w.final_ns, &*r.counter);
   } else {
     r.gauge = gauge_stats(s.t_ns, s.v, w.start_ns, w.end_ns);
     if (!r.gauge) r.gauge = carried_gauge(s, w.end_ns);  // a run shorter than the interval
@@ -215,6 +220,33 @@ std::optional<double> counter_increase(const std::vector<int64_t>& t, const std:
     total += v[i] >= v[i - 1] ? v[i] - v[i - 1] : v[i];
   }
   return total;
+}
+
+void add_point_rates(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t base_ns,
+                     int64_t end_ns, CounterStats* out) {
+  size_t first = 0;
+  while (first + 1 < t.size() && t[first + 1] <= base_ns) ++first;
+  std::vector<double> rates;
+  double inc_sum = 0, span_s = 0;
+  for (size_t i = first + 1; i < t.size() && t[i] <= end_ns; ++i) {
+    if (t[i] <= t[i - 1] || std::isnan(v[i]) || std::isnan(v[i - 1])) continue;
+    const double inc = v[i] >= v[i - 1] ? v[i] - v[i - 1] : v[i];
+    const double dt = seconds(t[i] - t[i - 1]);
+    rates.push_back(inc / dt);
+    inc_sum += inc;
+    span_s += dt;
+  }
+  if (rates.empty()) return;
+  out->has_rates = true;
+  out->rate_avg = inc_sum / span_s;
+  out->rate_min = *std::min_element(rates.begin(), rates.end());
+  out->rate_max = *std::max_element(rates.begin(), rates.end());
+  double mean = 0;
+  for (double r : rates) mean += r;
+  mean /= static_cast<double>(rates.size());
+  double ss = 0;
+  for (double r : rates) ss += (r - mean) * (r - mean);
+  out->rate_std = rates.size() > 1 ? std::sqrt(ss / static_cast<double>(rates.size() - 1)) : 0;
 }
 
 double estimate_quantile(double q, const std::vector<double>& les, const std::vector<double>& cum) {

@@ -42,7 +42,16 @@ struct GaugeStats {
 struct CounterStats {
   double total = 0;
   double rate = 0;
+  // Point-to-point rates between consecutive scrapes from the baseline to the final scrape:
+  // rate_avg is time-weighted (the increase over the scrapes' span), min/max/std (ddof = 1) are
+  // over the intervals. Absent (has_rates false) with fewer than two scrapes.
+  bool has_rates = false;
+  double rate_avg = 0, rate_min = 0, rate_max = 0, rate_std = 0;
 };
+
+// The point-to-point rate statistics above for the samples from base_ns to end_ns.
+void add_point_rates(const std::vector<int64_t>& t, const std::vector<double>& v, int64_t base_ns,
+                     int64_t end_ns, CounterStats* out);
 
 struct HistogramStats {
   double count = 0, sum = 0, avg = 0, count_rate = 0, sum_rate = 0;

@@ -82,8 +82,11 @@ TEST(ServerExport, CsvSectionsPerType) {
   ServerReport r = vllm_report();
   std::string csv = render_server_csv(r, ExportContext{"bid", "", {}, {}});
   EXPECT_NE(csv.find("Endpoint,Type,Metric,Unit,avg,min,max,std,p1,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find("Endpoint,Type,Metric,Unit,total,rate,model_name,Description"), std::string::npos);
-  EXPECT_NE(csv.find("h:8000,counter,vllm:generation_tokens,tokens,80.0000,40.0000,m,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("Endpoint,Type,Metric,Unit,total,rate,rate_avg,rate_min,rate_max,rate_std,model_name,Description"),
+            std::string::npos);
+  EXPECT_NE(csv.find("h:8000,counter,vllm:generation_tokens,tokens,80.0000,40.0000,40.0000,40.0000,40.0000,0.0000,m,"),
+            std::string::npos)
+      << csv;
   EXPECT_NE(csv.find("0.01=8;+Inf=8"), std::string::npos) << csv;
 }
 

@@ -58,6 +58,22 @@ TEST(ServerStats, CounterIncreaseIsResetAware) {
   EXPECT_FALSE(counter_increase(t, {5, 8, 12, 13, 20}, 0, -1).has_value());
 }
 
+TEST(ServerStats, PointToPointCounterRates) {
+  CounterStats c;
+  // 0 s: 10, 1 s: 20 (+10/s), 3 s: 30 (+5/s), 4 s: 4 (restart: +4/s)
+  add_point_rates({0, 1 * kS, 3 * kS, 4 * kS}, {10, 20, 30, 4}, 0, INT64_MAX, &c);
+  ASSERT_TRUE(c.has_rates);
+  EXPECT_DOUBLE_EQ(c.rate_avg, 24.0 / 4);
+  EXPECT_DOUBLE_EQ(c.rate_min, 4);
+  EXPECT_DOUBLE_EQ(c.rate_max, 10);
+  EXPECT_NEAR(c.rate_std, std::sqrt(((10 - 19.0 / 3) * (10 - 19.0 / 3) + (5 - 19.0 / 3) * (5 - 19.0 / 3) +
+                                     (4 - 19.0 / 3) * (4 - 19.0 / 3)) / 2),
+              1e-12);
+  CounterStats one;
+  add_point_rates({0}, {1}, 0, INT64_MAX, &one);
+  EXPECT_FALSE(one.has_rates);
+}
+
 TEST(ServerStats, QuantileInterpolatesInsideTheBucket) {
   const double inf = INFINITY;
   std::vector<double> les = {0.1, 1, inf};
