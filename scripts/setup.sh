@@ -100,4 +100,14 @@ if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
     echo "$want" >"$pystamp"
   fi
 fi
+# prometheus_client (pinned) in a venv outside the tree: the Prometheus/OpenMetrics parser's
+# differential test (tests/unit/telemetry/prom_reference.py) writes and parses expositions with it.
+PROM_VENV="${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}"
+PROM_PIN="prometheus_client==0.21.1"
+if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]; then
+  echo "setup: installing $PROM_PIN into $PROM_VENV" >&2
+  python3 -m venv "$PROM_VENV"
+  "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
+  echo "$PROM_PIN" >"$PROM_VENV/.stamp"
+fi
 echo "setup: ok" >&2

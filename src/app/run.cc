@@ -16,6 +16,7 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/server_metrics_hooks.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
 #include "core/interrupt.h"
@@ -408,12 +409,15 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
-  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, stream->get(), &info);
+  ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
+  const RunHooks run_hooks = server_metrics.wrap(hooks);
+  Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
   const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
-  if (hooks.after_grace) hooks.after_grace(info);
+  if (run_hooks.after_grace) run_hooks.after_grace(info);
+  for (auto& w : server_metrics.take_warnings()) prep.warnings.push_back(std::move(w));
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
     result.exit_code = outcome.error().is_usage() ? 2 : 3;
@@ -425,6 +429,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  server_metrics.finish(summaries, ctx, eo.print_console, &prep.warnings);
   // report.html is built from the files just written; failing to write it is a warning.
   if (!cfg.no_report && !result.artifact_dir.empty()) {
     auto report = report_html::write_report({result.artifact_dir, cfg.profile_export_prefix,

@@ -135,6 +135,11 @@ struct BenchmarkConfig {
   UiType ui = UiType::kAuto;                  // --ui-type/--ui
   std::optional<int64_t> api_port;            // --api-port (0 = any free port)
   std::string api_host = "127.0.0.1";         // --api-host
+  // Server metrics (flags_server_metrics.cc; telemetry/server_metrics_run.h).
+  bool server_metrics = true;                      // --no-server-metrics turns it off
+  std::vector<std::string> server_metrics_urls;    // --server-metrics: extra endpoints
+  int64_t server_metrics_interval_ns = 333'000'000;  // --server-metrics-interval (s)
+  std::vector<std::string> server_metrics_formats = {"json", "csv"};  // --server-metrics-formats
 
   // Provenance (secrets redacted).
   std::string cli_command;

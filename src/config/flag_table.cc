@@ -13,6 +13,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);
+    add_server_metrics_flags(&all);
     return all;
   }();
   return kFlags;

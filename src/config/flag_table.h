@@ -74,6 +74,7 @@ void add_session_flags(std::vector<FlagSpec>* out);
 void add_load_flags(std::vector<FlagSpec>* out);
 void add_output_flags(std::vector<FlagSpec>* out);
 void add_live_flags(std::vector<FlagSpec>* out);  // flags_live.cc
+void add_server_metrics_flags(std::vector<FlagSpec>* out);
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

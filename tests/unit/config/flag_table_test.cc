@@ -206,7 +206,8 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
       R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"outpu)JSON"
       R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
-      R"JSON(,"slice_duration":2.0},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+      R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
+      R"JSON("interval":0.333,"urls":[]},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
   EXPECT_EQ(got, expected) << got.dump();
 }
 
