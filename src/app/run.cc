@@ -16,6 +16,7 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/telemetry_hooks.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
 #include "core/interrupt.h"
@@ -342,6 +343,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   Prepared prep;
   if (auto stop = preflight(cfg, cores, &prep.warnings)) return std::move(*stop);
   if (auto stop = set_up(cfg, &prep)) return std::move(*stop);
+  // GPU telemetry and network RTT collectors ride on the phase hooks (app/telemetry_hooks.h).
+  auto telemetry = make_telemetry(cfg);
+  if (!telemetry) return usage_error(telemetry.error().message);
+  const RunHooks run_hooks = with_telemetry(hooks, telemetry->get());
 
   uint64_t tag_state = prep.seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
@@ -377,6 +382,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   result.workers = workers;
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
+  if (*telemetry) ctx.extra_sections.push_back(telemetry_sections(telemetry->get()));
   const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
@@ -395,12 +401,12 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
-  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, stream->get(), &info);
+  Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
   const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
-  if (hooks.after_grace) hooks.after_grace(info);
+  if (run_hooks.after_grace) run_hooks.after_grace(info);
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
     result.exit_code = outcome.error().is_usage() ? 2 : 3;

@@ -127,6 +127,14 @@ struct BenchmarkConfig {
   std::string fail_on;
   int verbosity = 1;                          // 1 = info; each -v adds one
 
+  // GPU telemetry and network RTT (docs/telemetry.md).
+  bool gpu_telemetry_given = false;           // --gpu-telemetry (shows the GPU panel)
+  std::vector<std::string> gpu_telemetry;     // its values: pynvml, amdsmi, dashboard, URLs, *.csv
+  bool no_gpu_telemetry = false;              // --no-gpu-telemetry
+  bool network_latency_automatic = false;     // --network-latency-automatic (TCP-connect probes)
+  std::optional<double> network_latency_mean_ms;  // --network-latency-mean (fixed RTT, ms)
+  int64_t network_latency_ping_interval_ns = 1'000'000'000;  // --network-latency-ping-interval
+
   // Provenance (secrets redacted).
   std::string cli_command;
 

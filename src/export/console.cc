@@ -165,6 +165,7 @@ std::string render_metrics_table(const std::string& title, const Summary& summar
 std::string render_console(const ConsoleInput& in) {
   const Summary& s = *in.summary;
   std::string out = "\n" + render_metrics_table(in.title, s);
+  out += in.extra_text;
 
   if (in.interrupted) {
     out += "\n" + panel("Interrupted", {"The run was interrupted; these results cover the "
