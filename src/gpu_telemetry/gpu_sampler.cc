@@ -74,22 +74,20 @@ void GpuSampler::run(std::string jsonl_path) {
   }
   int64_t next = clock_.now_ns();
   std::unique_lock<std::mutex> lock(mu_);
-  while (true) {
+  do {
     lock.unlock();
     collect_all(out);
     lock.lock();
-    if (stop_requested_) break;
     next += interval_ns_;
     const int64_t wait = next - clock_.now_ns();
-    if (wait > 0) cv_.wait_for(lock, std::chrono::nanoseconds(wait), [this] { return stop_requested_; });
-    else next = clock_.now_ns();  // a slow collection: no burst to catch up
-    if (stop_requested_) {
-      lock.unlock();
-      collect_all(out);  // the window's end gets a sample
-      lock.lock();
-      break;
+    if (wait > 0) {
+      cv_.wait_for(lock, std::chrono::nanoseconds(wait), [this] { return stop_requested_; });
+    } else {
+      next = clock_.now_ns();  // a slow collection: no burst to catch up
     }
-  }
+  } while (!stop_requested_);
+  lock.unlock();
+  collect_all(out);  // the window's end always gets a sample
   if (out != nullptr && std::fclose(out) != 0 && write_error_.empty())
     write_error_ = fmt::format("cannot write {}: {}", jsonl_path, std::strerror(errno));
 }
