@@ -79,6 +79,15 @@ std::string render_telemetry_json(const ReportInput& in) {
       if (auto st = window_stats(*s, in.window.start_ns, in.window.end_ns))
         ms[m.tag] = stats_json(*st, m.unit);
     gpu["metrics"] = std::move(ms);
+    // Ours: this GPU's energy over the profiling window (+ grace), and how it was obtained.
+    const auto [counter, power] = energy_tags(g.gpu.platform);
+    if (auto e = gpu_energy(g, counter, power, in.window.start_ns, in.window.end_ns)) {
+      json energy;
+      energy["joules"] = e->joules;
+      energy["source"] = e->source == EnergySource::kCounter ? "energy_counter" : "power_integration";
+      energy["avg_power_w"] = e->avg_power_w;
+      gpu["servebench_energy"] = std::move(energy);
+    }
     endpoints[g.gpu.endpoint]["gpus"][fmt::format("gpu_{}", g.gpu.index)] = std::move(gpu);
   }
   root["endpoints"] = std::move(endpoints);
