@@ -5,7 +5,7 @@
 // start-anchored latencies: network_adjusted_<tag>.<stat> = max(0, stat − mean RTT).
 //
 // A probe measures connect() to the socket becoming writable (SYN → SYN-ACK): one round trip,
-// no TLS, no HTTP. DNS is resolved once, before the first probe.
+// no TLS, no HTTP. DNS is resolved before each probe, outside the measured interval.
 //
 // Thread safety: start()/stop()/accessors from one thread; accessors after stop().
 #pragma once
