@@ -131,14 +131,18 @@ std::string render_telemetry_console(const ReportInput& in) {
     out += fmt::format("\n{} | GPU {} | {}\n", g.gpu.endpoint, g.gpu.index, g.gpu.name);
     out += fmt::format("{:>36} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9}\n", "Metric",
                        "avg", "min", "max", "p99", "p90", "p50", "std");
+    size_t rows = 0;
     for (const auto& [m, s] : ordered(in, g)) {
       auto st = window_stats(*s, in.window.start_ns, in.window.end_ns);
       if (!st) continue;
+      ++rows;
       out += fmt::format("{:>36} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} "
                          "{:>9.2f}\n",
                          label(m), st->avg, st->min, st->max, st->p[8], st->p[6], st->p[4],
                          st->std);
     }
+    if (rows == 0)
+      out += "  (no sample inside the profiling window: it was shorter than the sampling interval)\n";
   }
   return out;
 }
@@ -148,6 +152,7 @@ std::vector<DerivedMetric> energy_metrics(const GpuSeriesSet& series, const Repo
   struct Sum {
     double joules = 0;
     double power_w = 0;
+    double measured_power_w = 0;  // Σ joules / span of the samples the energy came from
     int gpus = 0;
   };
   std::map<std::string, Sum> by_platform;
@@ -158,17 +163,17 @@ std::vector<DerivedMetric> energy_metrics(const GpuSeriesSet& series, const Repo
     Sum& s = by_platform[g.gpu.platform];
     s.joules += e->joules;
     s.power_w += e->avg_power_w;
+    if (e->span_ns > 0) s.measured_power_w += e->joules / (static_cast<double>(e->span_ns) / 1e9);
     ++s.gpus;
   }
   std::vector<DerivedMetric> out;
-  const double window_s = static_cast<double>(w.end_ns - w.start_ns) / 1e9;
   for (const auto& [platform, s] : by_platform) {
     auto add = [&](const char* name, const char* header, const char* unit, double v) {
       out.push_back({platform + "_" + name, header, unit, v});
     };
     add("total_gpu_energy", "Total GPU Energy", "J", s.joules);
     add("total_gpu_power", "Total GPU Power", "W", s.power_w);
-    if (window_s > 0) add("average_gpu_power", "Average GPU Power", "W", s.joules / window_s);
+    add("average_gpu_power", "Average GPU Power", "W", s.measured_power_w);
     if (s.joules > 0 && t.output_tokens)
       add("output_tokens_per_joule", "Output Tokens per Joule", "tokens/J",
           *t.output_tokens / s.joules);
@@ -200,6 +205,12 @@ std::string render_energy_console(const GpuSeriesSet& series, const ReportWindow
                                   const std::vector<DerivedMetric>& derived) {
   if (series.empty()) return "";
   std::string out = "\nservebench | Power Efficiency\n";
+  if (w.end_ns - w.start_ns < 2 * kEnergyGraceNs)
+    out += fmt::format(
+        "  Note: the profiling window ({:.0f} ms) is short next to the 333 ms sampling interval "
+        "and the 666 ms grace; the energy covers the samples around it, so per-token figures "
+        "are overstated. Run longer for energy numbers.\n",
+        static_cast<double>(w.end_ns - w.start_ns) / 1e6);
   for (const GpuSeries& g : series.gpus()) {
     const auto [counter, power] = energy_tags(g.gpu.platform);
     auto e = gpu_energy(g, counter, power, w.start_ns, w.end_ns);
@@ -211,7 +222,7 @@ std::string render_energy_console(const GpuSeriesSet& series, const ReportWindow
                        e->avg_power_w);
   }
   for (const auto& d : derived)
-    out += fmt::format("{:>44} {:>14.4f} {}\n", d.header + " [" + d.tag + "]", d.value, d.unit);
+    out += fmt::format("  {:<58} {:>14.4f} {}\n", d.header + " [" + d.tag + "]", d.value, d.unit);
   return out;
 }
 

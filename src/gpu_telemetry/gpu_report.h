@@ -63,7 +63,8 @@ struct DerivedMetric {
 
 // AIPerf's energy metrics (§5.4), one set per platform present, tags prefixed with the vendor
 // ("nvidia_", "amd_"): total_gpu_energy (J), total_gpu_power (W, sum of each GPU's average),
-// average_gpu_power (W, energy / window), output_tokens_per_joule, energy_per_output_token and
+// average_gpu_power (W, each GPU's energy / the time between the two samples it came
+// from, summed), output_tokens_per_joule, energy_per_output_token and
 // energy_per_total_token (mJ/token), energy_per_request (J), energy_per_user (J, energy /
 // concurrency), output_tps_per_watt, performance_per_watt (requests/s/W), goodput_per_watt.
 std::vector<DerivedMetric> energy_metrics(const GpuSeriesSet& series, const ReportWindow& w,

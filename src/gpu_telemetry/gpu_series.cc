@@ -62,9 +62,6 @@ std::optional<GpuEnergy> gpu_energy(const GpuSeries& gpu, const std::string& cou
                                     int64_t end_ns, int64_t grace_ns) {
   GpuEnergy e;
   const auto power = gpu.metrics.find(power_tag);
-  if (power != gpu.metrics.end()) {
-    if (auto st = window_stats(power->second, start_ns, end_ns)) e.avg_power_w = st->avg;
-  }
   const int64_t until = end_ns + grace_ns;
   size_t a = 0, b = 0;
   const auto counter = gpu.metrics.find(counter_tag);
@@ -74,18 +71,24 @@ std::optional<GpuEnergy> gpu_energy(const GpuSeries& gpu, const std::string& cou
     for (size_t i = a + 1; i <= b; ++i) mj += std::max(0.0, v[i] - v[i - 1]);
     e.joules = mj * 1e6;
     e.source = EnergySource::kCounter;
-    return e;
-  }
-  if (power != gpu.metrics.end() && energy_range(power->second, start_ns, until, &a, &b)) {
+    e.span_ns = counter->second.steady_ns[b] - counter->second.steady_ns[a];
+  } else if (power != gpu.metrics.end() && energy_range(power->second, start_ns, until, &a, &b)) {
     const auto& t = power->second.steady_ns;
     const auto& w = power->second.values;
     double j = 0;
     for (size_t i = a + 1; i <= b; ++i) j += 0.5 * (w[i] + w[i - 1]) * (t[i] - t[i - 1]) / 1e9;
     e.joules = j;
     e.source = EnergySource::kPowerIntegration;
-    return e;
+    e.span_ns = t[b] - t[a];
+  } else {
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (power != gpu.metrics.end()) {
+    auto st = window_stats(power->second, start_ns, end_ns);
+    if (!st) st = window_stats(power->second, end_ns - e.span_ns, until);
+    if (st) e.avg_power_w = st->avg;
+  }
+  return e;
 }
 
 std::pair<std::string, std::string> energy_tags(const std::string& platform) {

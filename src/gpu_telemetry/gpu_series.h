@@ -57,7 +57,10 @@ enum class EnergySource { kCounter, kPowerIntegration };
 
 struct GpuEnergy {
   double joules = 0;
-  double avg_power_w = 0;  // mean of the power samples in the window (0 when none)
+  // Mean of the power samples in the window; when none falls inside it (a window shorter than
+  // the sampling interval), of those between the two samples the energy came from.
+  double avg_power_w = 0;
+  int64_t span_ns = 0;  // between the two samples the energy came from
   EnergySource source = EnergySource::kCounter;
 };
 
