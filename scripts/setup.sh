@@ -18,6 +18,7 @@ APT_PACKAGES=(
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
+  python3-venv    # the pinned prometheus_client venv (parser differential test)
   strace          # relocation test: no file of the source or build tree is opened
 )
 
@@ -78,5 +79,15 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   if [[ ! -f "$NPM_DIR/built/bert-base-uncased/tokenizer.json" ]]; then
     SERVEBENCH_NPM_DIR="$NPM_DIR" node "$(dirname "$0")/tokenizer/build_fixtures.js"
   fi
+fi
+# prometheus_client (pinned) in a venv outside the tree: the Prometheus/OpenMetrics parser's
+# differential test (tests/unit/telemetry/prom_reference.py) writes and parses expositions with it.
+PROM_VENV="${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}"
+PROM_PIN="prometheus_client==0.21.1"
+if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]; then
+  echo "setup: installing $PROM_PIN into $PROM_VENV" >&2
+  python3 -m venv "$PROM_VENV"
+  "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
+  echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
 echo "setup: ok" >&2
