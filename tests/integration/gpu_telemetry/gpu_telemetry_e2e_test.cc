@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "integration/profile/harness.h"
-#include "telemetry/prometheus_text.h"
 
 namespace servebench::itest {
 namespace {
@@ -194,9 +193,6 @@ struct DcgmMock {
 };
 
 TEST(GpuTelemetryE2E, DcgmMockTwoGpusFollowLoad) {
-  auto probe = telemetry::prom::parse_exposition("x 1\n", telemetry::prom::Format::kPrometheusText);
-  if (!probe && probe.error().code == ErrorCode::kUnsupported)
-    GTEST_SKIP() << "this build's Prometheus parser is not implemented yet";
   TempDir dir("gpu-dcgm");
   DcgmMock mock;
   ASSERT_TRUE(mock.start({"--ttft-ms", "20", "--itl-ms", "5"}));
