@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -59,7 +60,10 @@ void GpuSampler::run(std::string jsonl_path) {
     if (auto st = collectors_[i]->open(); !st) {
       notes_.push_back(fmt::format("GPU telemetry: {} skipped: {}", collectors_[i]->source(),
                                    st.error().message));
-      SB_LOG_INFO("{}", notes_.back());
+      if (std::find(quiet_.begin(), quiet_.end(), collectors_[i]->source()) != quiet_.end())
+        SB_LOG_DEBUG("{}", notes_.back());
+      else
+        SB_LOG_INFO("{}", notes_.back());
       continue;
     }
     open_[i] = true;

@@ -40,6 +40,8 @@ class GpuSampler {
 
   // Starts the thread; `jsonl_path` "" writes no file. Collection starts at once.
   void start(const std::string& jsonl_path);
+  // Sources tried by default rather than asked for: their absence is logged at debug level.
+  void set_quiet_sources(std::vector<std::string> sources) { quiet_ = std::move(sources); }
   // Collects once more (so the window's end has a sample), then stops and joins. Idempotent.
   void stop();
 
@@ -69,6 +71,7 @@ class GpuSampler {
   std::vector<std::string> configured_;
   std::vector<std::string> reachable_;
   std::vector<std::string> notes_;
+  std::vector<std::string> quiet_;
   std::vector<bool> failure_logged_;
   int64_t collections_ = 0;
   int64_t failed_ = 0;

@@ -94,6 +94,8 @@ void TelemetrySession::before_load(const std::string& artifact_dir, core::WallAn
   if (!collectors.empty()) {
     sampler_ = std::make_unique<GpuSampler>(std::move(collectors), options_.gpu_interval_ns,
                                             clock_, anchor);
+    // Without --gpu-telemetry the default endpoints are tried quietly (most runs have none).
+    if (!options_.gpu_console) sampler_->set_quiet_sources(options_.default_dcgm_urls);
     sampler_->start((std::filesystem::path(artifact_dir) / kGpuTelemetryJsonl).string());
   }
   if (options_.rtt_probe && !options_.rtt_fixed_ms) {
