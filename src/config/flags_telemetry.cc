@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "config/flag_kinds.h"
+#include "core/env.h"
 
 namespace servebench::config {
 namespace {
@@ -54,7 +55,11 @@ void add_telemetry_flags(std::vector<FlagSpec>* out) {
       }
       return {};
     };
-    s.to_json = field_json(&C::gpu_telemetry);
+    s.to_json = [](const C& c) {
+      std::vector<std::string> shown;
+      for (const auto& v : c.gpu_telemetry) shown.push_back(core::redact_url_user_info(v));
+      return JsonValue(shown);
+    };
     out->push_back(std::move(s));
   }
   out->push_back(switch_flag("--no-gpu-telemetry", "Collect no GPU telemetry at all",

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "control/control_client.h"
+#include "core/env.h"
 #include "gpu_telemetry/gpu_collector.h"
 #include "gpu_telemetry/gpu_metrics.h"
 #include "gpu_telemetry/telemetry_session.h"
@@ -31,15 +32,21 @@ std::string label(const prom::Sample& s, std::string_view name) {
 std::string endpoint_of(const std::string& url) {
   std::string_view rest = url;
   if (const size_t p = rest.find("://"); p != std::string_view::npos) rest.remove_prefix(p + 3);
-  return std::string(rest.substr(0, rest.find_first_of("/?#")));
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const size_t at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
+  return std::string(rest);
 }
 
 class DcgmCollector final : public GpuCollector {
  public:
   DcgmCollector(std::string url, std::vector<DcgmField> fields)
-      : url_(std::move(url)), endpoint_(endpoint_of(url_)), fields_(std::move(fields)) {}
+      : url_(std::move(url)),
+        shown_(core::redact_url_user_info(url_)),
+        endpoint_(endpoint_of(shown_)),
+        fields_(std::move(fields)) {}
 
-  std::string source() const override { return url_; }
+  // Without user info: it lands in artifacts and logs.
+  std::string source() const override { return shown_; }
 
   Status open() override {
     auto r = scrape(kReachabilityTimeoutNs);
@@ -96,7 +103,7 @@ class DcgmCollector final : public GpuCollector {
   GpuIdentity identity(const prom::Sample& s, const std::string& gpu,
                        const std::string& uuid) const {
     GpuIdentity id;
-    id.source = url_;
+    id.source = shown_;
     id.endpoint = endpoint_;
     id.platform = "nvidia";
     id.index = gpu.empty() ? 0 : std::atoi(gpu.c_str());
@@ -109,6 +116,7 @@ class DcgmCollector final : public GpuCollector {
   }
 
   std::string url_;
+  std::string shown_;
   std::string endpoint_;
   std::vector<DcgmField> fields_;
   control::ControlClient client_;

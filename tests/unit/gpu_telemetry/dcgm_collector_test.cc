@@ -61,6 +61,23 @@ TEST(DcgmCollector, ReadsTheExporterPerGpuWithLabelsAndUnits) {
             values_of((*got)[0]).at("nvidia_energy_consumption"));
 }
 
+TEST(DcgmCollector, UserInfoStaysOutOfWhatIsShown) {
+  mock::DcgmConfig cfg;
+  cfg.port = 0;
+  auto exporter = mock::DcgmExporter::start(cfg, [] { return int64_t{0}; });
+  ASSERT_TRUE(exporter);
+  const std::string port = std::to_string((*exporter)->port());
+  auto c = make_dcgm_collector("http://scraper:s3cret@127.0.0.1:" + port + "/metrics",
+                               default_dcgm_fields());
+  EXPECT_EQ(c->source().find("s3cret"), std::string::npos) << c->source();
+  ASSERT_TRUE(c->open());
+  auto got = c->collect();
+  ASSERT_TRUE(got);
+  ASSERT_FALSE(got->empty());
+  EXPECT_EQ((*got)[0].gpu.endpoint, "127.0.0.1:" + port);
+  EXPECT_EQ((*got)[0].gpu.source.find("s3cret"), std::string::npos);
+}
+
 TEST(DcgmCollector, UnreachableOrNotDcgmIsSkipped) {
   auto dead = make_dcgm_collector("http://127.0.0.1:9/metrics", default_dcgm_fields());
   EXPECT_FALSE(dead->open());
