@@ -134,6 +134,12 @@ Result<std::vector<DcgmField>> parse_custom_metrics_csv(std::string_view text,
     DcgmField f;
     f.field = cols[0];
     f.metric.tag = tag_of_field(cols[0]);
+    if (f.metric.tag.empty() || f.field.find_first_of(" \t\"{}") != std::string::npos) {
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--gpu-telemetry {}: line {}: '{}' is not a DCGM field name "
+                                    "(DCGM_FI_DEV_<NAME>)",
+                                    file_name, line_no, cols[0]));
+    }
     split_help(cols[2], &f.metric.header, &f.metric.unit);
     if (f.metric.header.empty()) f.metric.header = f.metric.tag;
     f.metric.counter = cols[1] == "counter";

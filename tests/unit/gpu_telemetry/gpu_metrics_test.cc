@@ -53,6 +53,9 @@ TEST(GpuMetrics, BadCsvLineNamesFileAndLine) {
   ASSERT_FALSE(fields);
   EXPECT_NE(fields.error().message.find("m.csv: line 2"), std::string::npos)
       << fields.error().message;
+  auto empty_name = parse_custom_metrics_csv("DCGM_FI_, gauge, nothing\n", "m.csv");
+  ASSERT_FALSE(empty_name);
+  EXPECT_NE(empty_name.error().message.find("line 1"), std::string::npos);
   auto missing = load_custom_metrics_csv("/nonexistent/metrics.csv");
   ASSERT_FALSE(missing);
   EXPECT_TRUE(missing.error().is_usage());
