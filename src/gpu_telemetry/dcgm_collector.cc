@@ -18,8 +18,7 @@ namespace {
 
 namespace prom = telemetry::prom;
 
-constexpr int64_t kReachabilityTimeoutNs = 10'000'000'000;  // AIPerf's
-constexpr int64_t kConnectTimeoutNs = 2'000'000'000;
+constexpr int64_t kConnectTimeoutNs = 1'000'000'000;
 constexpr int64_t kScrapeTimeoutNs = 5'000'000'000;
 
 std::string label(const prom::Sample& s, std::string_view name) {
@@ -39,8 +38,9 @@ std::string endpoint_of(const std::string& url) {
 
 class DcgmCollector final : public GpuCollector {
  public:
-  DcgmCollector(std::string url, std::vector<DcgmField> fields)
-      : url_(std::move(url)),
+  DcgmCollector(std::string url, std::vector<DcgmField> fields, int64_t reach_timeout_ns)
+      : reach_timeout_ns_(reach_timeout_ns),
+        url_(std::move(url)),
         shown_(core::redact_url_user_info(url_)),
         endpoint_(endpoint_of(shown_)),
         fields_(std::move(fields)) {}
@@ -49,7 +49,7 @@ class DcgmCollector final : public GpuCollector {
   std::string source() const override { return shown_; }
 
   Status open() override {
-    auto r = scrape(kReachabilityTimeoutNs);
+    auto r = scrape(reach_timeout_ns_);
     if (!r) return tl::unexpected(r.error());
     if (r->empty())
       return make_error(ErrorCode::kUnsupported,
@@ -115,6 +115,7 @@ class DcgmCollector final : public GpuCollector {
     return id;
   }
 
+  int64_t reach_timeout_ns_;
   std::string url_;
   std::string shown_;
   std::string endpoint_;
@@ -124,8 +125,10 @@ class DcgmCollector final : public GpuCollector {
 
 }  // namespace
 
-std::unique_ptr<GpuCollector> make_dcgm_collector(std::string url, std::vector<DcgmField> fields) {
-  return std::make_unique<DcgmCollector>(std::move(url), std::move(fields));
+std::unique_ptr<GpuCollector> make_dcgm_collector(std::string url, std::vector<DcgmField> fields,
+                                                  int64_t reachability_timeout_ns) {
+  return std::make_unique<DcgmCollector>(std::move(url), std::move(fields),
+                                         reachability_timeout_ns);
 }
 
 }  // namespace servebench::gpu_telemetry

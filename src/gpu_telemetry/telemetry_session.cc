@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -88,7 +89,12 @@ void TelemetrySession::before_load(const std::string& artifact_dir, core::WallAn
   std::vector<std::unique_ptr<GpuCollector>> collectors;
   std::vector<DcgmField> fields = default_dcgm_fields();
   for (const auto& f : selection_.custom_fields) fields.push_back(f);
-  for (const auto& u : selection_.dcgm_urls) collectors.push_back(make_dcgm_collector(u, fields));
+  const auto& defaults = options_.default_dcgm_urls;
+  for (const auto& u : selection_.dcgm_urls) {
+    const bool is_default = std::find(defaults.begin(), defaults.end(), u) != defaults.end();
+    collectors.push_back(make_dcgm_collector(
+        u, fields, is_default ? kDefaultDcgmReachabilityTimeoutNs : kDcgmReachabilityTimeoutNs));
+  }
   if (selection_.nvml) collectors.push_back(make_nvml_collector(options_.nvml_library));
   if (selection_.amdsmi) collectors.push_back(make_amdsmi_collector(options_.amdsmi_library));
   if (!collectors.empty()) {

@@ -55,9 +55,16 @@ struct GpuSelection {
 // path get /metrics; *.csv files are read (errors name the file, exit 2).
 Result<GpuSelection> select_gpu_sources(const TelemetryOptions& options);
 
-// Makes the DCGM collector for `url` (dcgm_collector.cc).
-std::unique_ptr<GpuCollector> make_dcgm_collector(std::string url,
-                                                  std::vector<DcgmField> fields);
+// AIPerf's reachability timeout for a DCGM endpoint the user named; the two defaults, tried on
+// every run, get a short one so a silent listener there cannot hold a run's end for long.
+inline constexpr int64_t kDcgmReachabilityTimeoutNs = 10'000'000'000;
+inline constexpr int64_t kDefaultDcgmReachabilityTimeoutNs = 2'000'000'000;
+
+// Makes the DCGM collector for `url` (dcgm_collector.cc); open() waits up to
+// `reachability_timeout_ns` for the first answer.
+std::unique_ptr<GpuCollector> make_dcgm_collector(
+    std::string url, std::vector<DcgmField> fields,
+    int64_t reachability_timeout_ns = kDcgmReachabilityTimeoutNs);
 
 class TelemetrySession {
  public:

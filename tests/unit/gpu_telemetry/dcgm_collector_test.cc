@@ -1,6 +1,10 @@
 // The DCGM collector against servebench-mock's DCGM-exporter listener, started in-process on an
 // ephemeral loopback port.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <map>
@@ -76,6 +80,24 @@ TEST(DcgmCollector, UserInfoStaysOutOfWhatIsShown) {
   ASSERT_FALSE(got->empty());
   EXPECT_EQ((*got)[0].gpu.endpoint, "127.0.0.1:" + port);
   EXPECT_EQ((*got)[0].gpu.source.find("s3cret"), std::string::npos);
+}
+
+TEST(DcgmCollector, SilentListenerTimesOutWithinTheReachabilityTimeout) {
+  // Listens (the kernel completes handshakes) but never answers.
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+  ASSERT_EQ(listen(fd, 8), 0);
+  socklen_t len = sizeof(a);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  auto c = make_dcgm_collector("http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/metrics",
+                               default_dcgm_fields(), 200'000'000);
+  auto st = c->open();
+  close(fd);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, ErrorCode::kTimeout) << st.error().message;
 }
 
 TEST(DcgmCollector, UnreachableOrNotDcgmIsSkipped) {
