@@ -9,7 +9,8 @@
 # (index, name, UUID), per-metric averages and sample counts, each GPU's energy and how it was
 # obtained (energy counter or power integration), the energy metrics, and the first two lines of
 # gpu_telemetry_export.jsonl. A second profile adds --network-latency-automatic. Nothing is
-# installed; the real libnvidia-ml.so.1 comes from the driver.
+# installed; the real libnvidia-ml.so.1 comes from the driver. Dry run without a GPU (checks the
+# script only): LD_LIBRARY_PATH=build/bin/fakes/nvml scripts/gpu_check.sh
 # Exit: 0 the collector read at least one GPU; 1 it did not; 2 a prerequisite is missing.
 set -euo pipefail
 
