@@ -143,7 +143,15 @@ exporter::ExtraSections TelemetrySession::sections(const metrics::Summary& profi
 
 void TelemetrySession::add_gpu_sections(const metrics::Summary& s,
                                         exporter::ExtraSections* out) const {
-  if (!sampler_ || sampler_->series().empty()) return;
+  if (!sampler_) return;
+  if (sampler_->series().empty()) {
+    if (options_.gpu_console) {
+      out->console += fmt::format("\nservebench | GPU Telemetry: 0/{} sources reachable\n",
+                                  sampler_->configured().size());
+      for (const auto& n : sampler_->notes()) out->console += "  " + n + "\n";
+    }
+    return;
+  }
   ReportInput in;
   in.series = &sampler_->series();
   in.metrics = builtin_gpu_metrics();

@@ -4,6 +4,7 @@
 // block of the JSON export, the CSV table, and that each GPU's energy equals its energy counter's
 // growth between two of its recorded samples (the fakes integrate a known constant power, so
 // that growth is also power × time).
+#include <dlfcn.h>
 #include <poll.h>
 
 #include <cmath>
@@ -133,6 +134,10 @@ TEST(GpuTelemetryE2E, AmdSmiFakeTwoGpusEnergyFromCounter) {
 }
 
 TEST(GpuTelemetryE2E, MissingNvmlIsNotAnError) {
+  if (void* real = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(real);
+    GTEST_SKIP() << "this machine has NVML: nothing is missing";
+  }
   TempDir dir("gpu-none");
   Server mock;
   ASSERT_TRUE(mock.start_mock({}));
@@ -141,6 +146,9 @@ TEST(GpuTelemetryE2E, MissingNvmlIsNotAnError) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_FALSE(fs::exists(r.artifact_dir + "/gpu_telemetry_export.jsonl"));
   EXPECT_FALSE(r.summary().contains("telemetry_data"));
+  const std::string console = read_file(r.artifact_dir + "/profile_export_console.txt");
+  EXPECT_NE(console.find("GPU Telemetry: 0/1 sources reachable"), std::string::npos) << console;
+  EXPECT_NE(console.find("NVML not available"), std::string::npos) << console;
 }
 
 TEST(GpuTelemetryE2E, BadCustomMetricsFileIsAUsageError) {
