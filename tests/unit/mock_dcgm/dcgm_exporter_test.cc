@@ -1,6 +1,7 @@
 // servebench-mock's DCGM-exporter mode: the fake GPUs follow the load and the energy counter
 // integrates the reported power.
 #include "dcgm_exporter.h"
+#include "options.h"
 
 #include <gtest/gtest.h>
 
@@ -42,6 +43,22 @@ TEST(MockDcgm, GpusFollowLoadAndCounterIntegratesPower) {
             std::string::npos);
   const std::string saturated = gpus.render(4'000'000'000, 1000);
   EXPECT_DOUBLE_EQ(value_of(saturated, "DCGM_FI_DEV_GPU_UTIL", 0), 100.0);
+}
+
+TEST(MockDcgm, OptionsTurnTheModeOnWithItsKnobs) {
+  auto off = parse_mock_options({});
+  ASSERT_TRUE(off);
+  EXPECT_EQ(off->dcgm.port, -1);
+  auto on = parse_mock_options({"--dcgm-port", "0", "--dcgm-num-gpus", "3", "--dcgm-gpu-name",
+                                "B200", "--dcgm-hostname=node-1", "--host", "127.0.0.1"});
+  ASSERT_TRUE(on) << on.error().message;
+  EXPECT_EQ(on->dcgm.port, 0);
+  EXPECT_EQ(on->dcgm.gpus, 3);
+  EXPECT_EQ(on->dcgm.gpu_name, "B200");
+  EXPECT_EQ(on->dcgm.hostname, "node-1");
+  EXPECT_EQ(on->dcgm.host, "127.0.0.1");
+  EXPECT_FALSE(parse_mock_options({"--dcgm-num-gpus", "9"}));
+  EXPECT_FALSE(parse_mock_options({"--dcgm-port", "70000"}));
 }
 
 }  // namespace
