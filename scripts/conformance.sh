@@ -214,9 +214,22 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     cat "$dir/checks.txt" >&2
     [[ $rc -eq 0 ]] || failed=1
     while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
+    check_server_metrics "$name-$mode" "$dir" "$count"
   done
   run_sessions "$name" "$tok"
   stop_server
+}
+
+# Server metrics: servebench scraped llama-server's /metrics (--metrics) during the run; its
+# parsed and summarised counters must equal the curl snapshots around the run and the records.
+check_server_metrics() {  # check_server_metrics LABEL DIR REQUESTS
+  local label=$1 dir=$2 count=$3 rc=0
+  python3 "$repo/tests/conformance/check_server_metrics.py" --artifacts "$dir/artifacts" --label "$label" \
+    --before "$dir/server_metrics_before.txt" --after "$dir/server_metrics_after.txt" \
+    --request-count "$count" --console "$dir/servebench.out" >"$dir/server_metrics_checks.txt" 2>&1 || rc=$?
+  cat "$dir/server_metrics_checks.txt" >&2
+  [[ $rc -eq 0 ]] || failed=1
+  while IFS= read -r line; do summary+=("$line"); done <"$dir/server_metrics_checks.txt"
 }
 
 # Multi-turn sessions against the real server: history is the server's own replies, and its

@@ -16,6 +16,7 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/server_metrics_hooks.h"
 #include "app/telemetry_hooks.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
@@ -346,7 +347,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // GPU telemetry and network RTT collectors ride on the phase hooks (app/telemetry_hooks.h).
   auto telemetry = make_telemetry(cfg);
   if (!telemetry) return usage_error(telemetry.error().message);
-  const RunHooks run_hooks = with_telemetry(hooks, telemetry->get());
+  const RunHooks telemetry_hooks = with_telemetry(hooks, telemetry->get());
 
   uint64_t tag_state = prep.seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
@@ -401,12 +402,15 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
+  ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
+  const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
   const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
   if (run_hooks.after_grace) run_hooks.after_grace(info);
+  for (auto& w : server_metrics.take_warnings()) prep.warnings.push_back(std::move(w));
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
     result.exit_code = outcome.error().is_usage() ? 2 : 3;
@@ -418,6 +422,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  server_metrics.finish(summaries, ctx, eo.print_console, &prep.warnings);
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;
     result.failure_reason = "the server was unreachable at the end of the run";

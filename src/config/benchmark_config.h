@@ -127,6 +127,12 @@ struct BenchmarkConfig {
   std::string fail_on;
   int verbosity = 1;                          // 1 = info; each -v adds one
 
+  // Server metrics (flags_server_metrics.cc; telemetry/server_metrics_run.h).
+  bool server_metrics = true;                      // --no-server-metrics turns it off
+  std::vector<std::string> server_metrics_urls;    // --server-metrics: extra endpoints
+  int64_t server_metrics_interval_ns = 333'000'000;  // --server-metrics-interval (s)
+  std::vector<std::string> server_metrics_formats = {"json", "csv"};  // --server-metrics-formats
+
   // GPU telemetry and network RTT (docs/telemetry.md).
   bool gpu_telemetry_given = false;           // --gpu-telemetry (shows the GPU panel)
   std::vector<std::string> gpu_telemetry;     // its values: pynvml, amdsmi, dashboard, URLs, *.csv

@@ -12,6 +12,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_session_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
+    add_server_metrics_flags(&all);
     add_telemetry_flags(&all);
     return all;
   }();

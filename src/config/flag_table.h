@@ -75,6 +75,7 @@ void add_input_flags(std::vector<FlagSpec>* out);
 void add_session_flags(std::vector<FlagSpec>* out);
 void add_load_flags(std::vector<FlagSpec>* out);
 void add_output_flags(std::vector<FlagSpec>* out);
+void add_server_metrics_flags(std::vector<FlagSpec>* out);
 void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).

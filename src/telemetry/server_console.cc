@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -118,9 +119,10 @@ std::string render_server_console(const ServerReport& report, const std::vector<
         metrics.push_back(s.metric);
     }
   }
+  std::set<int> endpoints;
+  for (const auto& s : report.series) endpoints.insert(s.endpoint);
   out += fmt::format("Server metrics ({}; {} series from {} endpoint(s); all in server_metrics_export.json)\n",
-                     srv ? srv->title : "server not recognized", report.series.size(),
-                     report.endpoints.size());
+                     srv ? srv->title : "server not recognized", report.series.size(), endpoints.size());
   for (const auto& m : metrics) {
     MetricType type = MetricType::kGauge;
     std::string text = row_text(report, m, &type);

@@ -111,12 +111,12 @@ std::string iso_time(int64_t wall_ns) {
   return fmt::format("{}.{:06d}", buf, (wall_ns % 1'000'000'000) / 1000);
 }
 
-json endpoint_info(const EndpointFacts& f) {
+json endpoint_info(const EndpointFacts& f, const core::WallAnchor& anchor) {
   const int64_t ok = f.fetches - f.errors;
   return {{"total_fetches", f.fetches},
           {"failed_fetches", f.errors},
-          {"first_fetch_ns", f.first_ns},
-          {"last_fetch_ns", f.last_ns},
+          {"first_fetch_ns", anchor.to_wall_ns(f.first_ns)},
+          {"last_fetch_ns", anchor.to_wall_ns(f.last_ns)},
           {"avg_fetch_latency_ms", ok > 0 ? static_cast<double>(f.latency_sum_ns) / ok / 1e6 : 0.0},
           {"duration_seconds", static_cast<double>(f.last_ns - f.first_ns) / 1e9}};
 }
@@ -189,7 +189,7 @@ std::string render_server_json(const ServerReport& report, const std::vector<End
   json ok = json::array(), info = json::object();
   for (const auto& f : facts) {
     if (f.live) ok.push_back(f.url);
-    if (f.fetches > 0) info[f.url] = endpoint_info(f);
+    if (f.fetches > 0) info[f.url] = endpoint_info(f, ctx.anchor);
   }
   summary["endpoints_successful"] = ok;
   summary["start_time"] = iso_time(ctx.anchor.to_wall_ns(report.window.start_ns));

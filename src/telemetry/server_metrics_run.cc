@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
@@ -13,6 +14,8 @@
 
 namespace servebench::telemetry {
 namespace {
+
+constexpr int64_t kSettlePollNs = 100'000'000;
 
 Status write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -73,16 +76,20 @@ std::vector<std::string> ServerMetricsRun::before_load(const std::string& artifa
   return collector_->start();
 }
 
-void ServerMetricsRun::load_started(int64_t t0_ns) { start_ns_ = t0_ns; }
+void ServerMetricsRun::load_started(int64_t t0_ns) {
+  start_ns_ = t0_ns;
+  if (collector_) collector_->scrape_soon();  // a sample at the window's start
+}
 
-void ServerMetricsRun::load_ended(int64_t end_ns) { end_ns_ = end_ns; }
+void ServerMetricsRun::load_ended(int64_t end_ns) {
+  end_ns_ = end_ns;
+  if (collector_) collector_->scrape_soon();  // ... and at its end
+}
 
 void ServerMetricsRun::after_grace() {
   if (!collector_) return;
-  const int64_t until = (end_ns_ != 0 ? end_ns_ : clock_.now_ns()) + config_.flush_ns;
-  const int64_t wait = std::min(until - clock_.now_ns(), config_.flush_ns);
-  if (wait > 0) std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
-  collector_->stop();
+  const int64_t from = end_ns_ != 0 ? std::min(end_ns_, clock_.now_ns()) : clock_.now_ns();
+  collector_->stop_when_settled(from + config_.flush_ns, kSettlePollNs);
 }
 
 ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
@@ -94,6 +101,7 @@ ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
   const bool any_live = std::any_of(facts.begin(), facts.end(), [](const auto& f) { return f.live; });
   if (!collector_->write_error().empty()) out.warnings.push_back("server metrics: " + collector_->write_error());
   if (config_.jsonl && any_live) out.files.emplace_back("Server metrics JSONL", file_path(".jsonl"));
+  if (config_.jsonl && !any_live) std::remove(file_path(".jsonl").c_str());  // nothing was scraped
   if (!any_live) return out;
   for (const auto& f : facts) {
     if (f.live && f.errors > 0)
@@ -105,7 +113,9 @@ ServerMetricsOutcome ServerMetricsRun::finish(const ClientLatency& client,
   w.end_ns = end_ns_ > start_ns_ ? end_ns_ : clock_.now_ns();
   const ServerReport report = build_report(collector_->store(), w, config_.slice_ns);
   const std::vector<ReconcileRow> rows = reconcile(report, client);
-  ExportContext ctx{benchmark_id, input_config_json, anchor_, urls_};
+  std::vector<std::string> shown;
+  for (const auto& u : urls_) shown.push_back(redact_url(u));
+  ExportContext ctx{benchmark_id, input_config_json, anchor_, shown};
   if (config_.json) {
     const std::string path = file_path(".json");
     if (auto st = write_text(path, render_server_json(report, facts, rows, ctx)); st) {

@@ -5,8 +5,9 @@
 //
 // Window: counters and histograms are measured from the last scrape at or before the profiling
 // start (before_load's synchronous scrape when there is no warm-up) to the final scrape, taken
-// `flush_ns` (2 s) after the load ended so that requests completing at the end are counted;
-// gauges use the samples inside the profiling phase.
+// once the server's completion counters stopped moving between two scrapes 100 ms apart, at most
+// `flush_ns` (2 s, AIPerf's flush period) after the load ended, so that the last requests are
+// counted without making every run 2 s longer; gauges use the samples inside the profiling phase.
 //
 // Thread safety: one thread at a time (the run library's hook order).
 #pragma once
@@ -53,7 +54,8 @@ class ServerMetricsRun {
   std::vector<std::string> before_load(const std::string& artifact_dir, const core::WallAnchor& anchor);
   void load_started(int64_t t0_ns);
   void load_ended(int64_t end_ns);
-  // Waits until flush_ns after the load's end (at most), then stops the collector.
+  // Final scrapes until the counters settle (at most flush_ns after the load's end); stops the
+  // collector.
   void after_grace();
   // Statistics, reconciliation, files. REQUIRES: after_grace() ran.
   ServerMetricsOutcome finish(const ClientLatency& client, const std::string& benchmark_id,

@@ -133,6 +133,19 @@ std::vector<std::pair<int64_t, int64_t>> slices_of(const Window& w, int64_t slic
   return out;
 }
 
+// A slice without a scrape inside holds the last value scraped before it.
+std::optional<GaugeStats> carried_gauge(const Series& s, int64_t before_ns) {
+  std::optional<GaugeStats> g;
+  for (size_t i = 0; i < s.t_ns.size() && s.t_ns[i] <= before_ns; ++i) {
+    if (std::isnan(s.v[i])) continue;
+    g = GaugeStats{};
+    g->samples = 0;
+    g->avg = g->min = g->max = s.v[i];
+    g->p.fill(s.v[i]);
+  }
+  return g;
+}
+
 void add_scalar(const Series& s, const std::string& key, const Window& w, int64_t slice_ns,
                 ServerReport* out) {
   SeriesReport r;
@@ -150,6 +163,7 @@ void add_scalar(const Series& s, const std::string& key, const Window& w, int64_
       sl.counter = CounterStats{inc, inc / seconds(b - a)};
     } else {
       sl.gauge = gauge_stats(s.t_ns, s.v, a, b);
+      if (!sl.gauge) sl.gauge = carried_gauge(s, a);
     }
     r.slices.push_back(sl);
   }
@@ -159,6 +173,7 @@ void add_scalar(const Series& s, const std::string& key, const Window& w, int64_
     r.counter = CounterStats{*inc, duration_s > 0 ? *inc / duration_s : 0};
   } else {
     r.gauge = gauge_stats(s.t_ns, s.v, w.start_ns, w.end_ns);
+    if (!r.gauge) r.gauge = carried_gauge(s, w.end_ns);  // a run shorter than the interval
     if (!r.gauge) return;
   }
   out->series.push_back(std::move(r));

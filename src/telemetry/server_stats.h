@@ -1,6 +1,7 @@
 // Statistics of server-metric series over the profiling window (pure functions):
 //  - gauges (and untyped/unknown scalars): avg, min, max, std (ddof = 1), p1..p99 of the samples
-//    scraped inside [start, end];
+//    scraped inside [start, end] (none inside, as in a run shorter than the interval: the last
+//    value scraped before end, with samples = 0);
 //  - counters: total = the increase from the last scrape at or before `start` (the baseline) to
 //    the last scrape at or before `final` (reset-aware: a drop means the counter restarted from 0,
 //    so the new value is the increase), rate = total / (end - start);
@@ -8,7 +9,8 @@
 //    p1..p99 estimated from the bucket deltas by linear interpolation inside the bucket that
 //    holds the rank (Prometheus' histogram_quantile rule; the +Inf bucket answers the highest
 //    finite bound).
-// Time slices cut [start, end] into `slice_ns` pieces and apply the same rules to each.
+// Time slices cut [start, end] into `slice_ns` pieces and apply the same rules to each (a gauge
+// slice without a scrape inside holds the last value scraped before it).
 //
 // Thread safety: pure; safe from any thread.
 #pragma once

@@ -72,6 +72,7 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
   auto impl = std::make_unique<Impl>();
   ServerState& st = impl->state;
   st.config = config;
+  if (config.max_concurrency > 0) st.metrics.kv_slots = config.max_concurrency;
   st.counter = std::move(counter);
   st.text = std::move(text);
   st.anchor = core::WallAnchor::capture(core::SteadyClock::instance());

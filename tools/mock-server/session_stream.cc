@@ -251,7 +251,10 @@ void Session::finish_generation() {
     state_.metrics.running.fetch_sub(1, std::memory_order_relaxed);
     state_.release_admission();
   }
-  if (g.outcome == "ok") state_.metrics.success.fetch_add(1, std::memory_order_relaxed);
+  if (g.outcome == "ok") {
+    state_.metrics.success.fetch_add(1, std::memory_order_relaxed);
+    state_.metrics.observe_e2e_ns(now_ns() - g.received_ns);
+  }
   if (state_.truth) write_truth_line();
 }
 

@@ -208,7 +208,8 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"netwo)JSON"
       R"JSON(rk_latency":{"automatic":false,"mean_ms":null,"ping_interval":1.0},"outpu)JSON"
       R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
-      R"JSON(,"slice_duration":2.0},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+      R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
+      R"JSON("interval":0.333,"urls":[]},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
   EXPECT_EQ(got, expected) << got.dump();
 }
 
