@@ -17,6 +17,7 @@
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
 #include "app/server_metrics_hooks.h"
+#include "app/telemetry_hooks.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
 #include "core/interrupt.h"
@@ -347,6 +348,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   Prepared prep;
   if (auto stop = preflight(cfg, cores, &prep.warnings)) return std::move(*stop);
   if (auto stop = set_up(cfg, &prep)) return std::move(*stop);
+  // GPU telemetry and network RTT collectors ride on the phase hooks (app/telemetry_hooks.h).
+  auto telemetry = make_telemetry(cfg);
+  if (!telemetry) return usage_error(telemetry.error().message);
+  const RunHooks telemetry_hooks = with_telemetry(hooks, telemetry->get());
 
   uint64_t tag_state = prep.seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
@@ -382,6 +387,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   result.workers = workers;
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
+  if (*telemetry) ctx.extra_sections.push_back(telemetry_sections(telemetry->get()));
   const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
@@ -410,7 +416,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
   ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
-  const RunHooks run_hooks = server_metrics.wrap(hooks);
+  const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();

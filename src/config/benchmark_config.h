@@ -141,6 +141,14 @@ struct BenchmarkConfig {
   int64_t server_metrics_interval_ns = 333'000'000;  // --server-metrics-interval (s)
   std::vector<std::string> server_metrics_formats = {"json", "csv"};  // --server-metrics-formats
 
+  // GPU telemetry and network RTT (docs/telemetry.md).
+  bool gpu_telemetry_given = false;           // --gpu-telemetry (shows the GPU panel)
+  std::vector<std::string> gpu_telemetry;     // its values: pynvml, amdsmi, dashboard, URLs, *.csv
+  bool no_gpu_telemetry = false;              // --no-gpu-telemetry
+  bool network_latency_automatic = false;     // --network-latency-automatic (TCP-connect probes)
+  std::optional<double> network_latency_mean_ms;  // --network-latency-mean (fixed RTT, ms)
+  int64_t network_latency_ping_interval_ns = 1'000'000'000;  // --network-latency-ping-interval
+
   // Provenance (secrets redacted).
   std::string cli_command;
 

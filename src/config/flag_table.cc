@@ -14,6 +14,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_output_flags(&all);
     add_live_flags(&all);
     add_server_metrics_flags(&all);
+    add_telemetry_flags(&all);
     return all;
   }();
   return kFlags;

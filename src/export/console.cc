@@ -174,6 +174,7 @@ std::string render_console(const ConsoleInput& in) {
         in.title + ": " + std::string(metrics::console_group_name(g)), s, g);
     if (!table.empty()) out += "\n" + table;
   }
+  out += in.extra_text;
 
   if (in.interrupted) {
     out += "\n" + panel("Interrupted", {"The run was interrupted; these results cover the "

@@ -22,6 +22,7 @@ struct ConsoleInput {
   std::vector<std::pair<std::string, std::string>> artifact_paths;  // ("JSON Export", path)
   std::vector<std::string> gate_messages;  // --fail-on results
   bool interrupted = false;
+  std::string extra_text;  // collectors' panels, after the metrics table
 };
 
 // The metrics table alone (no trailing newline after the bottom border line's '\n').

@@ -52,6 +52,13 @@ Listening (the first stdout line is exactly `listening on http://HOST:PORT`):
   --path-prefix PATH          serve every route under PATH (e.g. /proxy: /proxy/v1/models);
                               other paths get 404
 
+DCGM exporter mode (a second listener serving DCGM's /metrics for fake GPUs that follow the
+load; its line `dcgm exporter on http://HOST:PORT/metrics` follows the listening line):
+  --dcgm-port N               port, 0 = ephemeral (default: off)
+  --dcgm-num-gpus N           fake GPUs, 1..8 (default 2)
+  --dcgm-gpu-name NAME        modelName label (default NVIDIA H100 80GB HBM3)
+  --dcgm-hostname NAME        Hostname label (default servebench-mock)
+
 Latency model (offsets from admission; see docs):
   --ttft-ms X                 time to first token (default 0)
   --itl-ms X                  gap between token events (default 0)
@@ -124,7 +131,7 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       return core::ok_status();
     });
   };
-  int64_t port = 0, threads = 1, seed = 0;
+  int64_t port = 0, threads = 1, seed = 0, dcgm_port = -1, dcgm_gpus = 2;
   const std::map<std::string, Setter> valued = {
       {"--host", set_str(&s.host)},
       {"--port", set_int(&port, 0, 65535)},
@@ -182,6 +189,10 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       {"--ground-truth", set_str(&s.ground_truth_path)},
       {"--tokenizer", set_str(&o.tokenizer_spec)},
       {"--corpus", set_str(&o.corpus_path)},
+      {"--dcgm-port", set_int(&dcgm_port, 0, 65535)},
+      {"--dcgm-num-gpus", set_int(&dcgm_gpus, 1, 8)},
+      {"--dcgm-gpu-name", set_str(&o.dcgm.gpu_name)},
+      {"--dcgm-hostname", set_str(&o.dcgm.hostname)},
   };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
@@ -227,6 +238,9 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
     if (auto st = it->second(flag, value); !st) return tl::unexpected(st.error());
   }
   s.port = static_cast<uint16_t>(port);
+  o.dcgm.port = static_cast<int>(dcgm_port);
+  o.dcgm.gpus = static_cast<int>(dcgm_gpus);
+  o.dcgm.host = s.host;
   s.threads = static_cast<int>(threads);
   s.seed = static_cast<uint64_t>(seed);
   return o;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "dcgm_exporter.h"
 #include "knobs.h"
 
 namespace servebench::mock {
@@ -34,6 +35,7 @@ struct MockOptions {
   ServerConfig server;
   std::string tokenizer_spec;  // "" = the whitespace-word rule
   std::string corpus_path;     // "" = the vendored default
+  DcgmConfig dcgm;             // --dcgm-port and friends (dcgm_exporter.h)
   bool help = false;
   bool version = false;
 };

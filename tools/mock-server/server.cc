@@ -62,6 +62,9 @@ MockServer::~MockServer() = default;
 
 const std::string& MockServer::host() const { return impl_->host; }
 uint16_t MockServer::port() const { return impl_->port; }
+int64_t MockServer::running() const {
+  return impl_->state.metrics.running.load(std::memory_order_relaxed);
+}
 
 Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config,
                                                       std::unique_ptr<TokenCounter> counter,

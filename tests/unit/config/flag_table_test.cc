@@ -189,6 +189,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(eader":"X-S","streaming":true,"timeout_seconds":90.0,"type":"chat","urls":["http)JSON"
       R"JSON(://localhost:1","https://h:2/x"],"use_legacy_max_tokens":true,"use_server_token_)JSON"
       R"JSON(count":true},"fail_on":"request_latency.p99>1","goodput":"request_latency:100",")JSON"
+      R"JSON(gpu_telemetry":{"disabled":false,"values":[]},")JSON"
       R"JSON(input":{"cache_bust":"system_suffix","conversation":{"num":4,"turn":{"delay":{"m)JSON"
       R"JSON(ean":5.0,"ratio":0.5,"stddev":1.0},"mean":2.0,"stddev":1.0}},"custom_dataset_typ)JSON"
       R"JSON(e":null,"dataset_sampling_strategy":"random","extra":{"ignore_eos":true,"top_k":)JSON"
@@ -204,7 +205,8 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(p_duration":2.0,"num_users":null,"num_warmup_sessions":2,"prefill_concurrency":4)JSON"
       R"JSON(,"request_cancellation_delay":0.5,"request_cancellation_rate":10.0,"request_coun)JSON"
       R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
-      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"outpu)JSON"
+      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"netwo)JSON"
+      R"JSON(rk_latency":{"automatic":false,"mean_ms":null,"ping_interval":1.0},"outpu)JSON"
       R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
       R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
       R"JSON("interval":0.333,"urls":[]},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
