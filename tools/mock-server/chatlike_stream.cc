@@ -13,6 +13,9 @@ std::unique_ptr<ChatlikeStream> make_chatlike_stream(ApiKind kind, const Respons
       return make_messages_stream(head);
     case ApiKind::kChat:
     case ApiKind::kCompletions:
+    case ApiKind::kTgi:
+    case ApiKind::kTgiStream:
+    case ApiKind::kSolidoRag:
       break;
   }
   return nullptr;
@@ -34,6 +37,10 @@ const char* api_id_prefix(ApiKind kind) {
       return "resp_";
     case ApiKind::kMessages:
       return "msg_";
+    case ApiKind::kTgi:
+    case ApiKind::kTgiStream:
+    case ApiKind::kSolidoRag:
+      break;
   }
   return "";
 }

@@ -40,6 +40,8 @@ Result<ParsedRequest> parse_any_request(ApiKind kind, std::string_view body,
       return parse_solido_request(body, counter);
     case ApiKind::kChat:
     case ApiKind::kCompletions:
+    case ApiKind::kResponses:
+    case ApiKind::kMessages:
       break;
   }
   return parse_request(kind, body, counter);
