@@ -73,6 +73,7 @@ void add_input_flags(std::vector<FlagSpec>* out);
 void add_session_flags(std::vector<FlagSpec>* out);
 void add_load_flags(std::vector<FlagSpec>* out);
 void add_output_flags(std::vector<FlagSpec>* out);
+void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

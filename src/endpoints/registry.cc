@@ -76,6 +76,11 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 ": endpoint type '" + type + "' sends one input per request; " +
                                 "batches apply to " + batching));
   }
+  if (facts.rankings_flags && !spec.has(core::kCapQueryPassages)) {
+    return tl::unexpected(usage("--rankings-* flags shape rankings requests; endpoint type '" +
+                                type + "' is not one (rankings types: " +
+                                type_names(core::kCapQueryPassages) + "); drop them"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
 }

@@ -31,6 +31,8 @@ struct OptionFacts {
   bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
   bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
   int64_t batch_size = 1;       // --batch-size: texts per request
+  bool rankings_flags = false;  // a --rankings-* flag was given
+  bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
 };
 
 struct EndpointSpec {
@@ -69,7 +71,8 @@ std::vector<const EndpointSpec*> registered_specs();
 std::string type_names(core::Capabilities caps = core::kCapNone, std::string_view sep = ", ");
 
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
-// kCapChatMessages, --batch-size > 1 needs batches_texts, then the spec's own check.
+// kCapChatMessages, --batch-size > 1 needs batches_texts, --rankings-* flags need
+// kCapQueryPassages, then the spec's own check.
 // Errors are usage errors naming the flag and the types that accept it.
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
 

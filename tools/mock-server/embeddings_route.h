@@ -3,6 +3,8 @@
 // Request: {"model":..,"input": "text" | ["text",...] | [id,...] | [[id,...],...],
 //           "dimensions": N (optional, 1..4096; default kMockEmbeddingDims), ...}; other fields
 // are ignored. Prompt tokens: the TokenCounter's count of each text (ids count one each), summed.
+// A chat-shaped request (vLLM's chat embeddings: "messages" instead of "input", contents as
+// strings or text parts) embeds to one vector; its prompt tokens are its message texts' counts.
 //
 // Answer (compact, in this order):
 //   {"id":..,"object":"list","created":..,"model":..,"data":[{"index":i,"object":"embedding",
