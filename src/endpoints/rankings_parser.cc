@@ -45,10 +45,10 @@ class RankingsParser final : public json::JsonEventParser<RankingsParser> {
       if (auto err = root.type().get(t)) return err;
       if (t == json::json_type::array) {
         list = true;
-        // TEI's bare list; for the other shapes a list is not an answer (consumed unread).
+        // TEI's bare list; for the other shapes a list is not an answer (walked, not counted).
         if (shape_ == RankingsShape::kTei) return count_entries(root, &ex);
-        std::string_view skipped;
-        return root.raw_json().get(skipped);
+        Extract ignored;
+        return count_entries(root, &ignored);
       }
       json::object obj;
       if (auto err = root.get_object().get(obj)) return err;
