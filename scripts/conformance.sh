@@ -60,6 +60,8 @@ t_start=$(date +%s)
 # The checks check themselves first (fabricated artifacts, each breakage caught): 0.1 s.
 python3 "$repo/tests/conformance/test_check_run.py" -q 2>/dev/null ||
   { say "tests/conformance/test_check_run.py failed: the checks themselves are broken"; exit 1; }
+python3 "$repo/tests/conformance/test_check_pooling.py" -q 2>/dev/null ||
+  { say "tests/conformance/test_check_pooling.py failed: the checks themselves are broken"; exit 1; }
 llama_bin="$("$repo/scripts/llama/build_server.sh")"
 llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
 
