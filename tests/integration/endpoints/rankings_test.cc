@@ -31,7 +31,9 @@ TEST(MockRankings, EachRouteAnswersInItsApisShape) {
   // Same pair, same score, whichever API asked.
   for (const auto& e : t) {
     for (const auto& f : n["rankings"]) {
-      if (f["index"] == e["index"]) EXPECT_EQ(f["logit"], e["score"]);
+      if (f["index"] == e["index"]) {
+        EXPECT_EQ(f["logit"], e["score"]);
+      }
     }
   }
   for (const char* path : {"/v2/rerank", "/v1/rerank"}) {
