@@ -70,6 +70,9 @@ Result<PreparedWorkload> prepare_rankings_workload(const config::BenchmarkConfig
                                                    const endpoints::Endpoint& endpoint,
                                                    std::string_view corpus, uint64_t seed) {
   PreparedWorkload out;
+  if (cfg.fixed_schedule.value_or(false))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--fixed-schedule: rankings requests are not replayed on a schedule; drop it");
   const bool from_file = !cfg.input_file.empty();
   auto entries = from_file ? file_entries(cfg, tok, &out) : synthetic_entries(cfg, tok, corpus, seed);
   if (!entries) return tl::unexpected(entries.error());

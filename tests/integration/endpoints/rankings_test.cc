@@ -214,6 +214,7 @@ TEST(ProfileRankings, CombinationsTheTypesRefuseAreUsageErrors) {
       {{"--cache-bust", "first_turn_prefix"}, "--cache-bust"},
       {{"--isl", "100"}, "--rankings-query-prompt-token-mean"},
       {{"--batch-size", "4"}, "--batch-size"},
+      {{"--fixed-schedule"}, "--fixed-schedule"},
   };
   for (const auto& [extra, needle] : cases) {
     auto u = run_profile(dir, rankings_args("hf_tei_rankings", "127.0.0.1:9", extra), 10);
