@@ -47,10 +47,14 @@ Result<std::vector<dataset::RankingsEntry>> file_entries(const config::Benchmark
 
 dataset::SamplingStrategy strategy(const config::BenchmarkConfig& cfg, bool from_file) {
   switch (cfg.sampling_strategy) {
-    case config::SamplingStrategyName::kRandom: return dataset::SamplingStrategy::kRandom;
-    case config::SamplingStrategyName::kSequential: return dataset::SamplingStrategy::kSequential;
-    case config::SamplingStrategyName::kShuffle: return dataset::SamplingStrategy::kShuffle;
-    case config::SamplingStrategyName::kDefault: break;
+    case config::SamplingStrategyName::kRandom:
+      return dataset::SamplingStrategy::kRandom;
+    case config::SamplingStrategyName::kSequential:
+      return dataset::SamplingStrategy::kSequential;
+    case config::SamplingStrategyName::kShuffle:
+      return dataset::SamplingStrategy::kShuffle;
+    case config::SamplingStrategyName::kDefault:
+      break;
   }
   return from_file ? dataset::SamplingStrategy::kSequential : dataset::SamplingStrategy::kShuffle;
 }
@@ -71,10 +75,12 @@ Result<PreparedWorkload> prepare_rankings_workload(const config::BenchmarkConfig
                                                    std::string_view corpus, uint64_t seed) {
   PreparedWorkload out;
   if (cfg.fixed_schedule.value_or(false))
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--fixed-schedule: rankings requests are not replayed on a schedule; drop it");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "--fixed-schedule: rankings requests are not replayed on a schedule; drop it");
   const bool from_file = !cfg.input_file.empty();
-  auto entries = from_file ? file_entries(cfg, tok, &out) : synthetic_entries(cfg, tok, corpus, seed);
+  auto entries =
+      from_file ? file_entries(cfg, tok, &out) : synthetic_entries(cfg, tok, corpus, seed);
   if (!entries) return tl::unexpected(entries.error());
   if (entries->empty())
     return make_error(ErrorCode::kInvalidArgument,
@@ -89,7 +95,8 @@ Result<PreparedWorkload> prepare_rankings_workload(const config::BenchmarkConfig
     for (const std::string& passage : e.passages) p.messages.push_back({"passage", passage});
     std::optional<endpoints::BodyExtras> extras;
     if (!e.extra_json.empty()) {
-      auto parsed = endpoints::BodyExtras::parse(e.extra_json, "--input-file '" + cfg.input_file + "': extra");
+      auto parsed = endpoints::BodyExtras::parse(e.extra_json,
+                                                 "--input-file '" + cfg.input_file + "': extra");
       if (!parsed) return tl::unexpected(parsed.error());
       extras = std::move(*parsed);
       p.extras = &*extras;
@@ -104,7 +111,8 @@ Result<PreparedWorkload> prepare_rankings_workload(const config::BenchmarkConfig
     }
     ++out.entries;
   }
-  out.order = dataset::sample_entries(strategy(cfg, from_file), out.entries, picks(cfg, out.entries), seed);
+  out.order =
+      dataset::sample_entries(strategy(cfg, from_file), out.entries, picks(cfg, out.entries), seed);
   return out;
 }
 

@@ -28,16 +28,15 @@ void add_rankings_flags(std::vector<FlagSpec>* out) {
   out->push_back(rankings_count("--rankings-passages-stddev", "Passages per query stddev",
                                 &C::rankings_passages_stddev, 0,
                                 "/input/rankings/passages/stddev"));
-  out->push_back(rankings_count("--rankings-passages-prompt-token-mean",
-                                "Mean tokens per rankings passage",
-                                &C::rankings_passage_tokens_mean, 1,
-                                "/input/rankings/passages/prompt_token_mean"));
+  out->push_back(rankings_count(
+      "--rankings-passages-prompt-token-mean", "Mean tokens per rankings passage",
+      &C::rankings_passage_tokens_mean, 1, "/input/rankings/passages/prompt_token_mean"));
   out->push_back(rankings_count("--rankings-passages-prompt-token-stddev",
                                 "Tokens per passage stddev", &C::rankings_passage_tokens_stddev, 0,
                                 "/input/rankings/passages/prompt_token_stddev"));
   out->push_back(rankings_count("--rankings-query-prompt-token-mean",
-                                "Mean tokens per rankings query", &C::rankings_query_tokens_mean,
-                                1, "/input/rankings/query/prompt_token_mean"));
+                                "Mean tokens per rankings query", &C::rankings_query_tokens_mean, 1,
+                                "/input/rankings/query/prompt_token_mean"));
   out->push_back(rankings_count("--rankings-query-prompt-token-stddev", "Tokens per query stddev",
                                 &C::rankings_query_tokens_stddev, 0,
                                 "/input/rankings/query/prompt_token_stddev"));

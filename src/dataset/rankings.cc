@@ -116,10 +116,10 @@ Result<std::vector<RankingsEntry>> rankings_from_file(const DatasetFile& file,
     if (core::interrupt_requested())
       return make_error(ErrorCode::kInterrupted, "interrupted while reading rankings queries");
     if (conv.turns.size() > 1)
-      return bad(fmt::format(
-          "--input-file '{}': session '{}' has {} rows, but rankings requests carry no "
-          "sessions; drop its session_id",
-          name, conv.session_id, conv.turns.size()));
+      return bad(
+          fmt::format("--input-file '{}': session '{}' has {} rows, but rankings requests carry no "
+                      "sessions; drop its session_id",
+                      name, conv.session_id, conv.turns.size()));
     for (const FileTurn& t : conv.turns) {
       SB_TRY_ASSIGN(RankingsEntry e, entry_of(t, tok, name, conv.session_id));
       out.push_back(std::move(e));

@@ -34,7 +34,7 @@
 namespace servebench::dataset {
 
 struct RankingsEntry {
-  std::string id;                       // session id of the request
+  std::string id;  // session id of the request
   std::string query;
   int64_t query_tokens = 0;
   std::vector<std::string> passages;

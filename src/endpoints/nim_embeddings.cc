@@ -31,9 +31,8 @@ const EndpointSpec kNimEmbeddingsSpec{
     .metrics_title = "NIM Embeddings Metrics",
     .artifact_name = "openai-nim_embeddings",
     .batches_texts = true,
-    .make_endpoint = [](const EndpointOptions& o) {
-      return make_embeddings_endpoint("nim_embeddings", o);
-    },
+    .make_endpoint =
+        [](const EndpointOptions& o) { return make_embeddings_endpoint("nim_embeddings", o); },
     .make_parser = &make_embeddings_parser,
     .check = &check_nim_embeddings_options,
 };

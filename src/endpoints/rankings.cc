@@ -98,8 +98,8 @@ class RankingsEndpoint final : public Endpoint {
   std::string default_model_json_;
 };
 
-Result<std::unique_ptr<Endpoint>> make(std::string_view name, std::string_view path,
-                                       Layout layout, const EndpointOptions& o) {
+Result<std::unique_ptr<Endpoint>> make(std::string_view name, std::string_view path, Layout layout,
+                                       const EndpointOptions& o) {
   auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
   if (!extras) return tl::unexpected(extras.error());
   return std::unique_ptr<Endpoint>(
@@ -112,9 +112,9 @@ Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move
 // lengths come from the --rankings-* flags rather than --isl.
 Status check_rankings_options(const OptionFacts& facts) {
   if (facts.multi_turn) {
-    return tl::unexpected(usage(
-        "--session-turns-mean: rankings endpoint types send one query per request, without "
-        "sessions; use 1 turn"));
+    return tl::unexpected(
+        usage("--session-turns-mean: rankings endpoint types send one query per request, without "
+              "sessions; use 1 turn"));
   }
   if (facts.shared_prompts) {
     return tl::unexpected(
@@ -139,9 +139,10 @@ const EndpointSpec kNimRankingsSpec{
     .metrics_title = "Rankings Metrics",
     .artifact_name = "openai-nim_rankings",
     .batches_texts = false,
-    .make_endpoint = [](const EndpointOptions& o) {
-      return make("nim_rankings", "/v1/ranking", Layout::kNim, o);
-    },
+    .make_endpoint =
+        [](const EndpointOptions& o) {
+          return make("nim_rankings", "/v1/ranking", Layout::kNim, o);
+        },
     .make_parser = [] { return make_rankings_parser(RankingsShape::kNim); },
     .check = &check_rankings_options,
 };
@@ -153,9 +154,10 @@ const EndpointSpec kTeiRankingsSpec{
     .metrics_title = "Ranking Metrics",
     .artifact_name = "openai-hf_tei_rankings",
     .batches_texts = false,
-    .make_endpoint = [](const EndpointOptions& o) {
-      return make("hf_tei_rankings", "/rerank", Layout::kTei, o);
-    },
+    .make_endpoint =
+        [](const EndpointOptions& o) {
+          return make("hf_tei_rankings", "/rerank", Layout::kTei, o);
+        },
     .make_parser = [] { return make_rankings_parser(RankingsShape::kTei); },
     .check = &check_rankings_options,
 };
@@ -167,9 +169,10 @@ const EndpointSpec kCohereRankingsSpec{
     .metrics_title = "Ranking Metrics",
     .artifact_name = "openai-cohere_rankings",
     .batches_texts = false,
-    .make_endpoint = [](const EndpointOptions& o) {
-      return make("cohere_rankings", "/v2/rerank", Layout::kCohere, o);
-    },
+    .make_endpoint =
+        [](const EndpointOptions& o) {
+          return make("cohere_rankings", "/v2/rerank", Layout::kCohere, o);
+        },
     .make_parser = [] { return make_rankings_parser(RankingsShape::kCohere); },
     .check = &check_rankings_options,
 };

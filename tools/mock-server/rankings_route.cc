@@ -20,9 +20,12 @@ Error bad(std::string message) { return Error{ErrorCode::kInvalidArgument, std::
 
 const char* list_name(RankingsApi api) {
   switch (api) {
-    case RankingsApi::kNim: return "passages";
-    case RankingsApi::kTei: return "texts";
-    case RankingsApi::kCohere: break;
+    case RankingsApi::kNim:
+      return "passages";
+    case RankingsApi::kTei:
+      return "texts";
+    case RankingsApi::kCohere:
+      break;
   }
   return "documents";
 }

@@ -37,8 +37,8 @@ struct RankingsRequest {
   uint64_t query_key = 0;              // hash of the query text
   std::vector<uint64_t> passage_keys;  // per passage: hash of its text
   int64_t query_tokens = 0;
-  int64_t passage_tokens = 0;          // summed over passages
-  int64_t top_n = -1;                  // -1: all
+  int64_t passage_tokens = 0;  // summed over passages
+  int64_t top_n = -1;          // -1: all
   int64_t prompt_tokens() const { return query_tokens + passage_tokens; }
 };
 

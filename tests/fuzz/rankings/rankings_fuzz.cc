@@ -32,8 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int round = 0; round < 2; ++round) {  // the same record twice: counts accumulate
       const size_t chunks = rec.chunks.size();
       const int64_t items = rec.output_items;
-      const ParseStatus s = round == 0 ? parser->parse_body(in, 9, &rec)
-                                       : parser->parse_event(in, 9, &rec);
+      const ParseStatus s =
+          round == 0 ? parser->parse_body(in, 9, &rec) : parser->parse_event(in, 9, &rec);
       if (s == ParseStatus::kOk && rec.chunks.size() == chunks + 1) {
         check(rec.output_items >= 0 && rec.output_items >= items);
         check(rec.chunks.back().kind == servebench::record::ChunkKind::kEmpty);

@@ -8,6 +8,7 @@ TEST(RankingsFuzzReplay, CorpusRunsClean) {
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     std::string bytes = servebench::testing::read_file_bytes(f);
-    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), 0);
+    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+              0);
   }
 }

@@ -17,8 +17,9 @@ namespace mt = mock::testing;
 TEST(MockRankings, EachRouteAnswersInItsApisShape) {
   auto mock = mt::MockProcess::start({});
   ASSERT_NE(mock, nullptr);
-  auto nim = mt::post_json(mock->port(), "/v1/ranking",
-                           R"({"model":"r","query":{"text":"a b"},"passages":[{"text":"c"},{"text":"d e f"}]})");
+  auto nim = mt::post_json(
+      mock->port(), "/v1/ranking",
+      R"({"model":"r","query":{"text":"a b"},"passages":[{"text":"c"},{"text":"d e f"}]})");
   ASSERT_EQ(nim.status, 200) << nim.body;
   Json n = Json::parse(nim.body);
   ASSERT_EQ(n["rankings"].size(), 2u);
@@ -37,8 +38,9 @@ TEST(MockRankings, EachRouteAnswersInItsApisShape) {
     }
   }
   for (const char* path : {"/v2/rerank", "/v1/rerank"}) {
-    auto co = mt::post_json(mock->port(), path,
-                            R"({"model":"r","query":"a b","documents":["c",{"text":"d e f"}],"top_n":1})");
+    auto co = mt::post_json(
+        mock->port(), path,
+        R"({"model":"r","query":"a b","documents":["c",{"text":"d e f"}],"top_n":1})");
     ASSERT_EQ(co.status, 200) << co.body;
     Json c = Json::parse(co.body);
     EXPECT_EQ(c["model"], "r");
@@ -75,9 +77,10 @@ TEST(MockRankings, HonoursLatencyAndFaults) {
 TEST(MockChatEmbeddings, MessagesEmbedToOneVector) {
   auto mock = mt::MockProcess::start({});
   ASSERT_NE(mock, nullptr);
-  auto r = mt::post_json(mock->port(), "/v1/embeddings",
-                         R"({"model":"v","messages":[{"role":"system","content":"be brief"},)"
-                         R"({"role":"user","content":[{"type":"text","text":"one two"},{"type":"text","text":"three"}]}]})");
+  auto r = mt::post_json(
+      mock->port(), "/v1/embeddings",
+      R"({"model":"v","messages":[{"role":"system","content":"be brief"},)"
+      R"({"role":"user","content":[{"type":"text","text":"one two"},{"type":"text","text":"three"}]}]})");
   ASSERT_EQ(r.status, 200) << r.body;
   Json j = Json::parse(r.body);
   ASSERT_EQ(j["data"].size(), 1u);
@@ -86,8 +89,8 @@ TEST(MockChatEmbeddings, MessagesEmbedToOneVector) {
 
 std::vector<std::string> rankings_args(const std::string& type, const std::string& url,
                                        std::vector<std::string> extra = {}) {
-  std::vector<std::string> a = {"-m", "mock-model", "--tokenizer", "simple", "--endpoint-type",
-                                type, "-u", url};
+  std::vector<std::string> a = {
+      "-m", "mock-model", "--tokenizer", "simple", "--endpoint-type", type, "-u", url};
   a.insert(a.end(), extra.begin(), extra.end());
   return a;
 }
@@ -106,18 +109,20 @@ TEST(ProfileRankings, EachTypeEndToEnd) {
     const std::string dir = make_temp_dir(c.type);
     Server mock;
     ASSERT_TRUE(mock.start_mock({"--ttft-ms", "3", "--record-requests", dir + "/rec.jsonl"}));
-    auto r = run_profile(dir, rankings_args(c.type, mock.url(),
-                                            {"--rankings-passages-mean", "4",
-                                             "--rankings-passages-stddev", "2",
-                                             "--rankings-passages-prompt-token-mean", "12",
-                                             "--rankings-passages-prompt-token-stddev", "3",
-                                             "--rankings-query-prompt-token-mean", "6",
-                                             "--concurrency", "3", "--request-count", "18",
-                                             "--num-dataset-entries", "9", "--random-seed", "5"}));
+    auto r = run_profile(
+        dir, rankings_args(
+                 c.type, mock.url(),
+                 {"--rankings-passages-mean", "4", "--rankings-passages-stddev", "2",
+                  "--rankings-passages-prompt-token-mean", "12",
+                  "--rankings-passages-prompt-token-stddev", "3",
+                  "--rankings-query-prompt-token-mean", "6", "--concurrency", "3",
+                  "--request-count", "18", "--num-dataset-entries", "9", "--random-seed", "5"}));
     mock.stop();
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-    EXPECT_NE(fs::path(r.artifact_dir).filename().string().find(std::string("mock-model-openai-") +
-                                                                 c.type + "-concurrency3"),
+    EXPECT_NE(fs::path(r.artifact_dir)
+                  .filename()
+                  .string()
+                  .find(std::string("mock-model-openai-") + c.type + "-concurrency3"),
               std::string::npos)
         << r.artifact_dir;
     const auto sent = read_jsonl(dir + "/rec.jsonl");
@@ -195,11 +200,11 @@ TEST(ProfileRankings, InputFileRowsWithNamedTexts) {
   // A row without passages is a one-line usage error naming the file and the fix.
   {
     std::ofstream f(dir + "/bad.jsonl");
-    f << R"({"texts":[{"name":"query","contents":["q"]}]})" << "\n";
+    f << R"({"texts":[{"name":"query","contents":["q"]}]})"
+      << "\n";
   }
-  auto bad = run_profile(dir, rankings_args("nim_rankings", "127.0.0.1:9",
-                                            {"--input-file", dir + "/bad.jsonl"}),
-                         10);
+  auto bad = run_profile(
+      dir, rankings_args("nim_rankings", "127.0.0.1:9", {"--input-file", dir + "/bad.jsonl"}), 10);
   EXPECT_EQ(bad.exit_code, 2) << bad.stderr_text;
   EXPECT_NE(bad.stderr_text.find("bad.jsonl:1"), std::string::npos) << bad.stderr_text;
   EXPECT_NE(bad.stderr_text.find("'passages'"), std::string::npos) << bad.stderr_text;
@@ -222,12 +227,12 @@ TEST(ProfileRankings, CombinationsTheTypesRefuseAreUsageErrors) {
     EXPECT_NE(u.stderr_text.find(needle), std::string::npos) << u.stderr_text;
     EXPECT_EQ(std::count(u.stderr_text.begin(), u.stderr_text.end(), '\n'), 1) << u.stderr_text;
   }
-  auto chat = run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--rankings-passages-mean", "3"}, 10);
+  auto chat =
+      run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--rankings-passages-mean", "3"}, 10);
   EXPECT_EQ(chat.exit_code, 2);
   EXPECT_NE(chat.stderr_text.find("--rankings-"), std::string::npos) << chat.stderr_text;
-  auto zero = run_profile(dir, rankings_args("nim_rankings", "127.0.0.1:9",
-                                             {"--rankings-passages-mean", "0"}),
-                          10);
+  auto zero = run_profile(
+      dir, rankings_args("nim_rankings", "127.0.0.1:9", {"--rankings-passages-mean", "0"}), 10);
   EXPECT_EQ(zero.exit_code, 2);
   EXPECT_NE(zero.stderr_text.find("--rankings-passages-mean"), std::string::npos)
       << zero.stderr_text;
@@ -240,10 +245,11 @@ TEST(ProfileEmbeddingsVariants, NimAndChatEmbeddingsEndToEnd) {
     int64_t inputs;  // the mock's vectors per request
     const char* title;
   };
-  for (const Case& c :
-       {Case{"nim_embeddings", {"--batch-size", "3", "--extra-inputs", "input_type:passage"}, 3,
-             "NIM Embeddings Metrics"},
-        Case{"chat_embeddings", {"--batch-size", "2"}, 1, "Embeddings Metrics"}}) {
+  for (const Case& c : {Case{"nim_embeddings",
+                             {"--batch-size", "3", "--extra-inputs", "input_type:passage"},
+                             3,
+                             "NIM Embeddings Metrics"},
+                        Case{"chat_embeddings", {"--batch-size", "2"}, 1, "Embeddings Metrics"}}) {
     SCOPED_TRACE(c.type);
     const std::string dir = make_temp_dir(c.type);
     Server mock;

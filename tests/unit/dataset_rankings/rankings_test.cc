@@ -145,7 +145,8 @@ TEST(FileRankings, BadRowsAreOneLineErrorsNamingTheRowAndTheFix) {
     std::string needle;
   };
   const Case cases[] = {
-      {R"({"texts":[{"name":"passages","contents":["p"]}]})", "r.jsonl:1': a rankings row needs a text named 'query'"},
+      {R"({"texts":[{"name":"passages","contents":["p"]}]})",
+       "r.jsonl:1': a rankings row needs a text named 'query'"},
       {R"({"texts":[{"name":"query","contents":["q"]}]})", "'passages'"},
       {R"({"text":"unnamed"})", "'query'"},
       {R"({"session_id":"s","texts":[{"name":"query","contents":["q"]},{"name":"passages","contents":["p"]}]})"

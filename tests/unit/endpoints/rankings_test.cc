@@ -54,8 +54,9 @@ TEST(Rankings, BodiesFollowEachApi) {
             R"("passages":[{"text":"a mammal"},{"text":"call me\nishmael"}]})");
   EXPECT_EQ(make("hf_tei_rankings")->render_body(t),
             R"({"query":"what is a \"whale\"","texts":["a mammal","call me\nishmael"]})");
-  EXPECT_EQ(make("cohere_rankings")->render_body(t),
-            R"({"model":"rr","query":"what is a \"whale\"","documents":["a mammal","call me\nishmael"]})");
+  EXPECT_EQ(
+      make("cohere_rankings")->render_body(t),
+      R"({"model":"rr","query":"what is a \"whale\"","documents":["a mammal","call me\nishmael"]})");
   // Every body is valid JSON.
   for (const char* type : {"nim_rankings", "hf_tei_rankings", "cohere_rankings"}) {
     EXPECT_FALSE(json::parse(make(type)->render_body(t), nullptr, false).is_discarded()) << type;
@@ -81,8 +82,9 @@ TEST(Rankings, ExtrasAppendAndOverride) {
   ASSERT_TRUE(row.has_value());
   TurnPayload t = ranking("q", {"a"});
   t.extras = &*row;
-  EXPECT_EQ(make("nim_rankings", R"({"top_n":2})")->render_body(t),
-            R"({"model":"rr","query":{"text":"q"},"passages":[{"text":"a"}],"top_n":1,"truncate":"END"})");
+  EXPECT_EQ(
+      make("nim_rankings", R"({"top_n":2})")->render_body(t),
+      R"({"model":"rr","query":{"text":"q"},"passages":[{"text":"a"}],"top_n":1,"truncate":"END"})");
 }
 
 TEST(Rankings, CapturedTeiAnswerIsCounted) {
@@ -141,8 +143,9 @@ TEST(Rankings, CapturedErrorsAreServerErrors) {
   // TEI's own error shape: a string `error`.
   auto p = make_event_parser("hf_tei_rankings");
   RequestRecord rec;
-  EXPECT_EQ(p->parse_body(R"({"error":"Input validation error","error_type":"Validation"})", 1, &rec),
-            ParseStatus::kServerError);
+  EXPECT_EQ(
+      p->parse_body(R"({"error":"Input validation error","error_type":"Validation"})", 1, &rec),
+      ParseStatus::kServerError);
   EXPECT_NE(rec.error_message.find("Input validation error"), std::string::npos);
 }
 
@@ -248,10 +251,12 @@ TEST(EmbeddingsVariants, NimEmbeddingsSendsOpenAiBodyAndBatches) {
   f.streaming = true;
   EXPECT_FALSE(check_options(**spec, f).has_value());
   RequestRecord rec;
-  EXPECT_EQ(make_event_parser("nim_embeddings")
-                ->parse_body(R"({"object":"list","data":[{"index":0,"embedding":[0.5]}],"usage":{"prompt_tokens":2,"total_tokens":2}})",
-                             1, &rec),
-            ParseStatus::kOk);
+  EXPECT_EQ(
+      make_event_parser("nim_embeddings")
+          ->parse_body(
+              R"({"object":"list","data":[{"index":0,"embedding":[0.5]}],"usage":{"prompt_tokens":2,"total_tokens":2}})",
+              1, &rec),
+      ParseStatus::kOk);
   EXPECT_EQ(rec.output_items, 1);
   EXPECT_EQ(rec.usage.prompt_tokens, 2);
 }
@@ -260,13 +265,15 @@ TEST(EmbeddingsVariants, ChatEmbeddingsSendsOneUserMessage) {
   auto e = make("chat_embeddings");
   TurnPayload one;
   one.messages = {{"user", "embed \"me\""}};
-  EXPECT_EQ(e->render_body(one),
-            R"({"messages":[{"role":"user","content":"embed \"me\""}],"model":"rr","stream":false})");
+  EXPECT_EQ(
+      e->render_body(one),
+      R"({"messages":[{"role":"user","content":"embed \"me\""}],"model":"rr","stream":false})");
   TurnPayload batch;
   batch.messages = {{"system", "sys"}, {"user", "a"}, {"user", "b"}};
-  EXPECT_EQ(e->render_body(batch),
-            R"({"messages":[{"role":"system","content":"sys"},{"role":"user","content":)"
-            R"([{"type":"text","text":"a"},{"type":"text","text":"b"}]}],"model":"rr","stream":false})");
+  EXPECT_EQ(
+      e->render_body(batch),
+      R"({"messages":[{"role":"system","content":"sys"},{"role":"user","content":)"
+      R"([{"type":"text","text":"a"},{"type":"text","text":"b"}]}],"model":"rr","stream":false})");
   TurnPayload none;
   EXPECT_EQ(e->render_body(none), R"({"messages":[],"model":"rr","stream":false})");
   auto over = make("chat_embeddings", R"({"stream":true,"encoding_format":"float"})");

@@ -20,7 +20,8 @@ ResponseHead head() { return ResponseHead{"rank-1", 1700000000, json_quote("rr")
 
 TEST(RankingsRoute, ParsesEachApisBody) {
   auto nim = parse_rankings_request(
-      RankingsApi::kNim, R"({"model":"m","query":{"text":"a b c"},"passages":[{"text":"d"},{"text":"e f"}]})",
+      RankingsApi::kNim,
+      R"({"model":"m","query":{"text":"a b c"},"passages":[{"text":"d"},{"text":"e f"}]})",
       words());
   ASSERT_TRUE(nim.has_value()) << nim.error().message;
   EXPECT_EQ(nim->model, "m");
@@ -28,12 +29,14 @@ TEST(RankingsRoute, ParsesEachApisBody) {
   EXPECT_EQ(nim->passage_tokens, 3);
   EXPECT_EQ(nim->passage_keys.size(), 2u);
   EXPECT_EQ(nim->prompt_tokens(), 6);
-  auto tei = parse_rankings_request(RankingsApi::kTei, R"({"query":"a b c","texts":["d","e f"]})", words());
+  auto tei = parse_rankings_request(RankingsApi::kTei, R"({"query":"a b c","texts":["d","e f"]})",
+                                    words());
   ASSERT_TRUE(tei.has_value());
   EXPECT_EQ(tei->query_key, nim->query_key);
   EXPECT_EQ(tei->passage_keys, nim->passage_keys);
   auto co = parse_rankings_request(
-      RankingsApi::kCohere, R"({"query":"a b c","documents":["d",{"text":"e f"}],"top_n":1})", words());
+      RankingsApi::kCohere, R"({"query":"a b c","documents":["d",{"text":"e f"}],"top_n":1})",
+      words());
   ASSERT_TRUE(co.has_value());
   EXPECT_EQ(co->passage_keys, nim->passage_keys);
   EXPECT_EQ(co->top_n, 1);
@@ -45,15 +48,16 @@ TEST(RankingsRoute, BadBodiesNameTheField) {
     const char* body;
     const char* needle;
   };
-  for (const Case& c : {Case{RankingsApi::kNim, R"({"query":"flat","passages":[{"text":"d"}]})", "'query'"},
-                        Case{RankingsApi::kNim, R"({"query":{"text":"q"},"passages":["d"]})", "'passages'"},
-                        Case{RankingsApi::kTei, R"({"query":"q","texts":[{"text":"d"}]})", "'texts'"},
-                        Case{RankingsApi::kTei, R"({"query":"q","texts":[]})", "must not be empty"},
-                        Case{RankingsApi::kCohere, R"({"query":"q"})", "'documents'"},
-                        Case{RankingsApi::kCohere, R"({"documents":["d"]})", "'query' is required"},
-                        Case{RankingsApi::kCohere, R"({"query":"q","documents":["d"],"top_n":1.5})", "'top_n'"},
-                        Case{RankingsApi::kCohere, "[1]", "JSON object"},
-                        Case{RankingsApi::kCohere, "{", "not valid JSON"}}) {
+  for (const Case& c :
+       {Case{RankingsApi::kNim, R"({"query":"flat","passages":[{"text":"d"}]})", "'query'"},
+        Case{RankingsApi::kNim, R"({"query":{"text":"q"},"passages":["d"]})", "'passages'"},
+        Case{RankingsApi::kTei, R"({"query":"q","texts":[{"text":"d"}]})", "'texts'"},
+        Case{RankingsApi::kTei, R"({"query":"q","texts":[]})", "must not be empty"},
+        Case{RankingsApi::kCohere, R"({"query":"q"})", "'documents'"},
+        Case{RankingsApi::kCohere, R"({"documents":["d"]})", "'query' is required"},
+        Case{RankingsApi::kCohere, R"({"query":"q","documents":["d"],"top_n":1.5})", "'top_n'"},
+        Case{RankingsApi::kCohere, "[1]", "JSON object"},
+        Case{RankingsApi::kCohere, "{", "not valid JSON"}}) {
     auto r = parse_rankings_request(c.api, c.body, words());
     ASSERT_FALSE(r.has_value()) << c.body;
     EXPECT_NE(r.error().message.find(c.needle), std::string::npos) << r.error().message;
