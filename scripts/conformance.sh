@@ -4,8 +4,9 @@
 # token accounting and artifacts agree with what the server says it received and generated.
 #
 #   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
-#                                    #       streaming and not
-#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`)
+#                                    #       streaming and not; rankings and embeddings
+#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`),
+#                                    # then 6 requests per rankings/embeddings mode
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
