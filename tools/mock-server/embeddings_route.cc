@@ -97,6 +97,9 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
   element model;
   if (doc["model"].get(model) == simdjson::SUCCESS && model.is_string())
     out.model = std::string(model.get_string().value_unsafe());
+  element input_type;
+  if (doc["input_type"].get(input_type) == simdjson::SUCCESS && input_type.is_string())
+    out.input_type = std::string(input_type.get_string().value_unsafe());
   element dims;
   if (doc["dimensions"].get(dims) == simdjson::SUCCESS && !dims.is_null()) {
     if (!dims.is_int64() || dims.get_int64().value_unsafe() < 1 ||
@@ -186,6 +189,7 @@ void Session::handle_embeddings() {
     r.num("num_inputs", static_cast<int64_t>(parsed->input_keys.size()))
         .num("dimensions", parsed->dimensions)
         .num("prompt_tokens", parsed->prompt_tokens)
+        .str("input_type", parsed->input_type)
         .str("x_request_id", g.x_request_id)
         .str("fault", fault_kind_name(g.fault))
         .str("id", g.head.id);

@@ -13,6 +13,9 @@
 // Vectors are deterministic: component d of an input is a hash of (input text, d) mapped to
 // [-1, 1] with 6 decimals, so the same text always embeds to the same vector.
 //
+// --record-requests lines carry num_inputs, dimensions, prompt_tokens and input_type (NIM's
+// field, "" when absent).
+//
 // Timing and faults (session side, embeddings_route.cc): the answer is written at the latency
 // model's TTFT for the prompt (ttft_ms + prefill_us_per_token × prompt tokens, with jitter);
 // every --error-kind applies as for a non-streamed generation. Embeddings requests do not wait
@@ -39,6 +42,7 @@ struct EmbeddingsRequest {
   std::vector<uint64_t> input_keys;  // per input: hash of its text (or ids)
   int64_t prompt_tokens = 0;
   int dimensions = kMockEmbeddingDims;
+  std::string input_type;            // NIM's "query"/"passage" ("" when absent; recorded only)
 };
 
 // Errors (→ HTTP 400): invalid JSON, a non-object body, a missing or mistyped `input`, an empty

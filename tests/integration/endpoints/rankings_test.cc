@@ -269,6 +269,7 @@ TEST(ProfileEmbeddingsVariants, NimAndChatEmbeddingsEndToEnd) {
     for (const auto& s : sent) {
       EXPECT_EQ(s["path"], "/v1/embeddings");
       EXPECT_EQ(s["num_inputs"], c.inputs);
+      EXPECT_EQ(s["input_type"], std::string(c.type) == "nim_embeddings" ? "passage" : "");
       by_id[s["x_request_id"].get<std::string>()] = s;
     }
     for (const auto& rec : r.records()) {
