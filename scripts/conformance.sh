@@ -4,8 +4,10 @@
 # token accounting and artifacts agree with what the server says it received and generated.
 #
 #   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat, completions,
-#                                    #       responses and messages, streaming and not
-#   scripts/conformance.sh --short   # one model, five small modes, ~15 s cached (for `make test`)
+#                                    #       responses and messages, streaming and not; rankings
+#                                    #       and embeddings
+#   scripts/conformance.sh --short   # one model, five small modes (for `make test`), then 6
+#                                    # requests per rankings/embeddings mode
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
@@ -60,6 +62,8 @@ t_start=$(date +%s)
 # The checks check themselves first (fabricated artifacts, each breakage caught): 0.1 s.
 python3 "$repo/tests/conformance/test_check_run.py" -q 2>/dev/null ||
   { say "tests/conformance/test_check_run.py failed: the checks themselves are broken"; exit 1; }
+python3 "$repo/tests/conformance/test_check_pooling.py" -q 2>/dev/null ||
+  { say "tests/conformance/test_check_pooling.py failed: the checks themselves are broken"; exit 1; }
 llama_bin="$("$repo/scripts/llama/build_server.sh")"
 llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
 
@@ -105,15 +109,16 @@ tiny_gguf() {
   echo "$path"
 }
 
-start_server() {  # start_server GGUF LOG -> sets server_pid, url
+start_server() {  # start_server GGUF LOG [SERVER_ARGS...] -> sets server_pid, url
   local gguf=$1 log=$2 port i
+  shift 2
   for attempt in 1 2 3; do
     port=$(free_port)
     # One compute thread: ggml's two threads meet at a barrier after every op, and on two cores
     # shared with the client (and, here, other builds) a descheduled partner stalls each token:
     # measured 33-134 ms/token with -t 2 under load against 1.5-2.7 ms with -t 1.
     "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 1 -tb 1 --metrics \
-      --no-warmup --seed 1 >"$log" 2>&1 &
+      --no-warmup --seed 1 "$@" >"$log" 2>&1 &
     server_pid=$!
     # Even a SIGKILLed script must not leave the server behind: a watchdog stops it once this
     # shell is gone.
@@ -312,6 +317,100 @@ else
   run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
   run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
 fi
+
+# ---- Rankings and embeddings (pooling models) --------------------------------------------------
+# The same tiny GGUF served twice more: with --reranking (rank pooling: /rerank answers TEI `texts`
+# bodies, /v1/rerank Cohere/Jina `documents` bodies) and with --embeddings --pooling mean
+# (/v1/embeddings). No streaming, no output tokens: every request must succeed, our ISL must be
+# exact, and the server's prompt_tokens must be our ISL plus what it adds per passage or text
+# (measured with one probe request; tests/conformance/check_pooling.py).
+
+# pooling_overhead KIND: tokens the server adds beyond the texts' own tokens, per passage
+# (rerank: query + passage + separators, counted per passage) or per input text (embeddings: BOS).
+pooling_overhead() {
+  local kind=$1 q="The whale, the whale!" d="Call me Ishmael." n_q n_d n_usage
+  count_tokens() {
+    curl -fsS "$url/tokenize" -H 'content-type: application/json' \
+      -d "{\"content\": \"$1\", \"add_special\": false}" |
+      "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))'
+  }
+  n_q=$(count_tokens "$q")
+  n_d=$(count_tokens "$d")
+  if [[ $kind == rerank ]]; then
+    n_usage=$(curl -fsS "$url/v1/rerank" -H 'content-type: application/json' \
+      -d "{\"query\":\"$q\",\"documents\":[\"$d\"]}" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+    echo $((n_usage - n_q - n_d))
+  else
+    n_usage=$(curl -fsS "$url/v1/embeddings" -H 'content-type: application/json' \
+      -d "{\"input\":[\"$d\"]}" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+    echo $((n_usage - n_d))
+  fi
+}
+
+# run_pooling_mode NAME TOK MODE CHECK_ARGS -- PROFILE_ARGS...: one servebench run and its checks.
+run_pooling_mode() {
+  local name=$1 tok=$2 mode=$3 check_args=$4 dir rc=0
+  shift 5
+  dir="$out/$name-$mode"
+  mkdir -p "$dir"
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --tokenizer "$tok" --random-seed 7
+    --export-level raw --artifact-dir "$dir/artifacts" "$@")
+  printf '%q ' "${cmd[@]}" >"$dir/command.txt"
+  say "$name-$mode: servebench profile $*"
+  "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    say "$name-$mode: servebench exited $rc; tail of $dir/servebench.out:"
+    tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $name-$mode servebench_exit rc=$rc"); failed=1; return
+  fi
+  rc=0
+  # shellcheck disable=SC2086  # check_args is a word list
+  python3 "$repo/tests/conformance/check_pooling.py" --artifacts "$dir/artifacts" \
+    --label "$name-$mode" $check_args >"$dir/checks.txt" 2>&1 || rc=$?
+  cat "$dir/checks.txt" >&2
+  [[ $rc -eq 0 ]] || failed=1
+  while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
+}
+
+run_pooling() {  # run_pooling NAME VOCAB TOKENIZER_JSON REQUESTS
+  local name=$1 vocab=$2 tok=$3 n=$4 gguf k q=12 p=20 np=3 b=4 isl=16
+  gguf=$(tiny_gguf "$vocab")
+  start_server "$gguf" "$out/llama-server-$name-rerank.log" --reranking
+  k=$(pooling_overhead rerank)
+  say "$name: llama-server --reranking $url, $k token(s) added per passage"
+  local sizes=(--rankings-query-prompt-token-mean "$q" --rankings-passages-mean "$np"
+    --rankings-passages-prompt-token-mean "$p" --request-count "$n" --concurrency 2
+    --num-dataset-entries "$n")
+  run_pooling_mode "$name" "$tok" rankings-tei \
+    "--kind rankings --request-count $n --isl $((q + np * p)) --texts $np --per-text-overhead $k --no-usage \
+     --title Ranking" -- --endpoint-type hf_tei_rankings "${sizes[@]}"
+  run_pooling_mode "$name" "$tok" rankings-cohere-v1 \
+    "--kind rankings --request-count $n --isl $((q + np * p)) --texts $np --per-text-overhead $k \
+     --query-tokens $q --title Ranking" -- --endpoint-type cohere_rankings --endpoint /v1/rerank "${sizes[@]}"
+  stop_server
+  start_server "$gguf" "$out/llama-server-$name-embeddings.log" --embeddings --pooling mean
+  k=$(pooling_overhead embeddings)
+  say "$name: llama-server --embeddings --pooling mean $url, $k token(s) added per text"
+  run_pooling_mode "$name" "$tok" embeddings \
+    "--kind embeddings --request-count $n --isl $((b * isl)) --texts $b --per-text-overhead $k \
+     --title Embeddings" -- --endpoint-type embeddings --batch-size "$b" --isl "$isl" \
+    --request-count "$n" --concurrency 2 --num-dataset-entries "$n"
+  run_pooling_mode "$name" "$tok" nim-embeddings \
+    "--kind embeddings --request-count $n --isl $((b * isl)) --texts $b --per-text-overhead $k \
+     --title NIM" -- --endpoint-type nim_embeddings --batch-size "$b" --isl "$isl" \
+    --extra-inputs input_type:passage --request-count "$n" --concurrency 2 --num-dataset-entries "$n"
+  stop_server
+}
+
+if ((short)); then
+  run_pooling llama3 llama-bpe "$llama3_tok" 6
+else
+  run_pooling llama3 llama-bpe "$llama3_tok" 20
+  run_pooling qwen2 qwen2 "$qwen_tok" 20
+fi
+# ---- end of rankings and embeddings ------------------------------------------------------------
 
 echo "== conformance $([[ $short -eq 1 ]] && echo short || echo full): $(( $(date +%s) - t_start )) s, artifacts in $out"
 printf '%s\n' "${summary[@]}" | cut -c1-400

@@ -18,6 +18,7 @@
 #include "app/load_setup.h"
 #include "app/server_metrics_hooks.h"
 #include "app/telemetry_hooks.h"
+#include "app/rankings_workload.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
 #include "core/interrupt.h"
@@ -230,7 +231,9 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
   auto prepared =
-      cfg.input_file.empty()
+      spec_of(cfg).has(core::kCapQueryPassages)
+          ? prepare_rankings_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
+      : cfg.input_file.empty()
           ? prepare_synthetic_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
           : prepare_file_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed);
   if (core::interrupt_requested()) return interrupted_in_setup();

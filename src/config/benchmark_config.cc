@@ -183,6 +183,10 @@ Status validate(const BenchmarkConfig& c) {
   facts.fixed_schedule = c.fixed_schedule.value_or(false) ||
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
   facts.input_file = !c.input_file.empty();
+  facts.rankings_flags = c.rankings_flags_given;
+  facts.isl_given = c.isl_mean_tokens != BenchmarkConfig{}.isl_mean_tokens ||
+                    c.isl_stddev_tokens != 0 || c.isl_range_ratio.has_value() ||
+                    !c.sequence_distribution.empty();
   return endpoints::check_options(**spec, facts);
 }
 

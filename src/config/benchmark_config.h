@@ -71,6 +71,15 @@ struct BenchmarkConfig {
   std::string sequence_distribution;          // --sequence-distribution/--seq-dist ("" = none)
   SamplingStrategyName sampling_strategy = SamplingStrategyName::kDefault;  // --dataset-sampling-strategy
 
+  // Rankings requests: one query plus passages (--rankings-*; rankings endpoint types only).
+  int64_t rankings_passages_mean = 1;          // --rankings-passages-mean
+  int64_t rankings_passages_stddev = 0;        // --rankings-passages-stddev
+  int64_t rankings_passage_tokens_mean = 550;  // --rankings-passages-prompt-token-mean
+  int64_t rankings_passage_tokens_stddev = 0;  // --rankings-passages-prompt-token-stddev
+  int64_t rankings_query_tokens_mean = 550;    // --rankings-query-prompt-token-mean
+  int64_t rankings_query_tokens_stddev = 0;    // --rankings-query-prompt-token-stddev
+  bool rankings_flags_given = false;           // any --rankings-* flag was given
+
   // Sessions (multi-turn) and shared prompts.
   std::optional<int64_t> num_sessions;        // --num-sessions/--num-conversations/--conversation-num
   double session_turns_mean = 1;              // --session-turns-mean/--conversation-turn-mean

@@ -142,6 +142,21 @@ class JsonWalker {
     return simdjson::SUCCESS;
   }
 
+  // Parses `json`, which must be one JSON array or object, calling on_root(value) with it (for
+  // answers whose top level may be a list, such as TEI's /rerank). Same trailing-bytes rule and
+  // view lifetimes as walk_object.
+  template <class Fn>
+  error_code walk_root(std::string_view json, Fn&& on_root) {
+    simdjson::ondemand::document doc;
+    if (auto e = iterate(json, &doc)) return e;
+    value root;
+    if (auto e = doc.get_value().get(root)) return e;
+    if (auto e = on_root(root)) return e;
+    const char* loc = nullptr;
+    if (doc.current_location().get(loc) == simdjson::SUCCESS) return simdjson::TRAILING_CONTENT;
+    return simdjson::SUCCESS;
+  }
+
  private:
   error_code iterate(std::string_view json, simdjson::ondemand::document* doc);
 

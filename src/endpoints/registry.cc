@@ -82,6 +82,11 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 "lengths; use one of " + type_names(core::kCapTokenizesInput) +
                                 ", or drop the trace"));
   }
+  if (facts.rankings_flags && !spec.has(core::kCapQueryPassages)) {
+    return tl::unexpected(usage("--rankings-* flags shape rankings requests; endpoint type '" +
+                                type + "' is not one (rankings types: " +
+                                type_names(core::kCapQueryPassages) + "); drop them"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
 }

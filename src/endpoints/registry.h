@@ -36,6 +36,8 @@ struct OptionFacts {
   // (mooncake_trace), whose rows are text prompts of given lengths.
   bool fixed_schedule = false;
   bool input_file = false;      // --input-file given (prompts come from a file, not synthesis)
+  bool rankings_flags = false;  // a --rankings-* flag was given
+  bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
 };
 
 struct EndpointSpec {
@@ -79,7 +81,8 @@ std::string type_names(core::Capabilities caps = core::kCapNone, std::string_vie
 
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
 // kCapChatMessages, --batch-size > 1 needs batches_texts, a fixed schedule (trace rows are text
-// prompts) needs kCapTokenizesInput, then the spec's own check. Warm-up applies to every type.
+// prompts) needs kCapTokenizesInput, --rankings-* flags need
+// kCapQueryPassages, then the spec's own check. Warm-up applies to every type.
 // Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
 

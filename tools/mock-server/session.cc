@@ -198,6 +198,12 @@ void Session::route() {
                                                        : ApiKind::kSolidoRag);
   } else if (target == "/v1/embeddings") {
     if (need(http::verb::post)) handle_embeddings();
+  } else if (target == "/v1/ranking") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kNim);
+  } else if (target == "/rerank") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kTei);
+  } else if (target == "/v2/rerank" || target == "/v1/rerank") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kCohere);
   } else if (target == "/v1/models") {
     if (need(http::verb::get)) write_simple(200, "application/json", state_.models_body);
   } else if (target == "/health") {

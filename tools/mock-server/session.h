@@ -29,6 +29,7 @@
 #include "latency_model.h"
 #include "metrics.h"
 #include "options.h"
+#include "rankings_route.h"
 #include "request_parse.h"
 #include "responses.h"
 #include "text_source.h"
@@ -139,6 +140,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_generation(ApiKind kind);
   void handle_embeddings();           // embeddings_route.cc
   void write_embeddings_response();   // embeddings_route.cc
+  void handle_rankings(RankingsApi api);  // rankings_route.cc
   void write_simple(int status, const char* content_type, const std::string& body,
                     bool close = false);
   void after_write(boost::beast::error_code ec);
