@@ -32,7 +32,7 @@ ServerMetricsHooks::~ServerMetricsHooks() = default;
 
 RunHooks ServerMetricsHooks::wrap(const RunHooks& inner) {
   if (!run_) return inner;
-  RunHooks h;
+  RunHooks h = inner;  // every hook not wrapped here (records, progress) passes through
   h.before_load = [this, inner](const PhaseInfo& info) {
     if (inner.before_load) inner.before_load(info);
     for (auto& w : run_->before_load(info.artifact_dir, info.anchor)) {

@@ -27,7 +27,7 @@ Result<std::unique_ptr<gpu_telemetry::TelemetrySession>> make_telemetry(
 
 RunHooks with_telemetry(const RunHooks& hooks, gpu_telemetry::TelemetrySession* session) {
   if (session == nullptr) return hooks;
-  RunHooks h;
+  RunHooks h = hooks;  // every hook not wrapped here (records, progress) passes through
   h.before_load = [hooks, session](const PhaseInfo& p) {
     if (hooks.before_load) hooks.before_load(p);
     session->before_load(p.artifact_dir, p.anchor);

@@ -113,13 +113,15 @@ Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move
 Status check_rankings_options(const OptionFacts& facts) {
   if (facts.multi_turn) {
     return tl::unexpected(
-        usage("--session-turns-mean: rankings endpoint types send one query per request, without "
-              "sessions; use 1 turn"));
+        usage("--session-turns-mean: the rankings endpoint types (" +
+              type_names(core::kCapQueryPassages) +
+              ") send one query per request, without sessions; use 1 turn"));
   }
   if (facts.shared_prompts) {
     return tl::unexpected(
-        usage("--shared-system-prompt-length/--user-context-prompt-length: rankings endpoint "
-              "types take a query and passages; drop them"));
+        usage("--shared-system-prompt-length/--user-context-prompt-length: the rankings endpoint "
+              "types (" + type_names(core::kCapQueryPassages) +
+              ") take a query and passages; drop them"));
   }
   if (facts.isl_given) {
     return tl::unexpected(usage(

@@ -45,10 +45,14 @@ TEST(OptionMatrix, EveryTypeAcceptsOrRefusesEachOptionWithOneLineNamingTheFlag) 
   ASSERT_GE(specs.size(), 3u) << "chat, completions and embeddings at least";
   int refused = 0, accepted = 0;
   for (const EndpointSpec* spec : specs) {
-    EXPECT_TRUE(check_options(*spec, OptionFacts{}).has_value())
+    // Prompts from an --input-file: the baseline every type takes (`raw` sends only pre-built
+    // payloads from a file).
+    OptionFacts base;
+    base.input_file = true;
+    EXPECT_TRUE(check_options(*spec, base).has_value())
         << spec->name << " refuses the default options";
     for (const Case& c : cases()) {
-      OptionFacts facts;
+      OptionFacts facts = base;
       c.set(&facts);
       const Status st = check_options(*spec, facts);
       const std::string where = std::string(spec->name) + " with " + c.flag;
