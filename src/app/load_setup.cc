@@ -1,5 +1,7 @@
 #include "app/load_setup.h"
 
+#include "endpoints/registry.h"
+
 namespace servebench::app {
 
 WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWorkload& work) {
@@ -53,8 +55,7 @@ load::LoadSpec make_load_spec(const config::BenchmarkConfig& config, const Workl
 }
 
 std::vector<std::string> user_headers(const config::BenchmarkConfig& config) {
-  std::vector<std::string> h;
-  if (!config.api_key.empty()) h.push_back("Authorization: Bearer " + config.api_key);
+  std::vector<std::string> h = endpoints::credential_headers(config.endpoint_type, config.api_key);
   for (const auto& x : config.headers) h.push_back(x);
   return h;
 }

@@ -16,6 +16,9 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/server_metrics_hooks.h"
+#include "app/telemetry_hooks.h"
+#include "app/rankings_workload.h"
 #include "app/workload_setup.h"
 #include "config/url.h"
 #include "core/interrupt.h"
@@ -31,6 +34,7 @@
 #include "load/unreachable.h"
 #include "metrics/slo.h"
 #include "record/record_processor.h"
+#include "report_html/report_html.h"
 #include "tokenizer/tokenizer.h"
 #include "transport/kv_cache_reset.h"
 
@@ -105,7 +109,10 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.sessions = work.sessions;
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
-  settings.make_parser = spec_of(cfg).make_parser;
+  settings.make_parser = [&endpoint, spec_make = spec_of(cfg).make_parser] {
+    auto configured = endpoint.make_parser();  // e.g. a --extra-inputs response_field
+    return configured ? std::move(configured) : spec_make();
+  };
   settings.streaming = cfg.streaming;
   settings.http_version = cfg.http_version;
   settings.verify_tls = !cfg.insecure_tls;
@@ -224,7 +231,9 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
   auto prepared =
-      cfg.input_file.empty()
+      spec_of(cfg).has(core::kCapQueryPassages)
+          ? prepare_rankings_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
+      : cfg.input_file.empty()
           ? prepare_synthetic_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
           : prepare_file_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed);
   if (core::interrupt_requested()) return interrupted_in_setup();
@@ -342,6 +351,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   Prepared prep;
   if (auto stop = preflight(cfg, cores, &prep.warnings)) return std::move(*stop);
   if (auto stop = set_up(cfg, &prep)) return std::move(*stop);
+  // GPU telemetry and network RTT collectors ride on the phase hooks (app/telemetry_hooks.h).
+  auto telemetry = make_telemetry(cfg);
+  if (!telemetry) return usage_error(telemetry.error().message);
+  const RunHooks telemetry_hooks = with_telemetry(hooks, telemetry->get());
 
   uint64_t tag_state = prep.seed;
   const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
@@ -377,16 +390,26 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   result.workers = workers;
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
+  if (*telemetry) ctx.extra_sections.push_back(telemetry_sections(telemetry->get()));
   const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
   // Outage detection (load/unreachable.h) keeps 32 bytes per request, not the records.
   load::OutageTracker outages;
+  // report.html's per-request facts (~100 bytes a request), so the page needs no re-read of the
+  // JSONL.
+  report_html::RequestColumns report_columns;
+  const bool want_report = !cfg.no_report;
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages](const std::vector<record::RequestRecord>& batch, size_t slot) {
+      [&stream, &outages, &report_columns, want_report, anchor, &hooks](
+          const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
-        for (const auto& r : batch) outages.add(r);  // one processor thread: no lock
+        for (const auto& r : batch) {
+          outages.add(r);  // one processor thread: no lock
+          if (want_report) report_html::add_record(r, &report_columns, anchor);
+        }
+        if (hooks.records) hooks.records(batch);
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
@@ -395,12 +418,15 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
-  Result<load::RunOutcome> outcome = run_load(runner, hooks, spec, stream->get(), &info);
+  ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
+  const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
+  Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
   const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
-  if (hooks.after_grace) hooks.after_grace(info);
+  if (run_hooks.after_grace) run_hooks.after_grace(info);
+  for (auto& w : server_metrics.take_warnings()) prep.warnings.push_back(std::move(w));
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
     result.exit_code = outcome.error().is_usage() ? 2 : 3;
@@ -412,6 +438,14 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  server_metrics.finish(summaries, ctx, eo.print_console, &prep.warnings);
+  // report.html is built from the files just written; failing to write it is a warning.
+  if (!cfg.no_report && !result.artifact_dir.empty()) {
+    auto report = report_html::write_report({result.artifact_dir, cfg.profile_export_prefix,
+                                             report_html::kDefaultMaxRequests, &report_columns});
+    if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
+    if (report && cfg.verbosity > 0) SB_LOG_INFO("HTML report: {}", report->path);
+  }
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;
     result.failure_reason = "the server was unreachable at the end of the run";

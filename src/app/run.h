@@ -28,6 +28,7 @@
 #include "config/benchmark_config.h"
 #include "core/clock.h"
 #include "core/result.h"
+#include "record/request_record.h"
 
 namespace servebench::app {
 
@@ -51,6 +52,12 @@ struct RunHooks {
   std::function<void(const PhaseInfo&)> load_ended;
   // Everything drained and processed; artifacts not written yet.
   std::function<void(const PhaseInfo&)> after_grace;
+  // Live observers (dashboard, live API). `records`: each token-counted batch (warm-up and
+  // profiling), on the record-processing thread before the batch is dropped; it must only
+  // fold the batch into its own state and return. `progress`: requests issued so far (all
+  // phases), from the load monitor's thread about every 20 ms while the load runs.
+  std::function<void(const std::vector<record::RequestRecord>&)> records;
+  std::function<void(int64_t issued)> progress;
 };
 
 struct RunResult {

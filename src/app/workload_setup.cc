@@ -15,6 +15,7 @@
 #include "dataset/loaders/dataset_file.h"
 #include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
+#include "endpoints/payload_inputs.h"
 #include "endpoints/registry.h"
 
 namespace servebench::app {
@@ -32,6 +33,16 @@ Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move
 int64_t count_messages(const tokenizer::Tokenizer& tok, const std::vector<endpoints::Message>& msgs) {
   int64_t n = 0;
   for (const auto& m : msgs) n += static_cast<int64_t>(tok.count(m.content));
+  return n;
+}
+
+// ISL of a verbatim body: its input texts, each counted on its own, plus pre-tokenized ids
+// (endpoints/payload_inputs.h); -1 when no input shape is recognised.
+int64_t count_payload_inputs(const tokenizer::Tokenizer& tok, const std::string& body) {
+  const endpoints::PayloadInputs in = endpoints::payload_inputs(body);
+  if (!in.found) return -1;
+  int64_t n = in.token_ids;
+  for (const auto& text : in.texts) n += static_cast<int64_t>(tok.count(text));
   return n;
 }
 
@@ -336,7 +347,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
       if (!t.payload_json.empty()) {
         st.body = t.payload_json;
-        st.input_tokens = -1;
+        st.input_tokens = count_payload_inputs(tok, t.payload_json);
       } else if (!t.messages_json.empty()) {
         auto body = body_from_messages(endpoint, cfg.input_file, t.messages_json, t.tools_json, cfg.models.front(),
                                        st.max_output_tokens);

@@ -7,5 +7,7 @@ namespace servebench::cli {
 int run_profile(int argc, char** argv);
 int run_tokenize(int argc, char** argv);
 int run_report(int argc, char** argv);
+int run_compare(int argc, char** argv);
+int run_plot(int argc, char** argv);
 
 }  // namespace servebench::cli

@@ -18,7 +18,9 @@ void print_usage(std::FILE* out) {
                "commands:\n"
                "  profile    run a benchmark against an OpenAI-compatible server (AIPerf flags)\n"
                "  tokenize   encode or decode text with a tokenizer, or count its tokens\n"
-               "  report     recompute a run's summary files from its profile_export.jsonl\n\n"
+               "  report     recompute a run's summary files and report.html from its files\n"
+               "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
+               "  plot       SVG/PNG charts of one run, or comparison charts of several\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -42,7 +44,9 @@ int main(int argc, char** argv) {
   if (cmd == "profile") return servebench::cli::run_profile(argc - 1, argv + 1);
   if (cmd == "tokenize") return servebench::cli::run_tokenize(argc - 1, argv + 1);
   if (cmd == "report") return servebench::cli::run_report(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize or report; see --help)\n",
+  if (cmd == "compare") return servebench::cli::run_compare(argc - 1, argv + 1);
+  if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare or plot; see --help)\n",
                argv[1]);
   return 2;
 }

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "config/cli_options.h"
 #include "core/log.h"
+#include "live/live_session.h"
 
 namespace servebench::cli {
 namespace {
@@ -43,7 +44,16 @@ int run_profile(int argc, char** argv) {
   app::RunHooks hooks;
   hooks.before_load = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kLoad); };
   hooks.after_grace = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kExport); };
+  // The live display and API watch the run from their own threads; the session ends (final
+  // frame, API closed) before the summary lines below.
+  auto live = live::LiveSession::start(live::live_options_from(cfg), core::SteadyClock::instance());
+  if (!live) return usage_error(live.error().message);
+  if ((*live)->api_port() > 0)  // always said: with --api-port 0 it is the only way to know
+    std::fprintf(stderr, "servebench profile: live API on http://%s:%d/\n", cfg.api_host.c_str(),
+                 (*live)->api_port());
+  (*live)->attach(&hooks);
   const app::RunResult r = app::run_benchmark(cfg, hooks);
+  live->reset();
   if (!r.error.empty()) {
     print_error(r.error);
     return r.exit_code;

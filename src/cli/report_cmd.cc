@@ -3,7 +3,8 @@
 //   servebench report DIR [--profile-export-prefix P] [--quiet]
 //
 // Rewrites DIR/profile_export_aiperf.json, .csv and profile_export_console.txt (P.json, P.csv,
-// P_console.txt with a prefix) and prints the console table (not with --quiet). Run metadata
+// P_console.txt with a prefix), then DIR/report.html from those files (not with --no-report),
+// and prints the console table (not with --quiet). Run metadata
 // comes from the existing JSON (export/report.h). Exit codes: 0 ok, 1 a --fail-on gate of the
 // run fails on the recomputed summary, 2 bad arguments or missing/malformed files, 3 a write
 // failure.
@@ -14,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "export/report.h"
+#include "report_html/report_html.h"
 
 namespace servebench::cli {
 
@@ -22,10 +24,12 @@ int run_report(int argc, char** argv) {
                "servebench report"};
   exporter::ReportOptions options;
   bool quiet = false;
+  bool no_report = false;
   app.add_option("dir", options.artifact_dir, "The run's artifact folder")->required();
   app.add_option("--profile-export-prefix", options.profile_export_prefix,
                  "The run's --profile-export-prefix, when it had one");
   app.add_flag("-q,--quiet", quiet, "Do not print the console table");
+  app.add_flag("--no-report", no_report, "Do not write report.html");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -40,6 +44,14 @@ int run_report(int argc, char** argv) {
   if (!out) {
     std::fprintf(stderr, "servebench report: %s\n", out.error().message.c_str());
     return out.error().is_usage() ? 2 : 3;
+  }
+  if (!no_report) {
+    auto html = report_html::write_report({options.artifact_dir, options.profile_export_prefix});
+    if (!html) {
+      std::fprintf(stderr, "servebench report: report.html: %s\n", html.error().message.c_str());
+      return html.error().is_usage() ? 2 : 3;
+    }
+    if (!quiet) std::fprintf(stderr, "servebench report: wrote %s\n", html->path.c_str());
   }
   if (out->gate_failed) {
     for (const auto& m : out->gate_messages) {

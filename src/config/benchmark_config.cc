@@ -179,6 +179,14 @@ Status validate(const BenchmarkConfig& c) {
   facts.shared_prompts = c.shared_system_prompt_length > 0 || c.user_context_prompt_length > 0;
   facts.multi_turn = c.multi_turn_synthetic() && c.input_file.empty();
   facts.batch_size = c.batch_size;
+  facts.warmup = c.has_warmup();
+  facts.fixed_schedule = c.fixed_schedule.value_or(false) ||
+                         (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
+  facts.input_file = !c.input_file.empty();
+  facts.rankings_flags = c.rankings_flags_given;
+  facts.isl_given = c.isl_mean_tokens != BenchmarkConfig{}.isl_mean_tokens ||
+                    c.isl_stddev_tokens != 0 || c.isl_range_ratio.has_value() ||
+                    !c.sequence_distribution.empty();
   return endpoints::check_options(**spec, facts);
 }
 

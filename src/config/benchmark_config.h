@@ -23,6 +23,9 @@ const char* connection_reuse_name(ConnectionReuse c);
 
 enum class ExportLevelName { kSummary, kRecords, kRaw };
 
+// --ui-type/--ui: the live progress display (kAuto: dashboard on a terminal, plain lines else).
+enum class UiType { kAuto, kDashboard, kSimple, kNone };
+
 // --cache-bust: where the per-conversation marker "[rid:xxxxxxxxxxxx]" goes (AIPerf's positions).
 using CacheBust = load::CacheBust;
 const char* cache_bust_name(CacheBust c);
@@ -67,6 +70,15 @@ struct BenchmarkConfig {
   std::optional<uint64_t> random_seed;        // --random-seed
   std::string sequence_distribution;          // --sequence-distribution/--seq-dist ("" = none)
   SamplingStrategyName sampling_strategy = SamplingStrategyName::kDefault;  // --dataset-sampling-strategy
+
+  // Rankings requests: one query plus passages (--rankings-*; rankings endpoint types only).
+  int64_t rankings_passages_mean = 1;          // --rankings-passages-mean
+  int64_t rankings_passages_stddev = 0;        // --rankings-passages-stddev
+  int64_t rankings_passage_tokens_mean = 550;  // --rankings-passages-prompt-token-mean
+  int64_t rankings_passage_tokens_stddev = 0;  // --rankings-passages-prompt-token-stddev
+  int64_t rankings_query_tokens_mean = 550;    // --rankings-query-prompt-token-mean
+  int64_t rankings_query_tokens_stddev = 0;    // --rankings-query-prompt-token-stddev
+  bool rankings_flags_given = false;           // any --rankings-* flag was given
 
   // Sessions (multi-turn) and shared prompts.
   std::optional<int64_t> num_sessions;        // --num-sessions/--num-conversations/--conversation-num
@@ -125,7 +137,26 @@ struct BenchmarkConfig {
   std::string goodput;
   int64_t slice_duration_ns = 0;
   std::string fail_on;
+  bool no_report = false;                     // --no-report: skip report.html
   int verbosity = 1;                          // 1 = info; each -v adds one
+
+  // Live display and API (flags_live.cc).
+  UiType ui = UiType::kAuto;                  // --ui-type/--ui
+  std::optional<int64_t> api_port;            // --api-port (0 = any free port)
+  std::string api_host = "127.0.0.1";         // --api-host
+  // Server metrics (flags_server_metrics.cc; telemetry/server_metrics_run.h).
+  bool server_metrics = true;                      // --no-server-metrics turns it off
+  std::vector<std::string> server_metrics_urls;    // --server-metrics: extra endpoints
+  int64_t server_metrics_interval_ns = 333'000'000;  // --server-metrics-interval (s)
+  std::vector<std::string> server_metrics_formats = {"json", "csv"};  // --server-metrics-formats
+
+  // GPU telemetry and network RTT (docs/telemetry.md).
+  bool gpu_telemetry_given = false;           // --gpu-telemetry (shows the GPU panel)
+  std::vector<std::string> gpu_telemetry;     // its values: pynvml, amdsmi, dashboard, URLs, *.csv
+  bool no_gpu_telemetry = false;              // --no-gpu-telemetry
+  bool network_latency_automatic = false;     // --network-latency-automatic (TCP-connect probes)
+  std::optional<double> network_latency_mean_ms;  // --network-latency-mean (fixed RTT, ms)
+  int64_t network_latency_ping_interval_ns = 1'000'000'000;  // --network-latency-ping-interval
 
   // Provenance (secrets redacted).
   std::string cli_command;

@@ -41,6 +41,7 @@ void define(CLI::App& app, const FlagSpec& f, Slot& slot) {
       slot.option = app.add_option(f.names, slot.input.texts, help);
       if (f.delimiter != 0) slot.option->delimiter(f.delimiter);
       if (f.one_value_per_use) slot.option->allow_extra_args(false);
+      if (f.value_optional) slot.option->expected(0, CLI::detail::expected_max_vector_size);
       break;
   }
 }

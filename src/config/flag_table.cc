@@ -10,8 +10,12 @@ const std::vector<FlagSpec>& profile_flags() {
     add_endpoint_flags(&all);
     add_input_flags(&all);
     add_session_flags(&all);
+    add_rankings_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
+    add_live_flags(&all);
+    add_server_metrics_flags(&all);
+    add_telemetry_flags(&all);
     return all;
   }();
   return kFlags;

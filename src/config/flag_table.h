@@ -53,6 +53,8 @@ struct FlagSpec {
   // kList only: each occurrence takes exactly one argument, kept whole (CLI11 would otherwise
   // read "[1,2]" as two values, and the error would name neither what was typed).
   bool one_value_per_use = false;
+  // kList only: the flag may also be given with no value at all ("--gpu-telemetry").
+  bool value_optional = false;
   std::string default_text;  // shown in --help when the default is a rule ("cores-1")
   // JSON pointer of this flag's value in input_config ("/loadgen/concurrency"); empty when the
   // flag is exported through another flag's key (named in a comment at its declaration).
@@ -73,6 +75,10 @@ void add_input_flags(std::vector<FlagSpec>* out);
 void add_session_flags(std::vector<FlagSpec>* out);
 void add_load_flags(std::vector<FlagSpec>* out);
 void add_output_flags(std::vector<FlagSpec>* out);
+void add_live_flags(std::vector<FlagSpec>* out);  // flags_live.cc
+void add_server_metrics_flags(std::vector<FlagSpec>* out);
+void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
+void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -98,6 +98,14 @@ void add_endpoint_flags(std::vector<FlagSpec>* out) {
                     &C::custom_endpoint, true, "/endpoint/custom_endpoint");
     s.apply = [](const FlagInput& in, C* c) -> Status {
       c->custom_endpoint = in.text;
+      // A path, not a URL: the scheme and host belong in --url (AIPerf joins the two).
+      if (in.text.find("://") != std::string::npos ||
+          in.text.find_first_of(" \t\r\n#") != std::string::npos) {
+        return make_error(ErrorCode::kInvalidArgument,
+                          "--endpoint takes a URL path, not a URL (it may carry a key, so it is "
+                          "not echoed); give a path such as /v1/chat/completions and put the "
+                          "scheme and host in --url");
+      }
       if (!c->custom_endpoint.empty() && c->custom_endpoint.front() != '/')
         c->custom_endpoint.insert(c->custom_endpoint.begin(), '/');
       return {};
@@ -107,8 +115,10 @@ void add_endpoint_flags(std::vector<FlagSpec>* out) {
   out->push_back(switch_flag("--streaming", "Request SSE streaming (needed for TTFT/ITL)",
                              &C::streaming, "/endpoint/streaming"));
   {
-    FlagSpec s = string_flag("--api-key", "Sent as 'Authorization: Bearer <key>' (never exported)",
-                             &C::api_key, true, "/endpoint/api_key");
+    FlagSpec s = string_flag(
+        "--api-key",
+        "Sent as 'Authorization: Bearer <key>' ('x-api-key' for messages; never exported)",
+        &C::api_key, true, "/endpoint/api_key");
     s.to_json = [](const C& c) {
       return c.api_key.empty() ? JsonValue(nullptr) : JsonValue("<redacted>");
     };

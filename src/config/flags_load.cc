@@ -127,6 +127,12 @@ void add_output_flags(std::vector<FlagSpec>* out) {
   }
   out->push_back(string_flag("--fail-on", "Gate 'tag.stat>value ...': exit 1 when it holds",
                              &C::fail_on, true, "/fail_on"));
+  // Which files are written, not what is measured: not exported.
+  {
+    FlagSpec s = switch_flag("--no-report", "Do not write report.html", &C::no_report, "");
+    s.to_json = nullptr;
+    out->push_back(std::move(s));
+  }
   // Verbosity is how the run talks, not what it measures: not exported.
   {
     FlagSpec s = base("-v,--verbose", "More logging (-v debug, -vv trace)", "");

@@ -163,9 +163,21 @@ std::string join_url(std::string_view base, std::string_view path) {
   const std::string_view path_query =
       pq == std::string_view::npos ? std::string_view() : path.substr(pq + 1);
   std::string out(base_path);
-  if (!path_part.empty() && path_part.front() != '/' && (out.empty() || out.back() != '/'))
+  while (!out.empty() && out.back() == '/') out.pop_back();
+  std::string_view rel = path_part;
+  while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
+  const auto ends_with = [&out](std::string_view tail) {
+    return out.size() >= tail.size() && out.compare(out.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  // AIPerf's joining rule: a base that already ends with the path is the whole URL, and a base
+  // ending in /v1 takes a v1/ path without doubling it.
+  const bool already = !rel.empty() && out.size() > rel.size() && ends_with(rel) &&
+                       out[out.size() - rel.size() - 1] == '/';
+  if (!already && !rel.empty()) {
+    if (ends_with("/v1") && rel.substr(0, 3) == "v1/") rel.remove_prefix(3);
     out.push_back('/');
-  out.append(path_part);
+    out.append(rel);
+  }
   if (!path_query.empty() || !base_query.empty()) out.push_back('?');
   out.append(path_query);
   if (!path_query.empty() && !base_query.empty()) out.push_back('&');

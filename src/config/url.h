@@ -39,6 +39,9 @@ Result<std::string> normalize_url(const std::string& url);
 // The request URL for `path` (e.g. "/v1/chat/completions") under `base`: the path goes after the
 // base path and before the base's query string ("http://h/x?api-version=1" + "/v1/chat" →
 // "http://h/x/v1/chat?api-version=1"). A query in `path` comes first, the base's after '&'.
+// AIPerf's joining rule: a base path that already ends with the path is used as it is
+// ("http://h/v1/chat/completions" + "/v1/chat/completions"), and a base path ending in /v1 does
+// not repeat it ("http://h/proxy/v1" + "/v1/embeddings" → "http://h/proxy/v1/embeddings").
 std::string join_url(std::string_view base, std::string_view path);
 
 // `url` with any user info replaced by "<redacted>" (for messages and the command line).

@@ -18,6 +18,7 @@ enum Capability : uint32_t {
   kCapPolls = 1u << 4,            // the result is fetched by polling a job
   kCapReasoning = 1u << 5,        // may return reasoning text separately
   kCapChatMessages = 1u << 6,     // input is role-tagged messages (system prompt, history, cache-bust)
+  kCapQueryPassages = 1u << 7,    // input is one query plus the passages ranked against it (rankings)
 };
 using Capabilities = uint32_t;
 

@@ -7,6 +7,7 @@
 // name, a turn's own extras after --extra-inputs):
 //   {"model":..,"input":["text",...],<extras>}
 // Every message content of the turn is one element of `input`; roles are ignored.
+#include "endpoints/embeddings.h"
 #include "endpoints/embeddings_parser.h"
 #include "endpoints/json_text.h"
 #include "endpoints/registry.h"
@@ -16,12 +17,12 @@ namespace {
 
 class EmbeddingsEndpoint final : public Endpoint {
  public:
-  EmbeddingsEndpoint(const EndpointOptions& options, BodyExtras extras)
-      : extras_(std::move(extras)) {
+  EmbeddingsEndpoint(std::string_view name, const EndpointOptions& options, BodyExtras extras)
+      : name_(name), extras_(std::move(extras)) {
     append_json_string(options.model, &default_model_json_);
   }
 
-  std::string_view name() const override { return "embeddings"; }
+  std::string_view name() const override { return name_; }
   std::string_view default_path() const override { return "/v1/embeddings"; }
 
   std::string render_body(const TurnPayload& turn) const override {
@@ -61,6 +62,7 @@ class EmbeddingsEndpoint final : public Endpoint {
     return q;
   }
 
+  std::string_view name_;
   BodyExtras extras_;
   std::string default_model_json_;
 };
@@ -87,10 +89,8 @@ const EndpointSpec kEmbeddingsSpec{
     .metrics_title = "Embeddings Metrics",
     .artifact_name = "openai-embeddings",
     .batches_texts = true,
-    .make_endpoint = [](const EndpointOptions& o) -> Result<std::unique_ptr<Endpoint>> {
-      auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
-      if (!extras) return tl::unexpected(extras.error());
-      return std::unique_ptr<Endpoint>(std::make_unique<EmbeddingsEndpoint>(o, std::move(*extras)));
+    .make_endpoint = [](const EndpointOptions& o) {
+      return make_embeddings_endpoint("embeddings", o);
     },
     .make_parser = &make_embeddings_parser,
     .check = &check_embeddings_options,
@@ -99,4 +99,13 @@ const EndpointSpec kEmbeddingsSpec{
 const EndpointRegistrar kRegistrar{kEmbeddingsSpec};
 
 }  // namespace
+
+Result<std::unique_ptr<Endpoint>> make_embeddings_endpoint(std::string_view name,
+                                                           const EndpointOptions& o) {
+  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
+  if (!extras) return tl::unexpected(extras.error());
+  return std::unique_ptr<Endpoint>(
+      std::make_unique<EmbeddingsEndpoint>(name, o, std::move(*extras)));
+}
+
 }  // namespace servebench::endpoints

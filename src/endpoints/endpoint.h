@@ -53,6 +53,8 @@ struct EndpointOptions {
 // Result of parsing one SSE event or a whole non-streamed body.
 enum class ParseStatus { kOk, kDone, kMalformed, kServerError };
 
+class EventParser;
+
 class Endpoint {
  public:
   virtual ~Endpoint() = default;
@@ -60,6 +62,9 @@ class Endpoint {
   virtual std::string_view default_path() const = 0;  // "/v1/chat/completions"
   // Full JSON request body for one turn.
   virtual std::string render_body(const TurnPayload& turn) const = 0;
+  // A response parser configured by this endpoint's options (e.g. a response field selector),
+  // one per worker; nullptr: the spec's make_parser serves.
+  virtual std::unique_ptr<EventParser> make_parser() const { return nullptr; }
 };
 
 // One whole SSE event as framed by the transport: its `event:` name ("" when none was given)

@@ -63,38 +63,31 @@ template <class Fn>
   if (t != json_type::string) return simdjson::SUCCESS;
   return v.get_string().get(*out);
 }
-// Reads a number if `v` is one (a double is truncated: some servers write "12.0").
+// Reads a number if `v` is one (a double is truncated: some servers write "12.0"); a number
+// beyond int64's range leaves *out unchanged.
 [[gnu::always_inline]] inline error_code opt_int(value v, int64_t* out) {
   json_type t;
   if (auto e = v.type().get(t)) return e;
   if (t != json_type::number) return simdjson::SUCCESS;
   double d;
   if (auto e = v.get_double().get(d)) return e;
-  *out = static_cast<int64_t>(d);
+  // Out of int64's range (or NaN) the cast would be undefined: such a value counts as absent.
+  if (d > -9.2e18 && d < 9.2e18) *out = static_cast<int64_t>(d);
   return simdjson::SUCCESS;
 }
 
-// Reads an OpenAI `usage` object into *out: prompt_tokens, completion_tokens, total_tokens,
-// completion_tokens_details.reasoning_tokens, prompt_tokens_details.cached_tokens. Only the
-// counts found are written; a `usage` that is not an object writes nothing.
-inline error_code read_usage(value v, record::Usage* out) {
-  return for_each_field_if_object(v, [out](raw_json_string key, value fv) -> error_code {
-    if (key == "prompt_tokens") return opt_int(fv, &out->prompt_tokens);
-    if (key == "completion_tokens") return opt_int(fv, &out->completion_tokens);
-    if (key == "total_tokens") return opt_int(fv, &out->total_tokens);
-    if (key == "completion_tokens_details") {
-      return for_each_field_if_object(fv, [out](raw_json_string dk, value dv) -> error_code {
-        return dk == "reasoning_tokens" ? opt_int(dv, &out->reasoning_tokens) : simdjson::SUCCESS;
-      });
-    }
-    if (key == "prompt_tokens_details") {
-      return for_each_field_if_object(fv, [out](raw_json_string dk, value dv) -> error_code {
-        return dk == "cached_tokens" ? opt_int(dv, &out->prompt_cache_read_tokens)
-                                     : simdjson::SUCCESS;
-      });
-    }
-    return simdjson::SUCCESS;
-  });
+// Reads a vendor usage object (OpenAI `usage`, Gemini `usageMetadata`, Anthropic, DeepSeek,
+// Bedrock, Cohere shapes) into *out, normalised by the rules in usage_fields.h. Only the counts
+// found are written. Out of line (usage_fields.cc): usage objects are rare on the event path.
+error_code read_usage_object(value v, record::Usage* out);
+
+// read_usage_object when `v` is an object; anything else (vLLM writes "usage":null on every
+// chunk) writes nothing and is checked here, inline, at the cost of one type test.
+[[gnu::always_inline]] inline error_code read_usage(value v, record::Usage* out) {
+  json_type t;
+  if (auto e = v.type().get(t)) return e;
+  if (t != json_type::object) return simdjson::SUCCESS;
+  return read_usage_object(v, out);
 }
 
 // What marks a payload as a server error, gathered from its top-level fields.
@@ -144,6 +137,21 @@ class JsonWalker {
     if (auto e = doc.get_object().get(obj)) return e;
     if (auto e = for_each_field(obj, on_field)) return e;
     // Trailing bytes after the top-level object mean the payload was not one JSON value.
+    const char* loc = nullptr;
+    if (doc.current_location().get(loc) == simdjson::SUCCESS) return simdjson::TRAILING_CONTENT;
+    return simdjson::SUCCESS;
+  }
+
+  // Parses `json`, which must be one JSON array or object, calling on_root(value) with it (for
+  // answers whose top level may be a list, such as TEI's /rerank). Same trailing-bytes rule and
+  // view lifetimes as walk_object.
+  template <class Fn>
+  error_code walk_root(std::string_view json, Fn&& on_root) {
+    simdjson::ondemand::document doc;
+    if (auto e = iterate(json, &doc)) return e;
+    value root;
+    if (auto e = doc.get_value().get(root)) return e;
+    if (auto e = on_root(root)) return e;
     const char* loc = nullptr;
     if (doc.current_location().get(loc) == simdjson::SUCCESS) return simdjson::TRAILING_CONTENT;
     return simdjson::SUCCESS;

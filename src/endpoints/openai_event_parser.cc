@@ -4,10 +4,13 @@
 // choices[0] is read (n > 1 is not supported). Per event:
 //   choices[0].delta|message.content            → output text       (ChunkKind::kContent)
 //   choices[0].delta|message.tool_calls[].function.{name,arguments} → output text (kToolCall)
+//   choices[0].delta|message.function_call.{name,arguments} (legacy)  → output text (kToolCall)
 //   choices[0].delta|message.reasoning_content | .reasoning → reasoning text (kReasoning)
 //   choices[0].text                              → output text (completions)
 //   choices[0].finish_reason (string)            → RequestRecord::finish_reason
-//   usage (non-empty object)                     → RequestRecord::usage (last one wins)
+//   usage | usageMetadata (Gemini)               → RequestRecord::usage, normalised across
+//                                                  vendors (usage_fields.h); each count's last
+//                                                  reported value wins
 //   {"error": ...} or {"object":"error",...}     → kServerError
 //   an `event: error` SSE event (any data)       → kServerError (AIPerf: code 502)
 // Unknown fields (llama.cpp's `timings`, logprobs, ids) are skipped without being decoded.
@@ -21,6 +24,7 @@
 // Nothing is appended to the record unless the whole event parsed.
 #include "endpoints/json_walk.h"
 #include "endpoints/openai_text.h"
+#include "endpoints/usage_fields.h"
 
 namespace servebench::endpoints {
 
@@ -40,8 +44,7 @@ struct Extract {
   std::string_view finish_reason;
   bool has_finish = false;
   bool has_choice = false;
-  record::Usage usage;
-  bool has_usage = false;
+  bool has_usage = false;  // the event's usage is in OpenAiEventParser::usage_
   json::ErrorFields error;
 };
 
@@ -56,7 +59,7 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     if (ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
-    if (ex_.has_usage) rec->usage = ex_.usage;
+    if (ex_.has_usage) merge_usage(usage_, &rec->usage);
     if (ex_.has_finish) rec->finish_reason.assign(ex_.finish_reason);
 
     record::Chunk chunk;
@@ -95,6 +98,7 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
         return simdjson::SUCCESS;
       }
       if (key == "tool_calls") return read_tool_calls(fv);
+      if (key == "function_call") return read_function(fv);
       return simdjson::SUCCESS;
     });
   }
@@ -119,25 +123,22 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
         if (!(key == "function")) continue;
         value fv;
         if (auto e = field.value().get(fv)) return e;
-        json_type ft;
-        if (auto e = fv.type().get(ft)) return e;
-        if (ft != json_type::object) continue;
-        object fobj;
-        if (auto e = fv.get_object().get(fobj)) return e;
-        for (auto ff : fobj) {
-          raw_json_string fk;
-          if (auto e = ff.key().get(fk)) return e;
-          if (fk == "name" || fk == "arguments") {
-            value s;
-            if (auto e = ff.value().get(s)) return e;
-            std::string_view text;
-            if (auto e = opt_string(s, &text)) return e;
-            tool_text_.append(text);
-          }
-        }
+        if (auto e = read_function(fv)) return e;
       }
     }
     return simdjson::SUCCESS;
+  }
+
+  // A function object's name and arguments (strings; streamed deltas carry either part), appended
+  // in the order the server wrote them.
+  error_code read_function(value v) {
+    return json::for_each_field_if_object(v, [this](raw_json_string key, value fv) -> error_code {
+      if (!(key == "name" || key == "arguments")) return simdjson::SUCCESS;
+      std::string_view text;
+      if (auto e = opt_string(fv, &text)) return e;
+      tool_text_.append(text);
+      return simdjson::SUCCESS;
+    });
   }
 
   error_code read_choices(value v) {
@@ -171,22 +172,29 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
     return simdjson::SUCCESS;
   }
 
+  // A usage object: out of the per-event path, which sees `"usage":null` far more often.
+  [[gnu::noinline]] error_code read_usage_field(value v) {
+    // Reset here, not per event: most events carry no usage, and a Usage is 13 counts.
+    if (!ex_.has_usage) usage_ = record::Usage{};
+    if (auto e = json::read_usage_object(v, &usage_)) return e;
+    ex_.has_usage = any_usage(usage_);  // an empty usage object reports nothing
+    return simdjson::SUCCESS;
+  }
+
   error_code on_top_field(raw_json_string key, value v) {
     if (key == "choices") return read_choices(v);
-    if (key == "usage") {
-      record::Usage u;
-      if (auto e = json::read_usage(v, &u)) return e;
-      if (u.present()) {  // an empty usage object does not replace an earlier one
-        ex_.usage = u;
-        ex_.has_usage = true;
-      }
-      return simdjson::SUCCESS;
+    if (key == "usage" || key == "usageMetadata") {
+      json_type t;
+      if (auto e = v.type().get(t)) return e;
+      // vLLM writes "usage":null on every chunk: only an object is read (out of line).
+      return t == json_type::object ? read_usage_field(v) : error_code{simdjson::SUCCESS};
     }
     return json::read_error_field(key, v, &ex_.error);
   }
 
   json::JsonWalker walker_;
   std::string tool_text_;
+  record::Usage usage_;  // the current event's usage (valid when ex_.has_usage)
   Extract ex_;
 };
 

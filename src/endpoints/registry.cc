@@ -76,8 +76,26 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 ": endpoint type '" + type + "' sends one input per request; " +
                                 "batches apply to " + batching));
   }
+  if (facts.fixed_schedule && !spec.has(core::kCapTokenizesInput)) {
+    return tl::unexpected(usage("--fixed-schedule: endpoint type '" + type +
+                                "' takes no text prompt, and a trace's rows are prompts of given "
+                                "lengths; use one of " + type_names(core::kCapTokenizesInput) +
+                                ", or drop the trace"));
+  }
+  if (facts.rankings_flags && !spec.has(core::kCapQueryPassages)) {
+    return tl::unexpected(usage("--rankings-* flags shape rankings requests; endpoint type '" +
+                                type + "' is not one (rankings types: " +
+                                type_names(core::kCapQueryPassages) + "); drop them"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
+}
+
+std::vector<std::string> credential_headers(std::string_view type, std::string_view api_key) {
+  if (api_key.empty()) return {};
+  auto spec = find_spec(type);
+  if (spec && (*spec)->credential_headers != nullptr) return (*spec)->credential_headers(api_key);
+  return {"Authorization: Bearer " + std::string(api_key)};
 }
 
 Result<std::unique_ptr<Endpoint>> make_endpoint(std::string_view type,

@@ -31,6 +31,13 @@ struct OptionFacts {
   bool shared_prompts = false;  // --shared-system-prompt-length / --user-context-prompt-length
   bool multi_turn = false;      // --session-turns-mean > 1 (synthetic sessions with history)
   int64_t batch_size = 1;       // --batch-size: texts per request
+  bool warmup = false;          // a warm-up phase (--warmup-request-count, -duration, -sessions)
+  // Requests sent at a trace's timestamps: --fixed-schedule, or an --input-file of a trace type
+  // (mooncake_trace), whose rows are text prompts of given lengths.
+  bool fixed_schedule = false;
+  bool input_file = false;      // --input-file given (prompts come from a file, not synthesis)
+  bool rankings_flags = false;  // a --rankings-* flag was given
+  bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
 };
 
 struct EndpointSpec {
@@ -47,6 +54,10 @@ struct EndpointSpec {
   std::unique_ptr<EventParser> (*make_parser)() = nullptr;
   // Type-specific option rules beyond the capability ones check_options applies (may be null).
   Status (*check)(const OptionFacts& facts) = nullptr;
+  // The headers that carry --api-key for this type, e.g. {"x-api-key: <key>",
+  // "anthropic-version: ..."}; null = "Authorization: Bearer <key>". Called once at set-up, and
+  // only with a non-empty key (the key itself is registered as a secret before any run).
+  std::vector<std::string> (*credential_headers)(std::string_view api_key) = nullptr;
 
   bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
 };
@@ -69,8 +80,14 @@ std::vector<const EndpointSpec*> registered_specs();
 std::string type_names(core::Capabilities caps = core::kCapNone, std::string_view sep = ", ");
 
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
-// kCapChatMessages, --batch-size > 1 needs batches_texts, then the spec's own check.
-// Errors are usage errors naming the flag and the types that accept it.
+// kCapChatMessages, --batch-size > 1 needs batches_texts, a fixed schedule (trace rows are text
+// prompts) needs kCapTokenizesInput, --rankings-* flags need
+// kCapQueryPassages, then the spec's own check. Warm-up applies to every type.
+// Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
+
+// The headers that send `api_key` to a server of `type`: the spec's credential_headers, or
+// "Authorization: Bearer <key>" (also for an unknown type). None for an empty key.
+std::vector<std::string> credential_headers(std::string_view type, std::string_view api_key);
 
 }  // namespace servebench::endpoints

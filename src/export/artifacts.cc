@@ -135,7 +135,19 @@ Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const Run
   ji.gate_failed = outcome.gate_failed;
   ji.fail_on = gate_texts;
   for (const auto& s : *slos) ji.goodput.push_back(fmt::format("{}:{}", s.tag, format_number(s.threshold_display)));
-  if (auto st = emit(names.csv, render_summary_csv(summary), "CSV Export"); !st) {
+  ExtraSections extra;
+  for (const auto& fn : context.extra_sections) {
+    ExtraSections e = fn(summary);
+    for (auto& kv : e.json) extra.json.push_back(std::move(kv));
+    if (!e.csv.empty()) extra.csv += "\n" + e.csv;
+    extra.console += e.console;
+    for (auto& f : e.files) extra.files.push_back(std::move(f));
+  }
+  ji.extra_json = extra.json;
+  for (const auto& [name, content] : extra.files) {
+    if (auto st = emit(name, content, nullptr); !st) return tl::unexpected(st.error());
+  }
+  if (auto st = emit(names.csv, render_summary_csv(summary) + extra.csv, "CSV Export"); !st) {
     return tl::unexpected(st.error());
   }
   if (auto st = emit(names.json, render_summary_json(ji), "JSON Export"); !st) {
@@ -171,6 +183,7 @@ Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const Run
   ci.cli_command = context.cli_command;
   ci.gate_messages = outcome.gate_messages;
   ci.interrupted = context.interrupted;
+  ci.extra_text = extra.console;
   ci.artifact_paths = shown_paths;
   ci.artifact_paths.emplace_back("Console Export", path(names.console));
   const std::string console = render_console(ci);

@@ -8,14 +8,32 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/capabilities.h"
 #include "core/result.h"
 #include "record/request_record.h"
 
+namespace servebench::metrics {
+struct Summary;
+}
+
 namespace servebench::exporter {
+
+// What a collector (GPU telemetry, network RTT) adds to the summary exports once the profiling
+// summary exists: top-level keys of profile_export_aiperf.json (key, JSON text), text appended
+// to profile_export_aiperf.csv after a blank line, text after the console's metrics table, and
+// whole files written into the artifact folder (name, content).
+struct ExtraSections {
+  std::vector<std::pair<std::string, std::string>> json;
+  std::string csv;
+  std::string console;
+  std::vector<std::pair<std::string, std::string>> files;
+};
+using ExtraSectionsFn = std::function<ExtraSections(const metrics::Summary& profiling)>;
 
 enum class ExportLevel { kSummary, kRecords, kRaw };
 
@@ -60,6 +78,8 @@ struct RunContext {
   // (<prefix>_inputs.json with --profile-export-prefix).
   // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
+  // Collectors' additions, called once each when the summary files are written.
+  std::vector<ExtraSectionsFn> extra_sections;
 };
 
 struct ExportOutcome {

@@ -106,12 +106,15 @@ std::string pct(double part, double whole) {
 
 }  // namespace
 
-std::string render_metrics_table(const std::string& title, const Summary& summary) {
+std::string render_metrics_table(const std::string& title, const Summary& summary,
+                                 metrics::ConsoleGroup group) {
   std::vector<const MetricResult*> shown;
   for (const MetricResult& m : summary.metrics) {
     if (m.info->has(metrics::kNoConsole) || m.info->has(metrics::kErrorOnly)) continue;
+    if (m.info->group != group) continue;
     shown.push_back(&m);
   }
+  if (shown.empty() && group != metrics::ConsoleGroup::kDefault) return "";
   std::stable_sort(shown.begin(), shown.end(), [](const MetricResult* a, const MetricResult* b) {
     int oa = a->info->display_order ? a->info->display_order : INT_MAX;
     int ob = b->info->display_order ? b->info->display_order : INT_MAX;
@@ -165,6 +168,13 @@ std::string render_metrics_table(const std::string& title, const Summary& summar
 std::string render_console(const ConsoleInput& in) {
   const Summary& s = *in.summary;
   std::string out = "\n" + render_metrics_table(in.title, s);
+  // AIPerf's per-group tables after the main one, each only when it has rows.
+  for (metrics::ConsoleGroup g : {metrics::ConsoleGroup::kUsage}) {
+    const std::string table = render_metrics_table(
+        in.title + ": " + std::string(metrics::console_group_name(g)), s, g);
+    if (!table.empty()) out += "\n" + table;
+  }
+  out += in.extra_text;
 
   if (in.interrupted) {
     out += "\n" + panel("Interrupted", {"The run was interrupted; these results cover the "
@@ -202,6 +212,13 @@ std::string render_console(const ConsoleInput& in) {
                                      "the served model, or use",
                                      metrics::kUsageDiffThresholdPct),
                          "--use-server-token-count to count with the server's numbers."});
+  }
+  if (s.find("usage_prompt_tokens") != nullptr &&
+      s.find("usage_prompt_cache_read_tokens") == nullptr) {
+    out += "\nThe server reports token usage but no prompt-cache reads "
+           "(usage.prompt_tokens_details.cached_tokens). If it caches prefixes, turn the report "
+           "on to fill the cache metrics: vLLM --enable-prompt-tokens-details, SGLang "
+           "--enable-cache-report (TensorRT-LLM reports it by default).\n";
   }
   if (s.osl_mismatch_count > 0) {
     double avg_diff = 0;

@@ -22,10 +22,12 @@ struct ConsoleInput {
   std::vector<std::pair<std::string, std::string>> artifact_paths;  // ("JSON Export", path)
   std::vector<std::string> gate_messages;  // --fail-on results
   bool interrupted = false;
+  std::string extra_text;  // collectors' panels, after the metrics table
 };
 
 // The metrics table alone (no trailing newline after the bottom border line's '\n').
-std::string render_metrics_table(const std::string& title, const metrics::Summary& summary);
+std::string render_metrics_table(const std::string& title, const metrics::Summary& summary,
+                                 metrics::ConsoleGroup group = metrics::ConsoleGroup::kDefault);
 
 // The whole console report.
 std::string render_console(const ConsoleInput& in);

@@ -90,6 +90,37 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   out->push_back('}');
 }
 
+// The server's usage, normalised (record::Usage): every count it reported, null when none.
+void append_usage(const record::Usage& u, std::string* out) {
+  const std::pair<const char*, int64_t> counts[] = {
+      {"prompt_tokens", u.prompt_tokens},
+      {"completion_tokens", u.completion_tokens},
+      {"total_tokens", u.total_tokens},
+      {"reasoning_tokens", u.reasoning_tokens},
+      {"prompt_cache_read_tokens", u.prompt_cache_read_tokens},
+      {"prompt_cache_write_tokens", u.prompt_cache_write_tokens},
+      {"prompt_cache_miss_tokens", u.prompt_cache_miss_tokens},
+      {"prompt_audio_tokens", u.prompt_audio_tokens},
+      {"completion_audio_tokens", u.completion_audio_tokens},
+      {"accepted_prediction_tokens", u.accepted_prediction_tokens},
+      {"rejected_prediction_tokens", u.rejected_prediction_tokens},
+      {"tool_use_prompt_tokens", u.tool_use_prompt_tokens},
+  };
+  const size_t start = out->size();
+  for (const auto& [name, v] : counts) {
+    if (v < 0) continue;
+    out->push_back(out->size() == start ? '{' : ',');
+    key(out, name);
+    append_int(out, v);
+  }
+  if (u.prompt_audio_seconds >= 0) {
+    out->push_back(out->size() == start ? '{' : ',');
+    key(out, "prompt_audio_seconds");
+    out->append(fmt::format("{}", u.prompt_audio_seconds));
+  }
+  out->append(out->size() == start ? "null" : "}");
+}
+
 void error_obj(const RequestRecord& r, std::string* out) {
   key(out, "error");
   if (r.ok()) {
@@ -305,15 +336,7 @@ void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
   out->append(std::to_string(r.reasoning_tokens));
   out->push_back(',');
   key(out, "usage");
-  if (!r.usage.present() && r.usage.reasoning_tokens < 0) {
-    out->append("null");
-  } else {
-    out->append(fmt::format(
-        "{{\"prompt_tokens\":{},\"completion_tokens\":{},\"total_tokens\":{},"
-        "\"reasoning_tokens\":{},\"prompt_cache_read_tokens\":{}}}",
-        r.usage.prompt_tokens, r.usage.completion_tokens, r.usage.total_tokens,
-        r.usage.reasoning_tokens, r.usage.prompt_cache_read_tokens));
-  }
+  append_usage(r.usage, out);
   out->push_back(',');
   key(out, "request_bytes");
   out->append(std::to_string(r.request_bytes));

@@ -97,6 +97,15 @@ void read_usage_and_bytes(const json& metrics, RequestRecord* r) {
   r->usage.total_tokens = count("usage_total_tokens");
   r->usage.reasoning_tokens = count("usage_reasoning_tokens");
   r->usage.prompt_cache_read_tokens = count("usage_prompt_cache_read_tokens");
+  r->usage.prompt_cache_write_tokens = count("usage_prompt_cache_write_tokens");
+  r->usage.prompt_cache_miss_tokens = count("usage_prompt_cache_miss_tokens");
+  r->usage.prompt_audio_tokens = count("usage_prompt_audio_tokens");
+  r->usage.completion_audio_tokens = count("usage_completion_audio_tokens");
+  r->usage.accepted_prediction_tokens = count("usage_accepted_prediction_tokens");
+  r->usage.rejected_prediction_tokens = count("usage_rejected_prediction_tokens");
+  r->usage.tool_use_prompt_tokens = count("usage_tool_use_prompt_tokens");
+  const double audio_s = metric(metrics, "usage_prompt_audio_seconds");  // written in sec
+  r->usage.prompt_audio_seconds = std::isnan(audio_s) ? -1.0 : audio_s;
   r->request_bytes = std::max<int64_t>(0, count("http_req_data_sent"));
   r->response_bytes = std::max<int64_t>(0, count("http_req_data_received"));
   r->connection_reused = metric(metrics, "http_req_connection_reused") > 0;

@@ -135,6 +135,11 @@ std::string render_summary_json(const JsonInput& in) {
     j["warmup_metrics"] = w;
   }
 
+  for (const auto& [key, text] : in.extra_json) {
+    json v = json::parse(text, nullptr, false);
+    if (!v.is_discarded()) j[key] = std::move(v);
+  }
+
   // Ours.
   const auto& x = s.extras;
   json sb;

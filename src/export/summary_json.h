@@ -32,6 +32,8 @@ struct JsonInput {
   bool gate_failed = false;
   std::vector<std::string> fail_on;                 // the gate conditions as written
   std::vector<std::string> goodput;                 // the SLOs as written
+  // Collectors' top-level keys (key, JSON text), written before "servebench".
+  std::vector<std::pair<std::string, std::string>> extra_json;
 };
 
 // The whole document (pretty-printed, 2-space indent, trailing newline).

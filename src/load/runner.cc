@@ -26,6 +26,15 @@ Runner::Runner(const Plan& plan, const WorkerSettings& settings, int workers, co
 
 Runner::~Runner() = default;
 
+int64_t Runner::issued() const {
+  // Like interrupt(): pool_ is read only while ready_ is set (workers running), under the lock.
+  std::lock_guard<std::mutex> lock(ready_mu_);
+  if (!ready_.load()) return 0;
+  int64_t n = 0;
+  for (const auto& w : pool_) n += w->issued_total();
+  return n;
+}
+
 void Runner::interrupt() {
   interrupted_.store(true, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(ready_mu_);

@@ -51,6 +51,10 @@ class Runner {
   // First call: stop issuing, drain briefly, cancel the rest. Second call: cancel at once.
   void interrupt();
   bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
+  // Requests issued so far over all phases and workers (relaxed loads of each worker's own
+  // counter) while the workers run; 0 before they are set up and after they stopped. Any
+  // thread, while the runner exists.
+  int64_t issued() const;
 
  private:
   const Plan& plan_;
@@ -62,7 +66,7 @@ class Runner {
   std::vector<std::unique_ptr<Worker>> pool_;
   std::atomic<bool> interrupted_{false};
   std::atomic<bool> ready_{false};  // workers initialized: interrupt() may reach them
-  std::mutex ready_mu_;
+  mutable std::mutex ready_mu_;  // guards pool_ reads from other threads (interrupt, issued)
 };
 
 // Raises RLIMIT_NOFILE's soft limit to the hard limit (thousands of connections). Returns the

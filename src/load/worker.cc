@@ -248,6 +248,7 @@ void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connect
   if (req->awaiting_first_token) ++prefill_in_flight_;
   ++in_flight_;
   ++stats_.issued;
+  issued_total_.store(issued_total_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   req->active_pos = active_.size();
   active_.push_back(req);
 

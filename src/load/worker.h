@@ -71,8 +71,8 @@ struct WorkerSettings {
   // rendered at send time with the session's live history.
   std::shared_ptr<const SessionWorkload> sessions;
   std::vector<std::string> models;        // -m/--model (one or more)
-  // Makes each worker's response parser (the endpoint spec's factory; registry.h).
-  std::unique_ptr<endpoints::EventParser> (*make_parser)() = nullptr;
+  // Makes each worker's response parser (the endpoint's or its spec's factory; registry.h).
+  std::function<std::unique_ptr<endpoints::EventParser>()> make_parser;
   bool streaming = false;
   int http_version = 1;
   bool verify_tls = true;
@@ -127,6 +127,8 @@ class Worker {
   // Thread-safe. First call: stop issuing, let in-flight requests drain for interrupt_drain_ns,
   // then cancel them. Second call: cancel at once.
   void interrupt();
+  // Requests this worker issued over all phases. Any thread (a relaxed load; live displays).
+  int64_t issued_total() const { return issued_total_.load(std::memory_order_relaxed); }
 
  private:
   struct Request;
@@ -189,6 +191,8 @@ class Worker {
   bool drain_armed_ = false;
   int interrupts_seen_ = 0;
   std::atomic<int> interrupt_requests_{0};
+  // Written by this worker only (a plain load and store, no read-modify-write), read by others.
+  std::atomic<int64_t> issued_total_{0};
   uint64_t wake_timer_ = 0;
   int64_t wake_at_ns_ = 0;
   uint64_t deadline_timer_ = 0;

@@ -7,6 +7,7 @@
 #include <array>
 
 #include "metrics/sample_series.h"
+#include "metrics/usage_rows.h"
 
 namespace servebench::metrics {
 namespace {
@@ -60,12 +61,6 @@ double reasoning_tokens(const F& f) {
   return f.r->reasoning_tokens > 0 ? num(f.r->reasoning_tokens) : NAN;
 }
 double osl(const F& f) { return f.has_osl ? f.osl : NAN; }
-double nonneg(int64_t v) { return v >= 0 ? num(v) : NAN; }
-double u_prompt(const F& f) { return nonneg(f.r->usage.prompt_tokens); }
-double u_completion(const F& f) { return nonneg(f.r->usage.completion_tokens); }
-double u_total(const F& f) { return nonneg(f.r->usage.total_tokens); }
-double u_reasoning(const F& f) { return nonneg(f.r->usage.reasoning_tokens); }
-double u_cache_read(const F& f) { return nonneg(f.r->usage.prompt_cache_read_tokens); }
 double abs_diff_pct(double server, double client) {
   return std::abs(server - client) / client * 100.0;
 }
@@ -211,6 +206,15 @@ constexpr MetricInfo rec(std::string_view tag, std::string_view header, std::str
   m.value = fn;
   return m;
 }
+// A usage_* row: the server's count, shown in the console's Usage table.
+constexpr MetricInfo usage(std::string_view tag, std::string_view header, uint32_t flags,
+                           int order, S slot, RecordValueFn fn) {
+  MetricInfo m{tag, header, "tokens", 1, K::kRecord, flags | kIntegerValued, order};
+  m.slot = slot;
+  m.value = fn;
+  m.group = ConsoleGroup::kUsage;
+  return m;
+}
 constexpr MetricInfo adj(std::string_view tag, std::string_view header, uint32_t flags, int order,
                          S slot) {
   MetricInfo m{tag, header, "ms", kNsPerMs, K::kRecord, flags | kAdjusted, order};
@@ -244,7 +248,33 @@ constexpr MetricInfo total(std::string_view tag, std::string_view header, uint32
   return m;
 }
 
+// The sum of a usage_* row over the run (total_usage_*), in the Usage table after the per-request
+// rows; flags as the row it sums.
+constexpr MetricInfo usage_total(std::string_view tag, std::string_view header, uint32_t flags,
+                                 int order, S slot) {
+  MetricInfo m{tag, header, "tokens", 1, K::kDerived, flags | kIntegerValued, order};
+  m.aggregate = A::kSum;
+  m.slot = slot;
+  m.group = ConsoleGroup::kUsage;
+  return m;
+}
+
+constexpr MetricInfo rec_in_group(MetricInfo m) {
+  m.group = ConsoleGroup::kUsage;
+  return m;
+}
+constexpr MetricInfo formula_in_group(MetricInfo m) { return rec_in_group(m); }
+MetricInfo seconds_total() {
+  MetricInfo m{"total_usage_prompt_audio_seconds", "Total Usage Prompt Audio Seconds", "sec",
+               kNsPerSec, K::kDerived, kLargerIsBetter | kMediaOnly, 2040};
+  m.aggregate = A::kSum;
+  m.slot = S::kUsagePromptAudioSeconds;
+  m.group = ConsoleGroup::kUsage;
+  return m;
+}
+
 constexpr uint32_t kTok = kIntegerValued | kNoConsole;
+constexpr uint32_t kLib = kLargerIsBetter;
 constexpr uint32_t kIn = kTokenizesInputOnly;
 constexpr uint32_t kOut = kProducesTokensOnly;
 constexpr uint32_t kReason = kProducesTokensOnly | kSupportsReasoning;
@@ -282,16 +312,34 @@ const MetricInfo kMetrics[] = {
         kIn | kLargerIsBetter | kIntegerValued, 700, S::kIsl, isl),
     rec("output_token_count", "Output Token Count", "tokens", 1, kOut | kTok, 0,
         S::kOutputTokenCount, output_tokens),
-    rec("usage_prompt_tokens", "Usage Prompt Tokens", "tokens", 1, kIn | kTok, 0,
-        S::kUsagePromptTokens, u_prompt),
-    rec("usage_completion_tokens", "Usage Completion Tokens", "tokens", 1, kOut | kTok, 0,
-        S::kUsageCompletionTokens, u_completion),
-    rec("usage_total_tokens", "Usage Total Tokens", "tokens", 1, kTok, 0, S::kUsageTotalTokens,
-        u_total),
-    rec("usage_reasoning_tokens", "Usage Reasoning Tokens", "tokens", 1, kReason | kTok, 0,
-        S::kUsageReasoningTokens, u_reasoning),
-    rec("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", "tokens", 1, kIn | kTok,
-        0, S::kUsagePromptCacheReadTokens, u_cache_read),
+    // The server's usage counts (AIPerf's usage_* rows, "last non-None" per request; console
+    // group Usage, flags and order as AIPerf).
+    usage("usage_prompt_tokens", "Usage Prompt Tokens", kIn | kLib, 1000, S::kUsagePromptTokens,
+          usage_rows::prompt),
+    usage("usage_prompt_cache_read_tokens", "Usage Prompt Cache Read Tokens", kLib, 1010,
+          S::kUsagePromptCacheReadTokens, usage_rows::cache_read),
+    usage("usage_prompt_cache_write_tokens", "Usage Prompt Cache Write Tokens", kNoFlags, 1015,
+          S::kUsagePromptCacheWriteTokens, usage_rows::cache_write),
+    usage("usage_prompt_cache_miss_tokens", "Usage Prompt Cache Miss Tokens", kNoFlags, 1017,
+          S::kUsagePromptCacheMissTokens, usage_rows::cache_miss),
+    usage("usage_prompt_audio_tokens", "Usage Prompt Audio Tokens", kLib | kMediaOnly, 1020,
+          S::kUsagePromptAudioTokens, usage_rows::prompt_audio),
+    usage("usage_tool_use_prompt_tokens", "Usage Tool Use Prompt Tokens", kNoFlags, 1030,
+          S::kUsageToolUsePromptTokens, usage_rows::tool_use),
+    rec_in_group(rec("usage_prompt_audio_seconds", "Usage Prompt Audio Seconds", "sec", kNsPerSec,
+                     kLib | kMediaOnly, 1040, S::kUsagePromptAudioSeconds, usage_rows::audio_seconds)),
+    usage("usage_completion_tokens", "Usage Completion Tokens", kOut | kLib, 1100,
+          S::kUsageCompletionTokens, usage_rows::completion),
+    usage("usage_reasoning_tokens", "Usage Reasoning Tokens", kOut | kLib, 1110,
+          S::kUsageReasoningTokens, usage_rows::reasoning),
+    usage("usage_completion_audio_tokens", "Usage Completion Audio Tokens",
+          kOut | kLib | kMediaOnly, 1120, S::kUsageCompletionAudioTokens, usage_rows::completion_audio),
+    usage("usage_accepted_prediction_tokens", "Usage Accepted Prediction Tokens", kOut | kLib, 1130,
+          S::kUsageAcceptedPredictionTokens, usage_rows::accepted),
+    usage("usage_rejected_prediction_tokens", "Usage Rejected Prediction Tokens", kOut, 1140,
+          S::kUsageRejectedPredictionTokens, usage_rows::rejected),
+    usage("usage_total_tokens", "Usage Total Tokens", kOut | kLib, 1200, S::kUsageTotalTokens,
+          usage_rows::total),
     rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, kIn | kNoConsole, 0,
         S::kUsagePromptDiffPct, u_prompt_diff),
     rec("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, kOut | kNoConsole, 0,
@@ -358,12 +406,36 @@ const MetricInfo kMetrics[] = {
     total("total_output_tokens", "Total Output Tokens", kOut, S::kOutputTokenCount),
     total("total_reasoning_tokens", "Total Reasoning Tokens", kReason, S::kReasoningTokenCount),
     total("total_error_isl", "Total Error Input Sequence Length", kIn, S::kErrorIsl),
-    total("total_usage_prompt_tokens", "Total Usage Prompt Tokens", kIn, S::kUsagePromptTokens),
-    total("total_usage_completion_tokens", "Total Usage Completion Tokens", kOut,
-          S::kUsageCompletionTokens),
-    total("total_usage_total_tokens", "Total Usage Total Tokens", kNoFlags, S::kUsageTotalTokens),
-    total("total_usage_reasoning_tokens", "Total Usage Reasoning Tokens", kReason,
-          S::kUsageReasoningTokens),
+    usage_total("total_usage_prompt_tokens", "Total Usage Prompt Tokens", kIn | kLib, 2000,
+                S::kUsagePromptTokens),
+    usage_total("total_usage_prompt_cache_read_tokens", "Total Usage Prompt Cache Read Tokens",
+                kLib, 2010, S::kUsagePromptCacheReadTokens),
+    formula_in_group(formula("overall_usage_prompt_cache_read_pct",
+                             "Overall Usage Prompt Cache Read %", "%", 1, K::kDerived, kLib, 2012,
+                             usage_rows::cache_read_pct)),
+    usage_total("total_usage_prompt_cache_write_tokens", "Total Usage Prompt Cache Write Tokens",
+                kNoFlags, 2015, S::kUsagePromptCacheWriteTokens),
+    usage_total("total_usage_prompt_cache_miss_tokens", "Total Usage Prompt Cache Miss Tokens",
+                kNoFlags, 2017, S::kUsagePromptCacheMissTokens),
+    usage_total("total_usage_prompt_audio_tokens", "Total Usage Prompt Audio Tokens",
+                kLib | kMediaOnly, 2020, S::kUsagePromptAudioTokens),
+    usage_total("total_usage_tool_use_prompt_tokens", "Total Usage Tool Use Prompt Tokens",
+                kNoFlags, 2030, S::kUsageToolUsePromptTokens),
+    seconds_total(),
+    usage_total("total_usage_completion_tokens", "Total Usage Completion Tokens", kOut | kLib,
+                2100, S::kUsageCompletionTokens),
+    usage_total("total_usage_reasoning_tokens", "Total Usage Reasoning Tokens", kOut | kLib, 2110,
+                S::kUsageReasoningTokens),
+    usage_total("total_usage_completion_audio_tokens", "Total Usage Completion Audio Tokens",
+                kOut | kLib | kMediaOnly, 2120, S::kUsageCompletionAudioTokens),
+    usage_total("total_usage_accepted_prediction_tokens",
+                "Total Usage Accepted Prediction Tokens", kOut | kLib, 2130,
+                S::kUsageAcceptedPredictionTokens),
+    usage_total("total_usage_rejected_prediction_tokens",
+                "Total Usage Rejected Prediction Tokens", kOut, 2140,
+                S::kUsageRejectedPredictionTokens),
+    usage_total("total_usage_total_tokens", "Total Usage Total Tokens", kOut | kLib, 2200,
+                S::kUsageTotalTokens),
 
     // servebench's own: written under the JSON "servebench" key, never in the console table or
     // the CSV; --goodput (per-record ones) and --fail-on find them like any other row.
@@ -404,7 +476,12 @@ core::Capabilities MetricInfo::needs() const {
   if (has(kProducesTokensOnly)) c |= core::kCapProducesTokens;
   if (has(kTokenizesInputOnly)) c |= core::kCapTokenizesInput;
   if (has(kSupportsReasoning)) c |= core::kCapReasoning;
+  if (has(kMediaOnly)) c |= core::kCapMedia;
   return c;
+}
+
+std::string_view console_group_name(ConsoleGroup g) {
+  return g == ConsoleGroup::kUsage ? "Usage" : "";
 }
 
 const MetricInfo* find_metric(std::string_view tag) {

@@ -46,7 +46,14 @@ enum MetricFlag : uint32_t {
   kServebench = 1u << 10,         // ours: written under the JSON "servebench" key
   kAdjusted = 1u << 11,           // adj_<tag>: successes + one +inf per failure, nearest rank
   kAllOutcomes = 1u << 12,        // per-record value over every started request (any outcome)
+  kMediaOnly = 1u << 13,          // needs media input (kCapMedia; AIPerf's SUPPORTS_AUDIO_ONLY)
 };
+
+// The console table a row is shown in (AIPerf's console_group): kDefault in the endpoint's main
+// table, kUsage in "<title>: Usage" after it. Rows flagged kNoConsole are in no table.
+enum class ConsoleGroup : uint8_t { kDefault, kUsage };
+// "" for kDefault, "Usage" for kUsage: the suffix of the group's table title.
+std::string_view console_group_name(ConsoleGroup g);
 
 // How a row's result is produced.
 enum class Aggregate : uint8_t {
@@ -115,6 +122,7 @@ struct MetricInfo {
   std::string_view mirrors = {};
   MirrorFn mirrors_while = nullptr;
   FormulaFn formula = nullptr;  // kFormula rows
+  ConsoleGroup group = ConsoleGroup::kDefault;
 
   bool has(MetricFlag f) const { return (flags & f) != 0; }
   double to_display(double base) const { return base / display_divisor; }

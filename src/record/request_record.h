@@ -83,6 +83,7 @@ struct Usage {
   int64_t accepted_prediction_tokens = -1;
   int64_t rejected_prediction_tokens = -1;
   int64_t tool_use_prompt_tokens = -1;     // Gemini toolUsePromptTokenCount
+  double prompt_audio_seconds = -1;        // Mistral prompt_audio_seconds (a duration)
   bool present() const { return prompt_tokens >= 0 || completion_tokens >= 0 || total_tokens >= 0; }
 };
 

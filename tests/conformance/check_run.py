@@ -35,6 +35,18 @@ import statistics
 import sys
 
 
+# What a request body of each endpoint type looks like: the key holding the inputs, the keys
+# that may carry the max-tokens count, and whether a streamed body must ask for usage
+# (stream_options.include_usage; the Responses and Anthropic APIs always report it).
+PAYLOAD_SHAPES = {
+    "chat": ("messages", ("max_completion_tokens", "max_tokens"), True),
+    "completions": ("prompt", ("max_tokens",), True),
+    # -- chat-like types: responses (OpenAI Responses API), messages (Anthropic) --
+    "responses": ("input", ("max_output_tokens",), False),
+    "messages": ("messages", ("max_tokens",), False),
+}
+
+
 def die(msg):
     print(f"check_run.py: {msg}", file=sys.stderr)
     sys.exit(2)
@@ -49,7 +61,7 @@ def parse_args(argv):
     p.add_argument("--prompt-overhead", type=int, required=True,
                    help="tokens the server adds to our prompt (BOS, chat template)")
     p.add_argument("--streaming", action="store_true")
-    p.add_argument("--endpoint-type", choices=["chat", "completions"], required=True)
+    p.add_argument("--endpoint-type", choices=sorted(PAYLOAD_SHAPES), required=True)
     p.add_argument("--exact-isl", choices=["fail", "warn"], default="fail")
     p.add_argument("--label", default="", help="name of this run in the output")
     p.add_argument("--server-metrics-before", help="the server's Prometheus /metrics before the run")
@@ -267,21 +279,22 @@ def check_payload(r, inputs_path, osl, streaming, endpoint_type):
         if not isinstance(p, dict):
             problems.append(f"payload {i}: not a JSON object")
             continue
-        mt = p.get("max_completion_tokens", p.get("max_tokens"))
+        key, max_keys, needs_usage_option = PAYLOAD_SHAPES[endpoint_type]
+        mt = next((p[k] for k in max_keys if k in p), None)
         if mt != osl:
             problems.append(f"payload {i}: max tokens {mt} != {osl}")
         if p.get("ignore_eos") is not True:
             problems.append(f"payload {i}: ignore_eos {p.get('ignore_eos')}")
         if bool(p.get("stream")) != streaming:
             problems.append(f"payload {i}: stream {p.get('stream')}")
-        if streaming and not (p.get("stream_options") or {}).get("include_usage"):
+        if streaming and needs_usage_option and not (p.get("stream_options") or {}).get("include_usage"):
             problems.append(f"payload {i}: no stream_options.include_usage")
-        key = "messages" if endpoint_type == "chat" else "prompt"
         if key not in p:
             problems.append(f"payload {i}: no '{key}'")
     r.check("payload", payloads and not problems,
             f"{len(payloads)} payloads: max tokens {osl}, ignore_eos, "
-            f"{'include_usage, ' if streaming else ''}{'messages' if endpoint_type == 'chat' else 'prompt'}"
+            f"{'include_usage, ' if streaming and PAYLOAD_SHAPES[endpoint_type][2] else ''}"
+            f"{PAYLOAD_SHAPES[endpoint_type][0]}"
             if payloads and not problems else "; ".join(problems[:5]) or "inputs.json has no payloads")
 
 

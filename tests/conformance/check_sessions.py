@@ -17,6 +17,19 @@ import json
 import sys
 
 
+def conversation(payload):
+    """The (role, text) turns of a body: chat and Anthropic `messages` ({"role","content": text}),
+    or the Responses API's `input` items (content parts' text joined). System prompts (a system
+    message, `instructions`, `system`) are not part of the conversation."""
+    out = []
+    for m in payload.get("messages", payload.get("input", [])):
+        content = m.get("content")
+        if isinstance(content, list):
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        out.append({"role": m.get("role"), "content": content})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--artifacts", required=True)
@@ -55,7 +68,7 @@ def main():
             worker_ok = False
         replies = ["".join(x.get("text", "") for x in r["responses"] if x["kind"] == "content") for r in turns]
         for t, r in enumerate(turns):
-            msgs = r["payload"]["messages"]
+            msgs = conversation(r["payload"])
             convo = [m for m in msgs if m["role"] in ("user", "assistant")]
             if len(convo) != 2 * t + 1 or any(m["role"] != ("user" if i % 2 == 0 else "assistant")
                                                 for i, m in enumerate(convo)):

@@ -214,6 +214,23 @@ class CheckRunTest(unittest.TestCase):
             _, st = self.run_check(good_records(), inputs=inputs)
             self.assert_only_failure(st, "payload")
 
+    def test_chatlike_payloads_are_checked_with_their_own_keys(self):
+        recs = good_records()
+
+        def payloads(body):
+            return {"data": [{"session_id": f"s{i}", "payloads": [dict(body)]} for i in range(N)]}
+        responses = payloads({"input": [{"type": "message", "role": "user", "content": []}],
+                              "max_output_tokens": OSL, "ignore_eos": True, "stream": True})
+        messages = payloads({"messages": [{"role": "user", "content": "x"}], "max_tokens": OSL,
+                             "ignore_eos": True, "stream": True})
+        for kind, good in (("responses", responses), ("messages", messages)):
+            _, st = self.run_check(recs, raws=raw_records(recs), inputs=good, extra=("--endpoint-type", kind))
+            self.assertEqual(st["payload"], "PASS", kind)
+        # A chat body is neither: no `input`, and no max_output_tokens / max_tokens.
+        for kind in ("responses", "messages"):
+            _, st = self.run_check(recs, raws=raw_records(recs), inputs=inputs_json(), extra=("--endpoint-type", kind))
+            self.assert_only_failure(st, "payload")
+
     def test_ttft_on_the_role_chunk_fails_stream_structure(self):
         # The classic llama-server pitfall: timing the first token from the role-only event.
         recs = good_records()

@@ -130,6 +130,8 @@ CASES = [
     usage("url_port_out_of_range", ["-u", "localhost:99999"]),
     usage("url_port_not_a_number", ["-u", "http://127.0.0.1:abc"]),
     usage("url_port_zero", ["-u", "http://127.0.0.1:0"]),
+    usage("endpoint_is_a_url", ["--endpoint", "http://127.0.0.1:9/v1/chat/completions?key=sk-x"]),
+    usage("endpoint_with_space", ["--custom-endpoint", "/v1/chat completions"]),
     # Files: input datasets and tokenizers.
     usage("input_file_missing", ["--input-file", "{tmp}/missing.jsonl"]),
     usage("input_file_empty", ["--input-file", "{tmp}/empty.jsonl"], setup=write("empty.jsonl", b"")),

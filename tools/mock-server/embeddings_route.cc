@@ -51,6 +51,39 @@ void append_component(uint64_t key, int d, std::string* out) {
   out->append(buf, static_cast<size_t>(n));
 }
 
+// A chat-shaped request (vLLM's chat embeddings): the whole conversation embeds to one vector;
+// its prompt tokens are each message text's count (string contents and "text" parts).
+Status add_messages(element messages, const TokenCounter& counter, EmbeddingsRequest* out) {
+  simdjson::dom::array list;
+  if (messages.get_array().get(list) != simdjson::SUCCESS)
+    return tl::unexpected(bad("'messages' must be a list of messages"));
+  std::string joined;
+  for (element m : list) {
+    element content;
+    if (!m.is_object() || m["content"].get(content) != simdjson::SUCCESS)
+      return tl::unexpected(bad("'messages' entries must be objects with a 'content'"));
+    if (content.is_string()) {
+      const std::string_view text = content.get_string().value_unsafe();
+      out->prompt_tokens += counter.count(text);
+      joined.append(text).push_back('\n');
+      continue;
+    }
+    simdjson::dom::array parts;
+    if (content.get_array().get(parts) != simdjson::SUCCESS)
+      return tl::unexpected(bad("a message 'content' must be a string or a list of parts"));
+    for (element part : parts) {
+      element text;
+      if (part.is_object() && part["text"].get(text) == simdjson::SUCCESS && text.is_string()) {
+        out->prompt_tokens += counter.count(text.get_string().value_unsafe());
+        joined.append(text.get_string().value_unsafe()).push_back('\n');
+      }
+    }
+  }
+  if (list.size() == 0) return tl::unexpected(bad("'messages' must not be empty"));
+  out->input_keys.push_back(core::fnv1a64(joined));
+  return core::ok_status();
+}
+
 }  // namespace
 
 Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
@@ -64,6 +97,9 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
   element model;
   if (doc["model"].get(model) == simdjson::SUCCESS && model.is_string())
     out.model = std::string(model.get_string().value_unsafe());
+  element input_type;
+  if (doc["input_type"].get(input_type) == simdjson::SUCCESS && input_type.is_string())
+    out.input_type = std::string(input_type.get_string().value_unsafe());
   element dims;
   if (doc["dimensions"].get(dims) == simdjson::SUCCESS && !dims.is_null()) {
     if (!dims.is_int64() || dims.get_int64().value_unsafe() < 1 ||
@@ -72,8 +108,13 @@ Result<EmbeddingsRequest> parse_embeddings_request(std::string_view body,
     out.dimensions = static_cast<int>(dims.get_int64().value_unsafe());
   }
   element input;
-  if (doc["input"].get(input) != simdjson::SUCCESS)
-    return tl::unexpected(bad("'input' is required"));
+  if (doc["input"].get(input) != simdjson::SUCCESS) {
+    element messages;
+    if (doc["messages"].get(messages) != simdjson::SUCCESS)
+      return tl::unexpected(bad("'input' (or chat-style 'messages') is required"));
+    if (auto st = add_messages(messages, counter, &out); !st) return tl::unexpected(st.error());
+    return out;
+  }
   simdjson::dom::array list;
   const bool is_list = input.get_array().get(list) == simdjson::SUCCESS;
   element head;
@@ -148,6 +189,7 @@ void Session::handle_embeddings() {
     r.num("num_inputs", static_cast<int64_t>(parsed->input_keys.size()))
         .num("dimensions", parsed->dimensions)
         .num("prompt_tokens", parsed->prompt_tokens)
+        .str("input_type", parsed->input_type)
         .str("x_request_id", g.x_request_id)
         .str("fault", fault_kind_name(g.fault))
         .str("id", g.head.id);

@@ -3,6 +3,8 @@
 // Request: {"model":..,"input": "text" | ["text",...] | [id,...] | [[id,...],...],
 //           "dimensions": N (optional, 1..4096; default kMockEmbeddingDims), ...}; other fields
 // are ignored. Prompt tokens: the TokenCounter's count of each text (ids count one each), summed.
+// A chat-shaped request (vLLM's chat embeddings: "messages" instead of "input", contents as
+// strings or text parts) embeds to one vector; its prompt tokens are its message texts' counts.
 //
 // Answer (compact, in this order):
 //   {"id":..,"object":"list","created":..,"model":..,"data":[{"index":i,"object":"embedding",
@@ -10,6 +12,9 @@
 //    "completion_tokens":0,"prompt_tokens_details":null}}
 // Vectors are deterministic: component d of an input is a hash of (input text, d) mapped to
 // [-1, 1] with 6 decimals, so the same text always embeds to the same vector.
+//
+// --record-requests lines carry num_inputs, dimensions, prompt_tokens and input_type (NIM's
+// field, "" when absent).
 //
 // Timing and faults (session side, embeddings_route.cc): the answer is written at the latency
 // model's TTFT for the prompt (ttft_ms + prefill_us_per_token × prompt tokens, with jitter);
@@ -37,6 +42,7 @@ struct EmbeddingsRequest {
   std::vector<uint64_t> input_keys;  // per input: hash of its text (or ids)
   int64_t prompt_tokens = 0;
   int dimensions = kMockEmbeddingDims;
+  std::string input_type;            // NIM's "query"/"passage" ("" when absent; recorded only)
 };
 
 // Errors (→ HTTP 400): invalid JSON, a non-object body, a missing or mistyped `input`, an empty

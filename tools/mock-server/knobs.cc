@@ -124,6 +124,13 @@ Result<RequestKnobs> apply_scenario(const RequestKnobs& base, std::string_view h
       auto v = whole(key, value, 0);
       if (!v) return tl::unexpected(v.error());
       k.output_tokens = *v;
+    } else if (key == "tool_calls") {
+      if (value != "0" && value != "1") return tl::unexpected(bad_value(key, value, "0 or 1"));
+      k.tool_calls = value == "1";
+    } else if (key == "cached_tokens") {
+      auto v = whole(key, value, 0);
+      if (!v) return tl::unexpected(v.error());
+      k.cached_tokens = *v;
     } else if (key == "early_role") {
       if (value != "0" && value != "1") return tl::unexpected(bad_value(key, value, "0 or 1"));
       k.early_role = value == "1";
@@ -138,7 +145,7 @@ Result<RequestKnobs> apply_scenario(const RequestKnobs& base, std::string_view h
                         "X-Mock-Scenario: unknown key '" + printable(key) +
                             "' (known: ttft_ms, itl_ms, prefill_us_per_token, jitter_cv, "
                             "tokens_per_chunk, reasoning_tokens, error_rate, error_kind, "
-                            "early_role, output_tokens)");
+                            "early_role, output_tokens, tool_calls, cached_tokens)");
     }
   }
   return k;

@@ -9,7 +9,9 @@
 //   ttft_ms, itl_ms, prefill_us_per_token, jitter_cv, tokens_per_chunk, reasoning_tokens,
 //   error_rate (percent, 0..100), error_kind (http500|http429|reset|stall|malformed|error-event;
 //   `_` may replace `-`), early_role (0|1), output_tokens (forces the output length, as if
-//   ignore_eos with that max).
+//   ignore_eos with that max), tool_calls (0|1: chat answers as one function call whose
+//   arguments are the generated text), cached_tokens (N: usage reports
+//   prompt_tokens_details.cached_tokens = min(N, prompt tokens)).
 // Unknown keys or bad values are errors (the server answers 400 naming the item).
 //
 // Thread safety: plain values; the parser is a pure function.
@@ -43,6 +45,8 @@ struct RequestKnobs {
   FaultKind error_kind = FaultKind::kHttp500;  // --error-kind
   bool early_role = false;                     // --early-role-chunk: role chunk with the headers
   std::optional<int64_t> output_tokens;  // scenario only: force exactly this many output tokens
+  bool tool_calls = false;               // --tool-calls: chat answers with a function call
+  int64_t cached_tokens = -1;            // --cached-tokens: reported prefix-cache hits (-1: none)
 };
 
 // Applies `header` (the X-Mock-Scenario value) on top of `base`. Errors are one line naming the

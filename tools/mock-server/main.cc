@@ -72,6 +72,19 @@ int main(int argc, char** argv) {
   std::printf("listening on http://%s%s%s:%u\n", v6 ? "[" : "", host.c_str(), v6 ? "]" : "",
               static_cast<unsigned>((*server)->port()));
   std::fflush(stdout);
+  std::unique_ptr<DcgmExporter> dcgm;
+  if (options->dcgm.port >= 0) {
+    MockServer* s = server->get();
+    auto d = DcgmExporter::start(options->dcgm, [s] { return s->running(); });
+    if (!d) {
+      std::fprintf(stderr, "%s\n", d.error().message.c_str());
+      return 2;
+    }
+    dcgm = std::move(*d);
+    std::printf("dcgm exporter on http://%s%s%s:%u/metrics\n", v6 ? "[" : "", host.c_str(),
+                v6 ? "]" : "", static_cast<unsigned>(dcgm->port()));
+    std::fflush(stdout);
+  }
   (*server)->run();
   return 0;
 }

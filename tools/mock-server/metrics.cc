@@ -1,19 +1,40 @@
 #include "metrics.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace servebench::mock {
 
-void MockMetrics::observe_ttft_ns(int64_t ns) {
+void MockMetrics::Histogram::observe_ns(int64_t ns) {
   const double s = static_cast<double>(ns) / 1e9;
   for (size_t i = 0; i < kTtftBucketsS.size(); ++i) {
     if (s <= kTtftBucketsS[i]) {
-      ttft_buckets_[i].fetch_add(1, std::memory_order_relaxed);
+      buckets[i].fetch_add(1, std::memory_order_relaxed);
       break;
     }
   }
-  ttft_count_.fetch_add(1, std::memory_order_relaxed);
-  ttft_sum_ns_.fetch_add(ns, std::memory_order_relaxed);
+  count.fetch_add(1, std::memory_order_relaxed);
+  sum_ns.fetch_add(ns, std::memory_order_relaxed);
+}
+
+void MockMetrics::Histogram::render(const char* name, const std::string& label,
+                                    std::string* out) const {
+  char buf[256];
+  auto line = [&](const char* suffix, const std::string& labels, double v) {
+    std::snprintf(buf, sizeof(buf), "%s%s{%s} %.17g\n", name, suffix, labels.c_str(), v);
+    *out += buf;
+  };
+  int64_t cumulative = 0;
+  for (size_t i = 0; i < kTtftBucketsS.size(); ++i) {
+    cumulative += buckets[i].load(std::memory_order_relaxed);
+    char le[96];
+    std::snprintf(le, sizeof(le), ",le=\"%g\"", kTtftBucketsS[i]);
+    line("_bucket", label + le, static_cast<double>(cumulative));
+  }
+  const double n = static_cast<double>(count.load(std::memory_order_relaxed));
+  line("_bucket", label + ",le=\"+Inf\"", n);
+  line("_sum", label, static_cast<double>(sum_ns.load(std::memory_order_relaxed)) / 1e9);
+  line("_count", label, n);
 }
 
 std::string MockMetrics::render(const std::string& model) const {
@@ -42,18 +63,16 @@ std::string MockMetrics::render(const std::string& model) const {
   out += "# HELP vllm:request_success_total Count of successfully processed requests.\n";
   out += "# TYPE vllm:request_success_total counter\n";
   line("vllm:request_success_total", label, load(success));
+  out += "# HELP vllm:kv_cache_usage_perc KV-cache usage. 1 means 100 percent usage.\n";
+  out += "# TYPE vllm:kv_cache_usage_perc gauge\n";
+  const double slots = static_cast<double>(kv_slots > 0 ? kv_slots : 256);
+  line("vllm:kv_cache_usage_perc", label, std::min(1.0, load(running) / slots));
   out += "# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.\n";
   out += "# TYPE vllm:time_to_first_token_seconds histogram\n";
-  int64_t cumulative = 0;
-  for (size_t i = 0; i < kTtftBucketsS.size(); ++i) {
-    cumulative += ttft_buckets_[i].load(std::memory_order_relaxed);
-    std::snprintf(buf, sizeof(buf), "%s,le=\"%g\"", label.c_str(), kTtftBucketsS[i]);
-    line("vllm:time_to_first_token_seconds_bucket", buf, static_cast<double>(cumulative));
-  }
-  const double count = load(ttft_count_);
-  line("vllm:time_to_first_token_seconds_bucket", label + ",le=\"+Inf\"", count);
-  line("vllm:time_to_first_token_seconds_sum", label, load(ttft_sum_ns_) / 1e9);
-  line("vllm:time_to_first_token_seconds_count", label, count);
+  ttft_.render("vllm:time_to_first_token_seconds", label, &out);
+  out += "# HELP vllm:e2e_request_latency_seconds Histogram of e2e request latency in seconds.\n";
+  out += "# TYPE vllm:e2e_request_latency_seconds histogram\n";
+  e2e_.render("vllm:e2e_request_latency_seconds", label, &out);
   return out;
 }
 

@@ -5,6 +5,10 @@
 //   vllm:request_success_total                                  (counter)
 //   vllm:time_to_first_token_seconds                            (histogram, vLLM's buckets;
 //        measured from request receipt to the first token write, queue time included)
+//   vllm:e2e_request_latency_seconds                            (histogram, same buckets;
+//        receipt to the last byte of a successful generation)
+//   vllm:kv_cache_usage_perc                                    (gauge: running / kv_slots,
+//        at most 1; kv_slots is --max-concurrency, else 256)
 // Every sample carries the label model_name="<served model>".
 //
 // Thread safety: all updates are relaxed atomics; render() may race with updates (a scrape
@@ -30,13 +34,22 @@ class MockMetrics {
   std::atomic<int64_t> generation_tokens{0};
   std::atomic<int64_t> success{0};
 
-  void observe_ttft_ns(int64_t ns);
+  int64_t kv_slots = 256;  // set once before serving
+
+  void observe_ttft_ns(int64_t ns) { ttft_.observe_ns(ns); }
+  void observe_e2e_ns(int64_t ns) { e2e_.observe_ns(ns); }
   std::string render(const std::string& model) const;
 
  private:
-  std::array<std::atomic<int64_t>, kTtftBucketsS.size()> ttft_buckets_{};  // non-cumulative
-  std::atomic<int64_t> ttft_count_{0};
-  std::atomic<int64_t> ttft_sum_ns_{0};
+  struct Histogram {
+    std::array<std::atomic<int64_t>, kTtftBucketsS.size()> buckets{};  // non-cumulative
+    std::atomic<int64_t> count{0};
+    std::atomic<int64_t> sum_ns{0};
+    void observe_ns(int64_t ns);
+    void render(const char* name, const std::string& label, std::string* out) const;
+  };
+  Histogram ttft_;
+  Histogram e2e_;
 };
 
 }  // namespace servebench::mock

@@ -49,6 +49,15 @@ Listening (the first stdout line is exactly `listening on http://HOST:PORT`):
   --threads N                 event-loop threads (default 1)
   --model NAME                served model name (default mock-model)
   --max-body-bytes N          larger request bodies get 413 (default 32M)
+  --path-prefix PATH          serve every route under PATH (e.g. /proxy: /proxy/v1/models);
+                              other paths get 404
+
+DCGM exporter mode (a second listener serving DCGM's /metrics for fake GPUs that follow the
+load; its line `dcgm exporter on http://HOST:PORT/metrics` follows the listening line):
+  --dcgm-port N               port, 0 = ephemeral (default: off)
+  --dcgm-num-gpus N           fake GPUs, 1..8 (default 2)
+  --dcgm-gpu-name NAME        modelName label (default NVIDIA H100 80GB HBM3)
+  --dcgm-hostname NAME        Hostname label (default servebench-mock)
 
 Latency model (offsets from admission; see docs):
   --ttft-ms X                 time to first token (default 0)
@@ -58,6 +67,9 @@ Latency model (offsets from admission; see docs):
   --tokens-per-chunk N        tokens per SSE event, as speculative decoding (default 1)
   --reasoning-tokens N        first N output tokens go to delta.reasoning_content (default 0)
   --early-role-chunk          send the role chunk with the headers, not with the first token
+  --tool-calls                chat answers with one function call (name "lookup", the
+                              generated text as its arguments) instead of content
+  --cached-tokens N           usage reports prompt_tokens_details.cached_tokens = min(N, prompt)
   --max-concurrency N         generate at most N at once; queue the rest (default 0 = no limit)
   --default-max-tokens N      output cap when a request sets none (default 128)
   --seed N                    seed of output lengths, text, jitter and faults (default 0)
@@ -72,7 +84,7 @@ Faults:
   --stall-timeout-ms X        a stalled response is closed after X ms (default 600000)
 Per request, the header `X-Mock-Scenario: key=value;...` overrides ttft_ms, itl_ms,
 prefill_us_per_token, jitter_cv, tokens_per_chunk, reasoning_tokens, error_rate, error_kind,
-early_role, output_tokens.
+early_role, output_tokens, tool_calls, cached_tokens.
 
 Token counting:
   --tokenizer SPEC            count prompt tokens with this tokenizer (same specs as servebench)
@@ -119,7 +131,7 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       return core::ok_status();
     });
   };
-  int64_t port = 0, threads = 1, seed = 0;
+  int64_t port = 0, threads = 1, seed = 0, dcgm_port = -1, dcgm_gpus = 2;
   const std::map<std::string, Setter> valued = {
       {"--host", set_str(&s.host)},
       {"--port", set_int(&port, 0, 65535)},
@@ -165,9 +177,22 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
        }},
       {"--stall-timeout-ms", set_ms(&s.stall_timeout_ns)},
       {"--record-requests", set_str(&s.record_requests_path)},
+      {"--cached-tokens", set_int(&s.knobs.cached_tokens, 0, INT64_MAX)},
+      {"--path-prefix",
+       [&](const std::string& f, const std::string& v) -> Status {
+         if (v.size() < 2 || v.front() != '/' || v.back() == '/') {
+           return tl::unexpected(bad_flag(f, v, "a path such as /proxy (leading /, no trailing /)"));
+         }
+         s.path_prefix = v;
+         return core::ok_status();
+       }},
       {"--ground-truth", set_str(&s.ground_truth_path)},
       {"--tokenizer", set_str(&o.tokenizer_spec)},
       {"--corpus", set_str(&o.corpus_path)},
+      {"--dcgm-port", set_int(&dcgm_port, 0, 65535)},
+      {"--dcgm-num-gpus", set_int(&dcgm_gpus, 1, 8)},
+      {"--dcgm-gpu-name", set_str(&o.dcgm.gpu_name)},
+      {"--dcgm-hostname", set_str(&o.dcgm.hostname)},
   };
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
@@ -181,6 +206,10 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
     }
     if (flag == "--early-role-chunk") {
       s.knobs.early_role = true;
+      continue;
+    }
+    if (flag == "--tool-calls") {
+      s.knobs.tool_calls = true;
       continue;
     }
     if (flag == "--record-bodies") {
@@ -209,6 +238,9 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
     if (auto st = it->second(flag, value); !st) return tl::unexpected(st.error());
   }
   s.port = static_cast<uint16_t>(port);
+  o.dcgm.port = static_cast<int>(dcgm_port);
+  o.dcgm.gpus = static_cast<int>(dcgm_gpus);
+  o.dcgm.host = s.host;
   s.threads = static_cast<int>(threads);
   s.seed = static_cast<uint64_t>(seed);
   return o;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "dcgm_exporter.h"
 #include "knobs.h"
 
 namespace servebench::mock {
@@ -22,6 +23,7 @@ struct ServerConfig {
   int64_t default_max_tokens = 128;  // when a request sets no max
   int64_t max_concurrency = 0;       // 0: unlimited
   int64_t max_body_bytes = 32ll << 20;
+  std::string path_prefix;           // --path-prefix: every route lives under it ("" = none)
   uint64_t seed = 0;
   std::string record_requests_path;            // "" = off
   bool record_bodies = false;                  // --record-bodies: add each body to that file
@@ -33,6 +35,7 @@ struct MockOptions {
   ServerConfig server;
   std::string tokenizer_spec;  // "" = the whitespace-word rule
   std::string corpus_path;     // "" = the vendored default
+  DcgmConfig dcgm;             // --dcgm-port and friends (dcgm_exporter.h)
   bool help = false;
   bool version = false;
 };

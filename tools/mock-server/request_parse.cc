@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include "chatlike_stream.h"
+
 namespace servebench::mock {
 namespace {
 
@@ -63,6 +65,8 @@ Result<int64_t> content_tokens(element content, const TokenCounter& counter) {
 
 Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
                                     const TokenCounter& counter) {
+  if (kind != ApiKind::kChat && kind != ApiKind::kCompletions)
+    return parse_chatlike_request(kind, body, counter);
   // One parser per thread: it keeps its buffers between requests (no per-request allocation).
   thread_local simdjson::dom::parser parser;
   element doc;

@@ -24,7 +24,9 @@
 
 namespace servebench::mock {
 
-enum class ApiKind { kChat, kCompletions };
+// kResponses and kMessages are parsed by their routes (chatlike_stream.h); kTgi/kTgiStream/kSolidoRag
+// are parsed and answered by generic_routes.h.
+enum class ApiKind { kChat, kCompletions, kResponses, kMessages, kTgi, kTgiStream, kSolidoRag };
 
 struct ParsedRequest {
   std::string model;  // "" when absent

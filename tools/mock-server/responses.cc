@@ -33,7 +33,13 @@ void append_usage_object(const UsageCounts& u, std::string* out) {
   append_int(u.prompt_tokens + u.completion_tokens, out);
   out->append(",\"completion_tokens\":");
   append_int(u.completion_tokens, out);
-  out->append(",\"prompt_tokens_details\":null}");
+  if (u.cached_tokens < 0) {
+    out->append(",\"prompt_tokens_details\":null}");
+  } else {
+    out->append(",\"prompt_tokens_details\":{\"cached_tokens\":");
+    append_int(u.cached_tokens, out);
+    out->append("}}");
+  }
 }
 
 void append_finish(const char* finish_reason, std::string* out) {
@@ -73,6 +79,24 @@ void append_chat_token_event(const ResponseHead& head, std::string_view text, bo
                         : ",\"choices\":[{\"index\":0,\"delta\":{\"content\":");
   append_quoted(text, out);
   out->append("},\"logprobs\":null,");
+  append_finish(finish_reason, out);
+  out->append("}]}\n\n");
+}
+
+void append_chat_tool_event(const ResponseHead& head, std::string_view text, bool first,
+                            const char* finish_reason, std::string* out) {
+  out->append("data: ");
+  append_head(head, "chat.completion.chunk", out);
+  out->append(",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,");
+  if (first) {
+    out->append("\"id\":\"call_0\",\"type\":\"function\",\"function\":{\"name\":");
+    append_quoted(kToolName, out);
+    out->append(",\"arguments\":");
+  } else {
+    out->append("\"function\":{\"arguments\":");
+  }
+  append_quoted(text, out);
+  out->append("}}]},\"logprobs\":null,");
   append_finish(finish_reason, out);
   out->append("}]}\n\n");
 }
@@ -119,7 +143,7 @@ void append_malformed_event(const ResponseHead& head, std::string* out) {
 
 std::string chat_completion_body(const ResponseHead& head, std::string_view content,
                                  std::string_view reasoning, const char* finish_reason,
-                                 const UsageCounts& usage) {
+                                 const UsageCounts& usage, bool tool_call) {
   std::string out;
   out.reserve(content.size() + reasoning.size() + 320);
   append_head(head, "chat.completion", &out);
@@ -129,9 +153,18 @@ std::string chat_completion_body(const ResponseHead& head, std::string_view cont
     append_quoted(reasoning, &out);
     out.push_back(',');
   }
-  out.append("\"content\":");
-  append_quoted(content, &out);
-  out.append(",\"tool_calls\":[]},\"logprobs\":null,");
+  if (tool_call) {
+    out.append("\"content\":null,\"tool_calls\":[{\"id\":\"call_0\",\"type\":\"function\","
+               "\"function\":{\"name\":");
+    append_quoted(kToolName, &out);
+    out.append(",\"arguments\":");
+    append_quoted(content, &out);
+    out.append("}}]},\"logprobs\":null,");
+  } else {
+    out.append("\"content\":");
+    append_quoted(content, &out);
+    out.append(",\"tool_calls\":[]},\"logprobs\":null,");
+  }
   append_finish(finish_reason, &out);
   out.append("}],\"usage\":");
   append_usage_object(usage, &out);

@@ -8,7 +8,8 @@
 //   token:   ... "delta":{"content":TEXT} (or "reasoning_content"), "logprobs":null,
 //            "finish_reason":null}]}
 //   last:    the last token event carries "finish_reason":"length"|"stop","stop_reason":null
-//   usage:   {"id",...,"choices":[],"usage":{"prompt_tokens","total_tokens","completion_tokens"}}
+//   usage:   {"id",...,"choices":[],"usage":{"prompt_tokens","total_tokens","completion_tokens",
+//            "prompt_tokens_details":null|{"cached_tokens":N}}}
 //   then `data: [DONE]\n\n`.
 // Completions stream: {"id","object":"text_completion","created","model","choices":[{"index":0,
 //   "text":TEXT,"logprobs":null,"finish_reason":null,"stop_reason":null}]}; no role event.
@@ -31,7 +32,11 @@ struct ResponseHead {
 struct UsageCounts {
   int64_t prompt_tokens = 0;
   int64_t completion_tokens = 0;
+  int64_t cached_tokens = -1;  // prompt_tokens_details.cached_tokens; -1: details null
 };
+
+// The function a --tool-calls answer calls (its arguments are the generated text).
+inline constexpr std::string_view kToolName = "lookup";
 
 // JSON string literal of `text` (quotes included).
 std::string json_quote(std::string_view text);
@@ -42,6 +47,11 @@ void append_chat_role_event(const ResponseHead& head, std::string* out);
 // finish_reason null → not the last event.
 void append_chat_token_event(const ResponseHead& head, std::string_view text, bool reasoning,
                              const char* finish_reason, std::string* out);
+// A tool-call delta: {"tool_calls":[{"index":0,"id":"call_0","type":"function","function":
+// {"name":"lookup","arguments":TEXT}}]} on the first one, {"index":0,"function":{"arguments":
+// TEXT}} after it (OpenAI's streamed function-call grammar).
+void append_chat_tool_event(const ResponseHead& head, std::string_view text, bool first,
+                            const char* finish_reason, std::string* out);
 void append_completion_token_event(const ResponseHead& head, std::string_view text,
                                    const char* finish_reason, std::string* out);
 void append_usage_event(const ResponseHead& head, bool chat, const UsageCounts& usage,
@@ -52,9 +62,10 @@ void append_error_event(std::string_view message, int code, std::string* out);
 // An event whose data is not valid JSON (truncated chunk).
 void append_malformed_event(const ResponseHead& head, std::string* out);
 
+// With `tool_call`, the content is null and `content` is the arguments of one call to kToolName.
 std::string chat_completion_body(const ResponseHead& head, std::string_view content,
                                  std::string_view reasoning, const char* finish_reason,
-                                 const UsageCounts& usage);
+                                 const UsageCounts& usage, bool tool_call = false);
 std::string completion_body(const ResponseHead& head, std::string_view text,
                             const char* finish_reason, const UsageCounts& usage);
 // OpenAI error body: {"error":{"message","type","param":null,"code"}}.

@@ -62,6 +62,9 @@ MockServer::~MockServer() = default;
 
 const std::string& MockServer::host() const { return impl_->host; }
 uint16_t MockServer::port() const { return impl_->port; }
+int64_t MockServer::running() const {
+  return impl_->state.metrics.running.load(std::memory_order_relaxed);
+}
 
 Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config,
                                                       std::unique_ptr<TokenCounter> counter,
@@ -69,6 +72,7 @@ Result<std::unique_ptr<MockServer>> MockServer::start(const ServerConfig& config
   auto impl = std::make_unique<Impl>();
   ServerState& st = impl->state;
   st.config = config;
+  if (config.max_concurrency > 0) st.metrics.kv_slots = config.max_concurrency;
   st.counter = std::move(counter);
   st.text = std::move(text);
   st.anchor = core::WallAnchor::capture(core::SteadyClock::instance());

@@ -30,6 +30,8 @@ class MockServer {
 
   const std::string& host() const;
   uint16_t port() const;
+  // Requests being generated now (the DCGM mode's load signal); any thread.
+  int64_t running() const;
   void run();
   void stop();
 

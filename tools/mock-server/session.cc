@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "core/rng.h"
+#include "generic_routes.h"
 #include "json_line.h"
 #include "length_rules.h"
 
@@ -168,6 +169,14 @@ void Session::route() {
   const auto& req = parser_->get();
   std::string_view target(req.target().data(), req.target().size());
   if (const size_t q = target.find('?'); q != std::string_view::npos) target = target.substr(0, q);
+  const std::string_view full = target;
+  // Behind --path-prefix (a proxy's mount point) every route lives under the prefix.
+  if (const std::string& prefix = state_.config.path_prefix; !prefix.empty()) {
+    const bool under = target.size() > prefix.size() &&
+                       target.compare(0, prefix.size(), prefix) == 0 &&
+                       target[prefix.size()] == '/';
+    target = under ? target.substr(prefix.size()) : std::string_view("/ (outside --path-prefix)");
+  }
   const http::verb method = req.method();
   auto need = [&](http::verb want) {
     if (method == want) return true;
@@ -178,8 +187,23 @@ void Session::route() {
     if (need(http::verb::post)) handle_generation(ApiKind::kChat);
   } else if (target == "/v1/completions") {
     if (need(http::verb::post)) handle_generation(ApiKind::kCompletions);
+  } else if (target == "/v1/responses") {
+    if (need(http::verb::post)) handle_generation(ApiKind::kResponses);
+  } else if (target == "/v1/messages") {
+    if (need(http::verb::post)) handle_generation(ApiKind::kMessages);
+  } else if (target == "/generate" || target == "/generate_stream" || target == "/rag/api/prompt") {
+    if (need(http::verb::post))
+      handle_generation(target == "/generate"          ? ApiKind::kTgi
+                        : target == "/generate_stream" ? ApiKind::kTgiStream
+                                                       : ApiKind::kSolidoRag);
   } else if (target == "/v1/embeddings") {
     if (need(http::verb::post)) handle_embeddings();
+  } else if (target == "/v1/ranking") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kNim);
+  } else if (target == "/rerank") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kTei);
+  } else if (target == "/v2/rerank" || target == "/v1/rerank") {
+    if (need(http::verb::post)) handle_rankings(RankingsApi::kCohere);
   } else if (target == "/v1/models") {
     if (need(http::verb::get)) write_simple(200, "application/json", state_.models_body);
   } else if (target == "/health") {
@@ -193,7 +217,7 @@ void Session::route() {
     if (need(http::verb::post)) write_simple(200, "application/json", "");
   } else {
     write_simple(404, "application/json",
-                 error_body("route " + std::string(target) + " not found", error_type(404), 404));
+                 error_body("route " + std::string(full) + " not found", error_type(404), 404));
   }
 }
 
@@ -272,8 +296,10 @@ void Session::handle_generation(ApiKind kind) {
   Generation g;
   if (!begin_generation(&g)) return;
   g.kind = kind;
-  auto parsed = parse_request(kind, req.body(), *state_.counter);
+  auto parsed = parse_any_request(kind, req.body(), *state_.counter);
   if (!parsed) return answer_bad_request(parsed.error().message);
+  if (kind == ApiKind::kSolidoRag)  // its body has no stream flag: the client's Accept says
+    parsed->stream = req[http::field::accept].find("text/event-stream") != std::string_view::npos;
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
   core::Rng rng = request_rng(index);
 
@@ -284,7 +310,8 @@ void Session::handle_generation(ApiKind kind) {
                           ? *length.forced_tokens
                           : length.max_tokens.value_or(state_.config.default_max_tokens);
   g.finish_reason = total >= max ? "length" : "stop";
-  g.reasoning_tokens = kind == ApiKind::kChat ? std::min(g.knobs.reasoning_tokens, total) : 0;
+  g.reasoning_tokens =
+      kind != ApiKind::kCompletions ? std::min(g.knobs.reasoning_tokens, total) : 0;
   g.content_tokens = total - g.reasoning_tokens;
   if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct) {
     g.fault = g.knobs.error_kind;
@@ -301,12 +328,13 @@ void Session::handle_generation(ApiKind kind) {
   g.events = plan_events(g.knobs, g.prompt_tokens, g.reasoning_tokens, g.content_tokens, rng);
   g.fault_at = g.events.size() / 2;
   char id[64];
-  std::snprintf(id, sizeof(id), "%s%016llx%08llx", kind == ApiKind::kChat ? "chatcmpl-" : "cmpl-",
+  std::snprintf(id, sizeof(id), "%s%016llx%08llx", api_id_prefix(kind),
                 static_cast<unsigned long long>(state_.config.seed),
                 static_cast<unsigned long long>(index));
   g.head.id = id;
   g.head.created_s = state_.anchor.to_wall_ns(g.received_ns) / 1'000'000'000;
   g.head.model_json = parsed->model.empty() ? state_.model_json : json_quote(parsed->model);
+  g.vendor = make_chatlike_stream(kind, g.head);
 
   if (state_.record) {
     JsonLine r;
@@ -331,7 +359,12 @@ void Session::handle_generation(ApiKind kind) {
         .str("scenario",
              std::string_view(req["X-Mock-Scenario"].data(), req["X-Mock-Scenario"].size()))
         .str("fault", fault_kind_name(g.fault))
-        .str("id", g.head.id);
+        .str("id", g.head.id)
+        .str("auth", req.find("x-api-key") != req.end()           ? "x-api-key"
+                     : req.find(http::field::authorization) != req.end() ? "bearer"
+                                                                         : "none")
+        .str("anthropic_version",
+             std::string_view(req["anthropic-version"].data(), req["anthropic-version"].size()));
     if (state_.config.record_bodies) r.str("body", std::string_view(req.body().data(), req.body().size()));
     state_.record->write_line(r.finish());
   }

@@ -23,11 +23,13 @@
 
 #include "core/clock.h"
 #include "core/rng.h"
+#include "chatlike_stream.h"
 #include "jsonl_writer.h"
 #include "knobs.h"
 #include "latency_model.h"
 #include "metrics.h"
 #include "options.h"
+#include "rankings_route.h"
 #include "request_parse.h"
 #include "responses.h"
 #include "text_source.h"
@@ -112,6 +114,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string outcome = "ok";
     std::vector<TruthEntry> truth;
     std::string prepared_body;  // routes answered in one piece (embeddings): built at receipt
+    std::unique_ptr<ChatlikeStream> vendor;  // responses/messages grammar; null for OpenAI chat
   };
 
   void read_request();
@@ -122,6 +125,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // The steps every route shares. begin_generation reads the request's identity and its
   // scenario knobs into *g; false when it already answered 400 (a bad X-Mock-Scenario).
   bool begin_generation(Generation* g);
+  // The usage a generation reports (prompt, completion, and the --cached-tokens hits).
+  static UsageCounts usage_counts(const Generation& g);
   void answer_bad_request(const std::string& message);
   // The seeded generator of the index-th generation request (same seed, same answers).
   core::Rng request_rng(uint64_t index) const;
@@ -135,6 +140,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_generation(ApiKind kind);
   void handle_embeddings();           // embeddings_route.cc
   void write_embeddings_response();   // embeddings_route.cc
+  void handle_rankings(RankingsApi api);  // rankings_route.cc
   void write_simple(int status, const char* content_type, const std::string& body,
                     bool close = false);
   void after_write(boost::beast::error_code ec);

@@ -1,8 +1,10 @@
 // The response half of Session: timed token events, full (non-streaming) responses, injected
 // faults, connection teardown and the ground-truth line.
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
+#include "generic_routes.h"
 #include "json_line.h"
 #include "session.h"
 
@@ -22,6 +24,12 @@ void append_chunk(const std::string& payload, std::string* out) {
 }
 
 }  // namespace
+
+UsageCounts Session::usage_counts(const Generation& g) {
+  UsageCounts u{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
+  if (g.knobs.cached_tokens >= 0) u.cached_tokens = std::min(g.knobs.cached_tokens, g.prompt_tokens);
+  return u;
+}
 
 void Session::append_token_text(size_t event_index, std::string* out) const {
   const Generation& g = *gen_;
@@ -70,13 +78,20 @@ void Session::prepare_event() {
     append_chat_role_event(g.head, &scratch_);
     next_truth_.push_back(TruthEntry{0, due, "role", 0});
   }
+  if (i == 0 && g.vendor) g.vendor->open(g.prompt_tokens, &scratch_);
   if (i == g.fault_at && g.fault == FaultKind::kMalformed) {
     append_malformed_event(g.head, &scratch_);
     next_truth_.push_back(TruthEntry{0, due, "malformed", 0});
   }
   if (i == g.fault_at && g.fault == FaultKind::kErrorEvent) {
-    append_error_event("mock injected error event", 500, &scratch_);
-    append_done_event(&scratch_);
+    if (g.vendor) {
+      g.vendor->error("mock injected error event", &scratch_);
+    } else if (is_openai_kind(g.kind)) {
+      append_error_event("mock injected error event", 500, &scratch_);
+      append_done_event(&scratch_);
+    } else {
+      append_generic_error_event(g.kind, "mock injected error event", &scratch_);
+    }
     next_truth_.push_back(TruthEntry{0, due, "error", 0});
     next_truth_.push_back(TruthEntry{0, due, "done", 0});
     next_final_ = true;
@@ -84,24 +99,46 @@ void Session::prepare_event() {
     std::string& text = next_;  // reuse as scratch for the token text
     text.clear();
     append_token_text(i, &text);
+    const bool first_content = g.token_cursor == g.reasoning_tokens;
     g.token_cursor += ev.tokens;
     const bool last = i + 1 == g.events.size();
     const char* finish = last ? g.finish_reason : nullptr;
-    if (chat) {
+    if (g.vendor) {
+      g.vendor->token(text, ev.reasoning, &scratch_);
+    } else if (chat && g.knobs.tool_calls && !ev.reasoning) {
+      append_chat_tool_event(g.head, text, first_content, finish, &scratch_);
+    } else if (chat) {
       append_chat_token_event(g.head, text, ev.reasoning, finish, &scratch_);
-    } else {
+    } else if (g.kind == ApiKind::kCompletions) {
       append_completion_token_event(g.head, text, finish, &scratch_);
+    } else {
+      std::string full;
+      GenerationEnd end{g.finish_reason, g.content_tokens, g.prompt_tokens, {}};
+      if (last) {
+        state_.text.append(g.text_start, g.content_tokens, &full, true);
+        end.full_text = full;
+      }
+      append_generic_token_event(g.kind, static_cast<int64_t>(i), text, last ? &end : nullptr,
+                                 &scratch_);
     }
     next_truth_.push_back(TruthEntry{0, due, ev.reasoning ? "reasoning" : "content", ev.tokens});
-    if (last) {
-      if (g.include_usage) {
-        append_usage_event(g.head, chat,
-                           UsageCounts{g.prompt_tokens, g.reasoning_tokens + g.content_tokens},
-                           &scratch_);
+    if (last && g.vendor) {
+      g.vendor->close(g.finish_reason,
+                      ChatlikeUsage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens,
+                                    g.reasoning_tokens},
+                      &scratch_);
+      next_truth_.push_back(TruthEntry{0, due, "usage", 0});
+      next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      next_final_ = true;
+    } else if (last) {
+      if (g.include_usage && is_openai_kind(g.kind)) {
+        append_usage_event(g.head, chat, usage_counts(g), &scratch_);
         next_truth_.push_back(TruthEntry{0, due, "usage", 0});
       }
-      append_done_event(&scratch_);
-      next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      if (is_openai_kind(g.kind)) {
+        append_done_event(&scratch_);
+        next_truth_.push_back(TruthEntry{0, due, "done", 0});
+      }
       next_final_ = true;
     }
   }
@@ -153,10 +190,19 @@ void Session::write_full_response() {
   state_.text.append(g.text_start, g.reasoning_tokens, &reasoning, true);
   state_.text.append(g.text_start + static_cast<uint64_t>(g.reasoning_tokens), g.content_tokens,
                      &content, true);
-  const UsageCounts usage{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
-  std::string body = g.kind == ApiKind::kChat
-                         ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage)
-                         : completion_body(g.head, content, g.finish_reason, usage);
+  const UsageCounts usage = usage_counts(g);
+  std::string body =
+      g.vendor ? g.vendor->body(content, reasoning, g.finish_reason,
+                                ChatlikeUsage{usage.prompt_tokens, usage.completion_tokens,
+                                              g.reasoning_tokens})
+      : g.kind == ApiKind::kChat
+          ? chat_completion_body(g.head, content, reasoning, g.finish_reason, usage,
+                                 g.knobs.tool_calls)
+      : g.kind == ApiKind::kCompletions
+          ? completion_body(g.head, content, g.finish_reason, usage)
+          : generic_body(g.kind,
+                         GenerationEnd{g.finish_reason, g.content_tokens, g.prompt_tokens, content},
+                         g.include_usage);
   write_whole_answer(std::move(body), usage.completion_tokens);
 }
 
@@ -251,7 +297,10 @@ void Session::finish_generation() {
     state_.metrics.running.fetch_sub(1, std::memory_order_relaxed);
     state_.release_admission();
   }
-  if (g.outcome == "ok") state_.metrics.success.fetch_add(1, std::memory_order_relaxed);
+  if (g.outcome == "ok") {
+    state_.metrics.success.fetch_add(1, std::memory_order_relaxed);
+    state_.metrics.observe_e2e_ns(now_ns() - g.received_ns);
+  }
   if (state_.truth) write_truth_line();
 }
 

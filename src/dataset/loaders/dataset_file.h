@@ -38,6 +38,9 @@ Result<FileFormat> parse_file_format(std::string_view name);
 // One turn as the file gave it. Absent numbers are -1; absent JSON fields are "".
 struct FileTurn {
   std::vector<std::string> texts;  // text / texts / text_input / value (ShareGPT human turn)
+  // text_names[i]: the name of the {name, contents} group texts[i] came from ("" when unnamed);
+  // empty when the row named none (rankings read "query"/"queries" and "passages").
+  std::vector<std::string> text_names;
   std::string role;                // role, if given
   std::string messages_json;       // mooncake `messages` (JSON array, verbatim)
   std::string tools_json;          // mooncake `tools` (JSON array, verbatim)

@@ -126,9 +126,13 @@ Status read_text_turn(object obj, FileTurn* t, const Where& w, bool allow_timing
       // {name, contents: [str...]} form.
       simdjson::dom::array contents;
       if (v.is_object() && v["contents"].get(contents) == simdjson::SUCCESS) {
+        std::string_view name;
+        if (v["name"].get(name) == simdjson::SUCCESS && !name.empty())
+          t->text_names.resize(t->texts.size());  // the unnamed texts before this group
         for (element c : contents) {
           if (c.get(s) != simdjson::SUCCESS) return w.fail("texts", "contents must be strings");
           t->texts.emplace_back(s);
+          if (!name.empty()) t->text_names.resize(t->texts.size(), std::string(name));
         }
         continue;
       }

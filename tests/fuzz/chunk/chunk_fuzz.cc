@@ -21,6 +21,16 @@ void check_record(const servebench::record::RequestRecord& rec) {
                                                                                 : rec.output_text;
     check(static_cast<size_t>(c.text_offset) + c.text_bytes <= src.size());
   }
+  // Normalised usage: every count absent (-1) or a count (>= 0), whatever the server wrote.
+  const auto& u = rec.usage;
+  for (int64_t v : {u.prompt_tokens, u.completion_tokens, u.total_tokens, u.reasoning_tokens,
+                    u.prompt_cache_read_tokens, u.prompt_cache_write_tokens,
+                    u.prompt_cache_miss_tokens, u.prompt_audio_tokens, u.completion_audio_tokens,
+                    u.accepted_prediction_tokens, u.rejected_prediction_tokens,
+                    u.tool_use_prompt_tokens}) {
+    check(v >= -1);
+  }
+  check(u.prompt_audio_seconds == -1 || u.prompt_audio_seconds >= 0);
 }
 
 }  // namespace

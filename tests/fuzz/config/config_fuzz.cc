@@ -44,7 +44,9 @@ void check_url(const std::string& url) {
   if (!http && !https) std::abort();
   const size_t host = u.find("://") + 3;
   if (host >= u.size() || u[host] == '/') std::abort();
-  if (u.back() == '/') std::abort();
+  // No trailing slash on the path (a query may end with one: "http://h?x=a/").
+  const std::string_view before_query = std::string_view(u).substr(0, u.find('?'));
+  if (before_query.back() == '/') std::abort();
 }
 
 void check_extra(const std::string& extra) {

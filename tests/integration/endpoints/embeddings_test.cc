@@ -161,7 +161,7 @@ TEST(ProfileEmbeddings, OptionsTheTypeCannotTakeAreUsageErrors) {
   auto unknown =
       run_profile(dir, {"-m", "m", "-u", "127.0.0.1:9", "--endpoint-type", "embedding"}, 10);
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.stderr_text.find("chat, completions, embeddings"), std::string::npos)
+  EXPECT_NE(unknown.stderr_text.find("known: chat, chat_embeddings, "), std::string::npos)
       << unknown.stderr_text;
 }
 

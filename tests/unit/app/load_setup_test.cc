@@ -82,5 +82,16 @@ TEST(UserHeaders, CredentialThenUserHeaders) {
   EXPECT_EQ(user_headers(c), (std::vector<std::string>{"Authorization: Bearer k", "X-A: 1"}));
 }
 
+TEST(UserHeaders, TheEndpointTypeChoosesTheCredentialHeaders) {
+  auto c = base();
+  c.endpoint_type = "messages";
+  c.api_key = "sk-ant-k";
+  c.headers = {"X-A: 1"};
+  EXPECT_EQ(user_headers(c), (std::vector<std::string>{"x-api-key: sk-ant-k",
+                                                       "anthropic-version: 2023-06-01", "X-A: 1"}));
+  c.api_key.clear();
+  EXPECT_EQ(user_headers(c), (std::vector<std::string>{"X-A: 1"}));
+}
+
 }  // namespace
 }  // namespace servebench::app

@@ -45,6 +45,18 @@ TEST(CliOptions, AliasesMapToTheSameFields) {
   }
 }
 
+TEST(CliOptions, EndpointIsAPathNotAUrl) {
+  expect_usage_error({"-m", "m", "--endpoint", "http://h:8000/v1/chat/completions"}, "--endpoint");
+  expect_usage_error({"-m", "m", "--custom-endpoint", "/v1/x y"}, "--url");
+  // A URL given as --endpoint may carry a key in its query: the message does not echo it.
+  auto r = parse({"-m", "m", "--endpoint", "https://h/v1/x?key=sk-secret-value"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message.find("sk-secret-value"), std::string::npos) << r.error().message;
+  auto ok = parse({"-m", "m", "--endpoint", "proxy/v1/chat/completions?api-version=2"});
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->config.custom_endpoint, "/proxy/v1/chat/completions?api-version=2");
+}
+
 TEST(CliOptions, DefaultsFollowAiperf) {
   auto r = parse({"-m", "m"});
   ASSERT_TRUE(r);

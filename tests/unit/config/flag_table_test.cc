@@ -189,6 +189,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(eader":"X-S","streaming":true,"timeout_seconds":90.0,"type":"chat","urls":["http)JSON"
       R"JSON(://localhost:1","https://h:2/x"],"use_legacy_max_tokens":true,"use_server_token_)JSON"
       R"JSON(count":true},"fail_on":"request_latency.p99>1","goodput":"request_latency:100",")JSON"
+      R"JSON(gpu_telemetry":{"disabled":false,"values":[]},")JSON"
       R"JSON(input":{"cache_bust":"system_suffix","conversation":{"num":4,"turn":{"delay":{"m)JSON"
       R"JSON(ean":5.0,"ratio":0.5,"stddev":1.0},"mean":2.0,"stddev":1.0}},"custom_dataset_typ)JSON"
       R"JSON(e":null,"dataset_sampling_strategy":"random","extra":{"ignore_eos":true,"top_k":)JSON"
@@ -198,15 +199,20 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(:7,"prompt":{"batch_size":1,"input_tokens":{"mean":100.0,"range_ratio":null,"stddev":3.0},"outp)JSON"
       R"JSON(ut_tokens":{"mean":20.0,"range_ratio":null,"stddev":2.0},"prefix_prompt":{"lengt)JSON"
       R"JSON(h":9,"pool_size":3},"range_ratio_style":"vllm","shared_system_prompt_length":11,)JSON"
-      R"JSON("user_context_prompt_length":12},"random_seed":42,"sequence_distribution":"10,20)JSON"
+      R"JSON("user_context_prompt_length":12},"random_seed":42,)JSON"
+      R"JSON("rankings":{"passages":{"mean":1,"prompt_token_mean":550,"prompt_token_stddev":0,)JSON"
+      R"JSON("stddev":0},"query":{"prompt_token_mean":550,"prompt_token_stddev":0}},)JSON"
+      R"JSON("sequence_distribution":"10,20)JSON"
       R"JSON(:100"},"loadgen":{"arrival_pattern":"poisson","arrival_smoothness":null,"benchma)JSON"
       R"JSON(rk_duration":10.0,"benchmark_grace_period":null,"concurrency":8,"concurrency_ram)JSON"
       R"JSON(p_duration":2.0,"num_users":null,"num_warmup_sessions":2,"prefill_concurrency":4)JSON"
       R"JSON(,"request_cancellation_delay":0.5,"request_cancellation_rate":10.0,"request_coun)JSON"
       R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
-      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"outpu)JSON"
+      R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"netwo)JSON"
+      R"JSON(rk_latency":{"automatic":false,"mean_ms":null,"ping_interval":1.0},"outpu)JSON"
       R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
-      R"JSON(,"slice_duration":2.0},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+      R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
+      R"JSON("interval":0.333,"urls":[]},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
   EXPECT_EQ(got, expected) << got.dump();
 }
 

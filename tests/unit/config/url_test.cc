@@ -63,6 +63,27 @@ TEST(JoinUrl, QueryGoesAfterTheEndpointPath) {
   EXPECT_EQ(join_url("http://h:1", "v1/x"), "http://h:1/v1/x");
 }
 
+TEST(JoinUrl, BasePathPrefixesTheEndpointPathWithoutDoublingIt) {
+  // A proxy mount point is a prefix.
+  EXPECT_EQ(join_url("http://h:1/proxy", "/v1/chat/completions"),
+            "http://h:1/proxy/v1/chat/completions");
+  // A base ending in /v1 (the OpenAI SDK's base_url) takes a /v1/ path once.
+  EXPECT_EQ(join_url("http://h:1/proxy/v1", "/v1/chat/completions"),
+            "http://h:1/proxy/v1/chat/completions");
+  EXPECT_EQ(join_url("http://h:1/v1", "/v1/embeddings"), "http://h:1/v1/embeddings");
+  EXPECT_EQ(join_url("http://h:1/v1", "/rerank"), "http://h:1/v1/rerank");
+  // A base that already is the whole endpoint URL is used as it is.
+  EXPECT_EQ(join_url("http://h:1/v1/chat/completions", "/v1/chat/completions"),
+            "http://h:1/v1/chat/completions");
+  EXPECT_EQ(join_url("http://h:1/x/generate", "/generate"), "http://h:1/x/generate");
+  // Only whole segments count: /myv1 is not /v1, /xgenerate does not end with /generate.
+  EXPECT_EQ(join_url("http://h:1/myv1", "/v1/x"), "http://h:1/myv1/v1/x");
+  EXPECT_EQ(join_url("http://h:1/xgenerate", "/generate"), "http://h:1/xgenerate/generate");
+  // A custom path (--endpoint) is joined the same way, queries kept.
+  EXPECT_EQ(join_url("http://h:1/v1?k=1", "/v1/custom?a=b"), "http://h:1/v1/custom?a=b&k=1");
+  EXPECT_EQ(join_url("http://h:1/api", ""), "http://h:1/api");
+}
+
 TEST(BaseUrl, UserInfoBecomesBasicAuthAndLeavesTheUrl) {
   auto r = parse_base_url("http://user:p%40ss@127.0.0.1:9/base");
   ASSERT_TRUE(r) << r.error().message;

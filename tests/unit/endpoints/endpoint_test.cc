@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "endpoints/endpoint.h"
@@ -24,12 +26,17 @@ TurnPayload turn(std::vector<Message> m, int64_t max_tokens = -1, std::string mo
 }
 
 TEST(Endpoint, RegistryListsTypesAndRejectsUnknown) {
-  EXPECT_EQ(endpoint_types(), (std::vector<std::string>{"chat", "completions", "embeddings"}));
+  // Sorted, and every type listed (more types register from their own files).
+  const std::vector<std::string> types = endpoint_types();
+  EXPECT_TRUE(std::is_sorted(types.begin(), types.end()));
+  for (const char* t : {"chat", "completions", "embeddings", "messages", "responses", "huggingface_generate", "solido_rag", "template", "raw", "chat_embeddings", "cohere_rankings", "hf_tei_rankings", "nim_embeddings", "nim_rankings"})
+    EXPECT_NE(std::find(types.begin(), types.end(), t), types.end()) << t;
   auto bad = make_endpoint("embedings", EndpointOptions{});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument);
   EXPECT_NE(bad.error().message.find("'embedings'"), std::string::npos);
-  EXPECT_NE(bad.error().message.find("chat, completions"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("known: chat, chat_embeddings, "), std::string::npos)
+      << bad.error().message;
   auto chat = make("chat", {});
   EXPECT_EQ(chat->name(), "chat");
   EXPECT_EQ(chat->default_path(), "/v1/chat/completions");

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "export/csv_export.h"
 #include "export/records_jsonl.h"
@@ -39,6 +40,11 @@ std::vector<RequestRecord> varied_records() {
   a->url_index = 1;
   a->usage.reasoning_tokens = 0;
   a->usage.prompt_cache_read_tokens = 64;
+  a->usage.prompt_cache_write_tokens = 5;
+  a->usage.prompt_cache_miss_tokens = 13;
+  a->usage.accepted_prediction_tokens = 2;
+  a->usage.rejected_prediction_tokens = 1;
+  a->usage.tool_use_prompt_tokens = 9;
   auto* b = add({0, base + 1'000'000'003, 12'000'001, {7, 11}, {3, 0, 5}, 200, 1, 8});
   b->chunks[2].kind = record::ChunkKind::kToolCall;  // reasoning, tool call, content
   auto* c = add({base + 2'000'000'000, base + 2'000'010'001, 90'000'013, {}, {}, 50, 0, 1000});
@@ -140,6 +146,11 @@ TEST(RecordsReader, FieldsComeBack) {
       EXPECT_EQ(q.usage.total_tokens, r.usage.total_tokens);
       EXPECT_EQ(q.usage.reasoning_tokens, r.usage.reasoning_tokens);
       EXPECT_EQ(q.usage.prompt_cache_read_tokens, r.usage.prompt_cache_read_tokens);
+      EXPECT_EQ(q.usage.prompt_cache_write_tokens, r.usage.prompt_cache_write_tokens);
+      EXPECT_EQ(q.usage.prompt_cache_miss_tokens, r.usage.prompt_cache_miss_tokens);
+      EXPECT_EQ(q.usage.accepted_prediction_tokens, r.usage.accepted_prediction_tokens);
+      EXPECT_EQ(q.usage.rejected_prediction_tokens, r.usage.rejected_prediction_tokens);
+      EXPECT_EQ(q.usage.tool_use_prompt_tokens, r.usage.tool_use_prompt_tokens);
       EXPECT_EQ(q.connection_reused, r.connection_reused);
       EXPECT_EQ(q.request_bytes, r.request_bytes);
       // Content chunks: exact times, kinds and tokens, in order.
@@ -157,6 +168,33 @@ TEST(RecordsReader, FieldsComeBack) {
       EXPECT_TRUE(q.chunks.empty());
     }
   }
+}
+
+// The raw export's `usage` lists the normalised counts the server reported, and null without any.
+TEST(RecordsJsonl, RawLineUsageHasEveryReportedCount) {
+  auto records = servebench::testing::golden_records();
+  RequestRecord r = records.front();
+  r.usage = record::Usage{};
+  r.usage.prompt_tokens = 41;
+  r.usage.prompt_cache_read_tokens = 40;
+  r.usage.prompt_cache_write_tokens = 0;
+  r.usage.tool_use_prompt_tokens = 7;
+  r.usage.prompt_audio_seconds = 2.5;
+  std::string line;
+  append_raw_line(r, kAnchor, {}, &line);
+  const auto j = nlohmann::json::parse(line);
+  const auto& u = j.at("usage");
+  EXPECT_EQ(u.at("prompt_tokens"), 41);
+  EXPECT_EQ(u.at("prompt_cache_read_tokens"), 40);
+  EXPECT_EQ(u.at("prompt_cache_write_tokens"), 0) << "0 is a count, not absent";
+  EXPECT_EQ(u.at("tool_use_prompt_tokens"), 7);
+  EXPECT_DOUBLE_EQ(u.at("prompt_audio_seconds").get<double>(), 2.5);
+  EXPECT_FALSE(u.contains("completion_tokens"));
+  EXPECT_FALSE(u.contains("prompt_cache_miss_tokens"));
+  r.usage = record::Usage{};
+  line.clear();
+  append_raw_line(r, kAnchor, {}, &line);
+  EXPECT_TRUE(nlohmann::json::parse(line).at("usage").is_null());
 }
 
 TEST(RecordsReader, FileReadingAndErrors) {

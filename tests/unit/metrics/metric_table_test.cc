@@ -73,5 +73,63 @@ TEST(MetricTableTest, CapabilitiesGateRowsAsAiperfFlagsDo) {
   }
 }
 
+TEST(MetricTableTest, UsageRowsAreAiperfsUsageGroup) {
+  // Every usage count AIPerf exports, its run total, in the Usage console table.
+  for (const char* count :
+       {"prompt_tokens", "completion_tokens", "total_tokens", "reasoning_tokens",
+        "prompt_cache_read_tokens", "prompt_cache_write_tokens", "prompt_cache_miss_tokens",
+        "prompt_audio_tokens", "completion_audio_tokens", "accepted_prediction_tokens",
+        "rejected_prediction_tokens", "tool_use_prompt_tokens", "prompt_audio_seconds"}) {
+    const MetricInfo* row = find_metric(std::string("usage_") + count);
+    const MetricInfo* sum = find_metric(std::string("total_usage_") + count);
+    ASSERT_NE(row, nullptr) << count;
+    ASSERT_NE(sum, nullptr) << count;
+    EXPECT_EQ(row->group, ConsoleGroup::kUsage) << count;
+    EXPECT_EQ(sum->group, ConsoleGroup::kUsage) << count;
+    EXPECT_FALSE(row->has(kNoConsole)) << count;
+    EXPECT_EQ(sum->aggregate, Aggregate::kSum) << count;
+    EXPECT_EQ(sum->slot, row->slot) << count;
+    EXPECT_EQ(sum->needs(), row->needs()) << count << ": a total has its row's flags";
+    EXPECT_GT(row->display_order, 0) << count;
+    EXPECT_LT(row->display_order, sum->display_order) << count;
+  }
+  const MetricInfo* pct = find_metric("overall_usage_prompt_cache_read_pct");
+  ASSERT_NE(pct, nullptr);
+  EXPECT_EQ(pct->group, ConsoleGroup::kUsage);
+  EXPECT_EQ(pct->display_unit, "%");
+  // AIPerf keeps the diffs and the discrepancy counter out of the console.
+  for (const char* tag : {"usage_prompt_tokens_diff_pct", "usage_completion_tokens_diff_pct",
+                          "usage_reasoning_tokens_diff_pct", "usage_discrepancy_count"}) {
+    EXPECT_TRUE(find_metric(tag)->has(kNoConsole)) << tag;
+  }
+  // AIPerf's flags: the prompt count needs token input, the completion side token output, the
+  // audio counts media; cache counts apply to every type that reports them.
+  EXPECT_EQ(find_metric("usage_prompt_tokens")->needs(), core::kCapTokenizesInput);
+  EXPECT_EQ(find_metric("usage_completion_tokens")->needs(), core::kCapProducesTokens);
+  EXPECT_EQ(find_metric("usage_reasoning_tokens")->needs(), core::kCapProducesTokens);
+  EXPECT_EQ(find_metric("usage_prompt_cache_read_tokens")->needs(), core::kCapNone);
+  EXPECT_EQ(find_metric("usage_prompt_audio_tokens")->needs(), core::kCapMedia);
+  EXPECT_TRUE(find_metric("usage_prompt_cache_read_tokens")->applies_to(core::kCapTokenizesInput));
+  EXPECT_EQ(find_metric("usage_prompt_audio_seconds")->display_unit, "sec");
+  // Default-group rows stay in the main table.
+  EXPECT_EQ(find_metric("time_to_first_token")->group, ConsoleGroup::kDefault);
+  EXPECT_EQ(console_group_name(ConsoleGroup::kUsage), "Usage");
+}
+
+TEST(MetricTableTest, OverallCacheReadPctIsTokenWeighted) {
+  const MetricInfo* pct = find_metric("overall_usage_prompt_cache_read_pct");
+  ScalarInputs in;
+  ScalarValue v;
+  EXPECT_FALSE(pct->formula(in, &v)) << "no usage: not reported";
+  const auto slot = [](RecordMetric m) { return static_cast<size_t>(m); };
+  in.slot_count[slot(RecordMetric::kUsagePromptTokens)] = 2;
+  in.slot_sum[slot(RecordMetric::kUsagePromptTokens)] = 1000;  // e.g. 100 and 900 tokens
+  EXPECT_FALSE(pct->formula(in, &v)) << "prompt counts without cache counts: not reported";
+  in.slot_count[slot(RecordMetric::kUsagePromptCacheReadTokens)] = 2;
+  in.slot_sum[slot(RecordMetric::kUsagePromptCacheReadTokens)] = 250;  // 0 and 250 hits
+  ASSERT_TRUE(pct->formula(in, &v));
+  EXPECT_DOUBLE_EQ(v.value, 25.0) << "Σ hits / Σ prompt, not the mean of per-request shares";
+}
+
 }  // namespace
 }  // namespace servebench::metrics

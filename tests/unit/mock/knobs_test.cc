@@ -33,6 +33,16 @@ TEST(Scenario, OverridesEveryKnob) {
   EXPECT_EQ(k->output_tokens, 9);
 }
 
+TEST(Scenario, ToolCallsAndCachedTokens) {
+  auto k = apply_scenario(RequestKnobs{}, "tool_calls=1;cached_tokens=12");
+  ASSERT_TRUE(k) << k.error().message;
+  EXPECT_TRUE(k->tool_calls);
+  EXPECT_EQ(k->cached_tokens, 12);
+  EXPECT_EQ(RequestKnobs{}.cached_tokens, -1) << "no cache report unless asked";
+  EXPECT_FALSE(apply_scenario(RequestKnobs{}, "tool_calls=yes"));
+  EXPECT_FALSE(apply_scenario(RequestKnobs{}, "cached_tokens=-1"));
+}
+
 TEST(Scenario, ErrorKindsIncludingUnderscoreSpelling) {
   const std::pair<const char*, FaultKind> cases[] = {
       {"http500", FaultKind::kHttp500},       {"http429", FaultKind::kHttp429},

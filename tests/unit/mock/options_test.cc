@@ -103,6 +103,23 @@ TEST(MockOptions, BadFlagsAreOneLineErrors) {
   }
 }
 
+TEST(MockOptions, ToolCallsCachedTokensAndPathPrefix) {
+  auto o = parse_mock_options({"--tool-calls", "--cached-tokens", "7", "--path-prefix", "/proxy"});
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_TRUE(o->server.knobs.tool_calls);
+  EXPECT_EQ(o->server.knobs.cached_tokens, 7);
+  EXPECT_EQ(o->server.path_prefix, "/proxy");
+  auto d = parse_mock_options({});
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(d->server.knobs.tool_calls);
+  EXPECT_TRUE(d->server.path_prefix.empty());
+  for (const std::string bad : {"proxy", "/proxy/", "/"}) {
+    auto e = parse_mock_options({"--path-prefix", bad});
+    ASSERT_FALSE(e) << bad;
+    EXPECT_NE(e.error().message.find("--path-prefix"), std::string::npos);
+  }
+}
+
 TEST(MockOptions, HelpDocumentsTheCountingRule) {
   const std::string u = mock_usage();
   EXPECT_NE(u.find("whitespace-separated words"), std::string::npos);

@@ -43,6 +43,28 @@ TEST(Responses, ChatTokenEvents) {
   EXPECT_FALSE(r["choices"][0]["delta"].contains("content"));
 }
 
+TEST(Responses, ToolCallEventsBodiesAndCachedTokens) {
+  std::string first, next, u;
+  append_chat_tool_event(head(), "{\"q\":", true, nullptr, &first);
+  append_chat_tool_event(head(), "1}", false, "stop", &next);
+  const json f = parse_event(first), n = parse_event(next);
+  const json& call = f["choices"][0]["delta"]["tool_calls"][0];
+  EXPECT_EQ(call["index"], 0);
+  EXPECT_EQ(call["type"], "function");
+  EXPECT_EQ(call["function"]["name"], std::string(kToolName));
+  EXPECT_EQ(call["function"]["arguments"], "{\"q\":");
+  const json& more = n["choices"][0]["delta"]["tool_calls"][0];
+  EXPECT_FALSE(more["function"].contains("name"));
+  EXPECT_EQ(more["function"]["arguments"], "1}");
+  EXPECT_EQ(n["choices"][0]["finish_reason"], "stop");
+  const json body = json::parse(chat_completion_body(head(), "{}", "", "stop", UsageCounts{5, 2, 3}, true));
+  EXPECT_TRUE(body["choices"][0]["message"]["content"].is_null());
+  EXPECT_EQ(body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"], "{}");
+  EXPECT_EQ(body["usage"]["prompt_tokens_details"]["cached_tokens"], 3);
+  append_usage_event(head(), true, UsageCounts{5, 2}, &u);
+  EXPECT_TRUE(parse_event(u)["usage"]["prompt_tokens_details"].is_null());
+}
+
 TEST(Responses, CompletionAndUsageEvents) {
   std::string c, u;
   append_completion_token_event(head(), " a\"b", "stop", &c);

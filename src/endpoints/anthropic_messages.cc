@@ -1,0 +1,110 @@
+// `messages`: Anthropic's Messages API (/v1/messages), as served by Anthropic, llama.cpp's
+// llama-server and Anthropic-compatible gateways. Chat-like: streams, tokens in and out,
+// reasoning (thinking blocks), role-tagged history.
+//
+// Body (keys in this order; extra members are appended and replace a standard key of the same
+// name, a turn's own extras after --extra-inputs):
+//   {"messages":[{"role":"user","content":".."},{"role":"assistant","content":".."},..],
+//    "model":..,"stream":..,"system":"<system prompt>","max_tokens":N,<extras>}
+// System messages become the top-level `system` (joined by "\n"; only when there is one);
+// every other message keeps its role and text. `max_tokens` is required by the API: the turn's
+// count, or kDefaultMaxTokens when the turn does not ask for one (AIPerf's default).
+//
+// Credentials: --api-key goes out as `x-api-key: <key>` with `anthropic-version: 2023-06-01`,
+// not as a bearer token (EndpointSpec::credential_headers).
+#include "endpoints/anthropic_parser.h"
+#include "endpoints/chatlike_body.h"
+#include "endpoints/json_text.h"
+#include "endpoints/registry.h"
+
+namespace servebench::endpoints {
+namespace {
+
+constexpr int64_t kDefaultMaxTokens = 1024;
+constexpr std::string_view kAnthropicVersion = "2023-06-01";
+
+class MessagesEndpoint final : public Endpoint {
+ public:
+  MessagesEndpoint(const EndpointOptions& options, BodyExtras extras)
+      : extras_(std::move(extras)), stream_json_(options.streaming ? "true" : "false") {
+    append_json_string(options.model, &default_model_json_);
+  }
+
+  std::string_view name() const override { return "messages"; }
+  std::string_view default_path() const override { return "/v1/messages"; }
+
+  std::string render_body(const TurnPayload& turn) const override {
+    std::string out;
+    out.reserve(turn_bytes(turn) + default_model_json_.size());
+    BodyWriter body(extras_, turn_extras(turn), &out);
+    if (body.begin("messages")) append_messages(turn, &out);
+    if (body.begin("model")) {
+      if (turn.model.empty()) {
+        out.append(default_model_json_);
+      } else {
+        append_json_string(turn.model, &out);
+      }
+    }
+    if (body.begin("stream")) out.append(stream_json_);
+    std::string system;
+    if (system_text(turn, &system) && body.begin("system")) append_json_string(system, &out);
+    if (body.begin("max_tokens")) {
+      out.append(
+          std::to_string(turn.max_output_tokens >= 0 ? turn.max_output_tokens : kDefaultMaxTokens));
+    }
+    body.finish();
+    return out;
+  }
+
+ private:
+  static void append_messages(const TurnPayload& turn, std::string* out) {
+    out->push_back('[');
+    bool first = true;
+    for (const Message& m : turn.messages) {
+      if (m.role == "system") continue;
+      if (!first) out->push_back(',');
+      first = false;
+      out->append("{\"role\":");
+      append_json_string(m.role.empty() ? "user" : m.role, out);
+      out->append(",\"content\":");
+      append_json_string(m.content, out);
+      out->push_back('}');
+    }
+    out->push_back(']');
+  }
+
+  BodyExtras extras_;
+  std::string default_model_json_;
+  const char* stream_json_;
+};
+
+Result<std::unique_ptr<Endpoint>> make_messages_endpoint(const EndpointOptions& o) {
+  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
+  if (!extras) return tl::unexpected(extras.error());
+  return std::unique_ptr<Endpoint>(std::make_unique<MessagesEndpoint>(o, std::move(*extras)));
+}
+
+std::vector<std::string> anthropic_credentials(std::string_view api_key) {
+  std::vector<std::string> h;
+  h.push_back("x-api-key: " + std::string(api_key));
+  h.push_back("anthropic-version: " + std::string(kAnthropicVersion));
+  return h;
+}
+
+const EndpointSpec kMessagesSpec{
+    .name = "messages",
+    .default_path = "/v1/messages",
+    .capabilities = core::kTextGenerationCaps,
+    .metrics_title = "LLM Metrics",
+    .artifact_name = "openai-messages",
+    .batches_texts = false,
+    .make_endpoint = &make_messages_endpoint,
+    .make_parser = &make_anthropic_parser,
+    .check = nullptr,
+    .credential_headers = &anthropic_credentials,
+};
+
+const EndpointRegistrar kRegistrar{kMessagesSpec};
+
+}  // namespace
+}  // namespace servebench::endpoints

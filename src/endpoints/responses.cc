@@ -1,0 +1,99 @@
+// `responses`: the OpenAI Responses API (/v1/responses), as served by OpenAI, vLLM and llama.cpp's
+// llama-server. Chat-like: streams, tokens in and out, reasoning, role-tagged history.
+//
+// Body (keys in this order; extra members are appended and replace a standard key of the same
+// name, a turn's own extras after --extra-inputs):
+//   {"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":..}]},
+//             {"type":"message","role":"assistant","content":[{"type":"output_text","text":..}]},
+//             ..],
+//    "model":..,"stream":..,"instructions":"<system prompt>","max_output_tokens":N,<extras>}
+// System messages become `instructions` (joined by "\n"); every other message is one `input`
+// item in order, user text as `input_text` and assistant history as `output_text`. Each item
+// carries "type":"message": llama-server rejects an assistant item without it ("Cannot
+// determine type of 'item'"). `instructions` only when there is a system prompt;
+// `max_output_tokens` only when the turn asks for a count.
+#include "endpoints/chatlike_body.h"
+#include "endpoints/json_text.h"
+#include "endpoints/registry.h"
+#include "endpoints/responses_parser.h"
+
+namespace servebench::endpoints {
+namespace {
+
+class ResponsesEndpoint final : public Endpoint {
+ public:
+  ResponsesEndpoint(const EndpointOptions& options, BodyExtras extras)
+      : extras_(std::move(extras)), stream_json_(options.streaming ? "true" : "false") {
+    append_json_string(options.model, &default_model_json_);
+  }
+
+  std::string_view name() const override { return "responses"; }
+  std::string_view default_path() const override { return "/v1/responses"; }
+
+  std::string render_body(const TurnPayload& turn) const override {
+    std::string out;
+    out.reserve(turn_bytes(turn) + default_model_json_.size());
+    BodyWriter body(extras_, turn_extras(turn), &out);
+    if (body.begin("input")) append_input(turn, &out);
+    if (body.begin("model")) {
+      if (turn.model.empty()) {
+        out.append(default_model_json_);
+      } else {
+        append_json_string(turn.model, &out);
+      }
+    }
+    if (body.begin("stream")) out.append(stream_json_);
+    std::string system;
+    if (system_text(turn, &system) && body.begin("instructions")) append_json_string(system, &out);
+    if (turn.max_output_tokens >= 0 && body.begin("max_output_tokens"))
+      out.append(std::to_string(turn.max_output_tokens));
+    body.finish();
+    return out;
+  }
+
+ private:
+  static void append_input(const TurnPayload& turn, std::string* out) {
+    out->push_back('[');
+    bool first = true;
+    for (const Message& m : turn.messages) {
+      if (m.role == "system") continue;
+      if (!first) out->push_back(',');
+      first = false;
+      const bool assistant = m.role == "assistant";
+      out->append("{\"type\":\"message\",\"role\":");
+      append_json_string(m.role.empty() ? "user" : m.role, out);
+      out->append(assistant ? ",\"content\":[{\"type\":\"output_text\",\"text\":"
+                            : ",\"content\":[{\"type\":\"input_text\",\"text\":");
+      append_json_string(m.content, out);
+      out->append("}]}");
+    }
+    out->push_back(']');
+  }
+
+  BodyExtras extras_;
+  std::string default_model_json_;
+  const char* stream_json_;
+};
+
+Result<std::unique_ptr<Endpoint>> make_responses_endpoint(const EndpointOptions& o) {
+  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
+  if (!extras) return tl::unexpected(extras.error());
+  return std::unique_ptr<Endpoint>(std::make_unique<ResponsesEndpoint>(o, std::move(*extras)));
+}
+
+const EndpointSpec kResponsesSpec{
+    .name = "responses",
+    .default_path = "/v1/responses",
+    .capabilities = core::kTextGenerationCaps,
+    .metrics_title = "LLM Metrics",
+    .artifact_name = "openai-responses",
+    .batches_texts = false,
+    .make_endpoint = &make_responses_endpoint,
+    .make_parser = &make_responses_parser,
+    .check = nullptr,
+};
+
+const EndpointRegistrar kRegistrar{kResponsesSpec};
+
+}  // namespace
+}  // namespace servebench::endpoints

@@ -1,0 +1,79 @@
+#include "report_html/distributions.h"
+
+#include <cmath>
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+namespace servebench::report_html {
+namespace {
+
+TEST(Histogram, CountsEveryFiniteValueOnce) {
+  std::vector<double> v;
+  for (int i = 0; i < 1000; ++i) v.push_back(std::sqrt(static_cast<double>(i)) * 3.7);
+  v.push_back(NAN);
+  v.push_back(INFINITY);
+  const Histogram h = make_histogram(v);
+  ASSERT_EQ(h.counts.size(), static_cast<size_t>(kHistogramBins));
+  ASSERT_EQ(h.edges.size(), h.counts.size() + 1);
+  EXPECT_EQ(std::accumulate(h.counts.begin(), h.counts.end(), int64_t{0}), 1000);
+  EXPECT_DOUBLE_EQ(h.edges.front(), 0.0);
+  EXPECT_DOUBLE_EQ(h.edges.back(), std::sqrt(999.0) * 3.7);
+  // Each value lands in the bin whose edges hold it.
+  for (size_t b = 0; b < h.counts.size(); ++b) {
+    int64_t in_bin = 0;
+    for (int i = 0; i < 1000; ++i) {
+      const double x = v[static_cast<size_t>(i)];
+      const bool last = b + 1 == h.counts.size();
+      if (x >= h.edges[b] && (x < h.edges[b + 1] || (last && x <= h.edges[b + 1]))) ++in_bin;
+    }
+    EXPECT_NEAR(static_cast<double>(h.counts[b]), static_cast<double>(in_bin), 1) << "bin " << b;
+  }
+}
+
+TEST(Histogram, IntegerValuesGetOneBinEach) {
+  const Histogram h = make_histogram({3, 4, 4, 5, 5, 5, 7});
+  ASSERT_EQ(h.counts.size(), 5u);  // 3..7
+  EXPECT_EQ(h.counts, (std::vector<int64_t>{1, 2, 3, 0, 1}));
+  EXPECT_DOUBLE_EQ(h.edges.front(), 2.5);
+  EXPECT_DOUBLE_EQ(h.edges.back(), 7.5);
+}
+
+TEST(Histogram, OneDistinctValueAndEmpty) {
+  EXPECT_EQ(make_histogram({2.5, 2.5}).counts, (std::vector<int64_t>{2}));
+  EXPECT_TRUE(make_histogram({NAN}).counts.empty());
+}
+
+TEST(Cdf, SmallSamplesKeepEveryPoint) {
+  const Cdf c = make_cdf({3, 1, 2, NAN});
+  EXPECT_EQ(c.x, (std::vector<double>{1, 2, 3}));
+  ASSERT_EQ(c.y.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.y[0], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(c.y[2], 1.0);
+}
+
+TEST(Cdf, LargeSamplesAreOrderStatisticsEndingAtTheMaximum) {
+  std::vector<double> v;
+  for (int i = 10000; i > 0; --i) v.push_back(i);
+  const Cdf c = make_cdf(v, 400);
+  ASSERT_EQ(c.x.size(), 400u);
+  EXPECT_DOUBLE_EQ(c.x.back(), 10000);
+  EXPECT_DOUBLE_EQ(c.y.back(), 1.0);
+  for (size_t i = 0; i < c.x.size(); ++i) {
+    // Value i of 1..n is the rank-th order statistic: y = x / n.
+    EXPECT_DOUBLE_EQ(c.y[i], c.x[i] / 10000) << i;
+    if (i > 0) {
+      EXPECT_GT(c.x[i], c.x[i - 1]);
+    }
+  }
+}
+
+TEST(Percentile, LinearLikeNumpy) {
+  const std::vector<double> s = {1, 2, 3, 4};
+  EXPECT_DOUBLE_EQ(percentile_of_sorted(s, 50), 2.5);
+  EXPECT_DOUBLE_EQ(percentile_of_sorted(s, 90), 3.7);
+  EXPECT_TRUE(std::isnan(percentile_of_sorted({}, 50)));
+}
+
+}  // namespace
+}  // namespace servebench::report_html
