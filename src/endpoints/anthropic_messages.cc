@@ -23,29 +23,18 @@ namespace {
 constexpr int64_t kDefaultMaxTokens = 1024;
 constexpr std::string_view kAnthropicVersion = "2023-06-01";
 
-class MessagesEndpoint final : public Endpoint {
+class MessagesEndpoint final : public ChatlikeEndpoint {
  public:
-  MessagesEndpoint(const EndpointOptions& options, BodyExtras extras)
-      : extras_(std::move(extras)), stream_json_(options.streaming ? "true" : "false") {
-    append_json_string(options.model, &default_model_json_);
-  }
+  using ChatlikeEndpoint::ChatlikeEndpoint;
 
   std::string_view name() const override { return "messages"; }
   std::string_view default_path() const override { return "/v1/messages"; }
 
   std::string render_body(const TurnPayload& turn) const override {
     std::string out;
-    out.reserve(turn_bytes(turn) + default_model_json_.size());
-    BodyWriter body(extras_, turn_extras(turn), &out);
+    BodyWriter body = start(turn, &out);
     if (body.begin("messages")) append_messages(turn, &out);
-    if (body.begin("model")) {
-      if (turn.model.empty()) {
-        out.append(default_model_json_);
-      } else {
-        append_json_string(turn.model, &out);
-      }
-    }
-    if (body.begin("stream")) out.append(stream_json_);
+    model_and_stream(body, turn, &out);
     std::string system;
     if (system_text(turn, &system) && body.begin("system")) append_json_string(system, &out);
     if (body.begin("max_tokens")) {
@@ -72,17 +61,7 @@ class MessagesEndpoint final : public Endpoint {
     }
     out->push_back(']');
   }
-
-  BodyExtras extras_;
-  std::string default_model_json_;
-  const char* stream_json_;
 };
-
-Result<std::unique_ptr<Endpoint>> make_messages_endpoint(const EndpointOptions& o) {
-  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
-  if (!extras) return tl::unexpected(extras.error());
-  return std::unique_ptr<Endpoint>(std::make_unique<MessagesEndpoint>(o, std::move(*extras)));
-}
 
 std::vector<std::string> anthropic_credentials(std::string_view api_key) {
   std::vector<std::string> h;
@@ -98,7 +77,7 @@ const EndpointSpec kMessagesSpec{
     .metrics_title = "LLM Metrics",
     .artifact_name = "openai-messages",
     .batches_texts = false,
-    .make_endpoint = &make_messages_endpoint,
+    .make_endpoint = &make_chatlike_endpoint<MessagesEndpoint>,
     .make_parser = &make_anthropic_parser,
     .check = nullptr,
     .credential_headers = &anthropic_credentials,

@@ -6,12 +6,14 @@
 // Thread safety: BodyWriter is a stack object used by one render_body call.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "endpoints/body_extras.h"
 #include "endpoints/endpoint.h"
+#include "endpoints/json_text.h"
 
 namespace servebench::endpoints {
 
@@ -69,6 +71,46 @@ inline size_t turn_bytes(const TurnPayload& turn) {
   size_t n = 256;
   for (const Message& m : turn.messages) n += m.content.size() + m.role.size() + 64;
   return n;
+}
+
+// What the chat-like renderers keep from the options: --extra-inputs, the default model and the
+// stream flag, all rendered once. render_body of a subclass opens the body with start() and
+// writes the model and stream members with model_and_stream().
+class ChatlikeEndpoint : public Endpoint {
+ public:
+  ChatlikeEndpoint(const EndpointOptions& options, BodyExtras extras)
+      : extras_(std::move(extras)), stream_json_(options.streaming ? "true" : "false") {
+    append_json_string(options.model, &default_model_json_);
+  }
+
+ protected:
+  BodyWriter start(const TurnPayload& turn, std::string* out) const {
+    out->reserve(turn_bytes(turn) + default_model_json_.size());
+    return BodyWriter(extras_, turn_extras(turn), out);
+  }
+  void model_and_stream(BodyWriter& body, const TurnPayload& turn, std::string* out) const {
+    if (body.begin("model")) {
+      if (turn.model.empty()) {
+        out->append(default_model_json_);
+      } else {
+        append_json_string(turn.model, out);
+      }
+    }
+    if (body.begin("stream")) out->append(stream_json_);
+  }
+
+ private:
+  BodyExtras extras_;
+  std::string default_model_json_;
+  const char* stream_json_;
+};
+
+// The factory of a ChatlikeEndpoint subclass: parses --extra-inputs once.
+template <class T>
+Result<std::unique_ptr<Endpoint>> make_chatlike_endpoint(const EndpointOptions& o) {
+  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
+  if (!extras) return tl::unexpected(extras.error());
+  return std::unique_ptr<Endpoint>(std::make_unique<T>(o, std::move(*extras)));
 }
 
 }  // namespace servebench::endpoints

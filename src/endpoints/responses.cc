@@ -20,29 +20,18 @@
 namespace servebench::endpoints {
 namespace {
 
-class ResponsesEndpoint final : public Endpoint {
+class ResponsesEndpoint final : public ChatlikeEndpoint {
  public:
-  ResponsesEndpoint(const EndpointOptions& options, BodyExtras extras)
-      : extras_(std::move(extras)), stream_json_(options.streaming ? "true" : "false") {
-    append_json_string(options.model, &default_model_json_);
-  }
+  using ChatlikeEndpoint::ChatlikeEndpoint;
 
   std::string_view name() const override { return "responses"; }
   std::string_view default_path() const override { return "/v1/responses"; }
 
   std::string render_body(const TurnPayload& turn) const override {
     std::string out;
-    out.reserve(turn_bytes(turn) + default_model_json_.size());
-    BodyWriter body(extras_, turn_extras(turn), &out);
+    BodyWriter body = start(turn, &out);
     if (body.begin("input")) append_input(turn, &out);
-    if (body.begin("model")) {
-      if (turn.model.empty()) {
-        out.append(default_model_json_);
-      } else {
-        append_json_string(turn.model, &out);
-      }
-    }
-    if (body.begin("stream")) out.append(stream_json_);
+    model_and_stream(body, turn, &out);
     std::string system;
     if (system_text(turn, &system) && body.begin("instructions")) append_json_string(system, &out);
     if (turn.max_output_tokens >= 0 && body.begin("max_output_tokens"))
@@ -69,17 +58,7 @@ class ResponsesEndpoint final : public Endpoint {
     }
     out->push_back(']');
   }
-
-  BodyExtras extras_;
-  std::string default_model_json_;
-  const char* stream_json_;
 };
-
-Result<std::unique_ptr<Endpoint>> make_responses_endpoint(const EndpointOptions& o) {
-  auto extras = BodyExtras::parse(o.extra_inputs_json, "--extra-inputs");
-  if (!extras) return tl::unexpected(extras.error());
-  return std::unique_ptr<Endpoint>(std::make_unique<ResponsesEndpoint>(o, std::move(*extras)));
-}
 
 const EndpointSpec kResponsesSpec{
     .name = "responses",
@@ -88,7 +67,7 @@ const EndpointSpec kResponsesSpec{
     .metrics_title = "LLM Metrics",
     .artifact_name = "openai-responses",
     .batches_texts = false,
-    .make_endpoint = &make_responses_endpoint,
+    .make_endpoint = &make_chatlike_endpoint<ResponsesEndpoint>,
     .make_parser = &make_responses_parser,
     .check = nullptr,
 };
