@@ -39,6 +39,7 @@ test-asan: setup
 	@cmake --preset asan $(SAN_CMAKE_FLAGS) >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-asan"
 
 test-tsan: setup
