@@ -308,6 +308,7 @@ exporter::ExportOptions make_export_options(const config::BenchmarkConfig& cfg,
   eo.slice_duration_ns = cfg.slice_duration_ns;
   eo.fail_on = cfg.fail_on;
   eo.print_console = cfg.verbosity > 0;
+  eo.expected_records = cfg.effective_request_count().value_or(0);
   return eo;
 }
 

@@ -47,6 +47,10 @@ struct ExportOptions {
   int64_t slice_duration_ns = 0;       // --slice-duration (0 = none)
   std::string fail_on;                 // --fail-on "tag.stat>value ..." ("" = none)
   bool print_console = true;           // print the table to stdout
+  // Profiling records the run will make when known (--request-count): the summary columns are
+  // reserved for them up front, so they never grow by copying into fresh pages during the load
+  // (0 = unknown; capped, and only address space until a value is stored).
+  int64_t expected_records = 0;
 };
 
 // One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per

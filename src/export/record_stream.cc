@@ -1,5 +1,6 @@
 #include "export/record_stream.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -23,6 +24,12 @@ RecordStream::RecordStream(const RunContext& context, const ExportOptions& optio
     slots_.push_back(std::make_unique<Slot>(summary_options_));
   }
   if (options_.slice_duration_ns > 0) slices_.emplace(options_.slice_duration_ns, summary_options_);
+  // Records are spread over the slots by batch; a slot may see up to all of them.
+  constexpr int64_t kMaxReserved = int64_t{1} << 24;
+  const int64_t expected = std::min(options_.expected_records, kMaxReserved);
+  if (expected > 0) {
+    for (auto& sl : slots_) sl->profiling.reserve(static_cast<size_t>(expected));
+  }
   payloads_.reserve(context_.inputs.size());
   for (const auto& s : context_.inputs) {
     payloads_.emplace_back(s.payloads_json.empty() ? std::string_view()
@@ -68,14 +75,27 @@ Result<std::unique_ptr<RecordStream>> RecordStream::open(const RunContext& conte
   return s;
 }
 
+namespace {
+void flush_lines(JsonlWriter* writer, std::string* lines) {
+  writer->append(*lines);
+  lines->clear();
+}
+}  // namespace
+
 void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, size_t slot) {
   Slot& sl = *slots_[slot];
   sl.lines.clear();
   sl.raw_lines.clear();
+  // Lines go to the writer in pieces of about kFlushBytes: a batch of thousands of records
+  // (the processor catching up) then reuses the same warm buffer instead of growing a fresh one
+  // of many MiB, whose new pages cost a fault each.
+  constexpr size_t kFlushBytes = size_t{1} << 20;
   for (const record::RequestRecord& r : batch) {
     if (jsonl_) append_record_line(r, context_.anchor, &sl.lines, context_.capabilities);
     if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r);
+    if (jsonl_ && sl.lines.size() >= kFlushBytes) flush_lines(jsonl_.get(), &sl.lines);
+    if (raw_ && sl.raw_lines.size() >= kFlushBytes) flush_lines(raw_.get(), &sl.raw_lines);
   }
   if (jsonl_) jsonl_->append(sl.lines);
   if (raw_) raw_->append(sl.raw_lines);
