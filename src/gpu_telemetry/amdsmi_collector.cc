@@ -45,6 +45,15 @@ struct AmdAsicInfoBuffer {
   char rest[8192];
 };
 
+// amdsmi_error_count_t starts with correctable_count and uncorrectable_count (uint64_t) in every
+// ROCm release; later releases appended deferred_count and reserved words, so it is read into a
+// buffer larger than any of them.
+struct AmdErrorCountBuffer {
+  uint64_t correctable_count;
+  uint64_t uncorrectable_count;
+  uint64_t rest[30];
+};
+
 struct AmdApi {
   AmdStatus (*init)(uint64_t) = nullptr;
   AmdStatus (*shut_down)() = nullptr;
@@ -57,6 +66,7 @@ struct AmdApi {
   AmdStatus (*activity)(AmdHandle, AmdEngineUsage*) = nullptr;
   AmdStatus (*memory_usage)(AmdHandle, int, uint64_t*) = nullptr;
   AmdStatus (*temperature)(AmdHandle, int, int, int64_t*) = nullptr;
+  AmdStatus (*ecc_total)(AmdHandle, void*) = nullptr;
 };
 
 class AmdSmiCollector final : public GpuCollector {
@@ -112,6 +122,7 @@ class AmdSmiCollector final : public GpuCollector {
     api_.activity = lib_.symbol<decltype(api_.activity)>("amdsmi_get_gpu_activity");
     api_.memory_usage = lib_.symbol<decltype(api_.memory_usage)>("amdsmi_get_gpu_memory_usage");
     api_.temperature = lib_.symbol<decltype(api_.temperature)>("amdsmi_get_temp_metric");
+    api_.ecc_total = lib_.symbol<decltype(api_.ecc_total)>("amdsmi_get_gpu_total_ecc_count");
     if (api_.init == nullptr || api_.sockets == nullptr || api_.processors == nullptr)
       return make_error(ErrorCode::kUnsupported,
                         library_ + " lacks amdsmi_init/amdsmi_get_socket_handles: not AMD SMI");
@@ -177,6 +188,9 @@ class AmdSmiCollector final : public GpuCollector {
     if (api_.temperature != nullptr &&
         api_.temperature(h, kTempHotspot, kTempCurrent, &t) == kAmdSuccess)
       put("amd_temperature", static_cast<double>(t));
+    AmdErrorCountBuffer ecc{};
+    if (api_.ecc_total != nullptr && api_.ecc_total(h, &ecc) == kAmdSuccess)
+      put("amd_ecc_uncorrectable", static_cast<double>(ecc.uncorrectable_count));
     return r;
   }
 

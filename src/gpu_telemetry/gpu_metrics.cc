@@ -77,6 +77,7 @@ const std::vector<GpuMetricInfo>& builtin_gpu_metrics() {
     r.push_back(m("amd_mm_activity", "AMD MM Activity", "%"));
     r.push_back(m("amd_memory_used", "AMD GPU Memory Used", "GB"));
     r.push_back(m("amd_temperature", "AMD GPU Temperature", "°C"));
+    r.push_back(m("amd_ecc_uncorrectable", "AMD ECC Uncorrectable", "count", true));
     return r;
   }();
   return rows;

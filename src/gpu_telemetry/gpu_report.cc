@@ -183,8 +183,13 @@ std::vector<DerivedMetric> energy_metrics(const GpuSeriesSet& series, const Repo
     if (t.output_tokens && t.input_tokens && *t.output_tokens + *t.input_tokens > 0)
       add("energy_per_total_token", "Energy per Total Token", "mJ/token",
           s.joules * 1e3 / (*t.output_tokens + *t.input_tokens));
-    if (t.requests && *t.requests > 0)
+    if (t.requests && *t.requests > 0) {
       add("energy_per_request", "Energy per Request", "J/request", s.joules / *t.requests);
+      // Energy per request times the mean request latency (AIPerf's energy-delay product).
+      if (t.request_latency_ms && *t.request_latency_ms > 0)
+        add("energy_delay_product", "Energy Delay Product", "J*s",
+            s.joules / *t.requests * (*t.request_latency_ms / 1e3));
+    }
     if (t.concurrency && *t.concurrency > 0)
       add("energy_per_user", "Energy per User", "J/user", s.joules / *t.concurrency);
     if (s.power_w > 0) {

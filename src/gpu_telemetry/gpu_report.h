@@ -52,6 +52,7 @@ struct RunTotals {
   std::optional<double> request_throughput;       // requests/s
   std::optional<double> goodput;                   // requests/s (with --goodput)
   std::optional<double> concurrency;               // --concurrency
+  std::optional<double> request_latency_ms;        // request_latency avg
 };
 
 struct DerivedMetric {

@@ -5,7 +5,10 @@
 // board) only leaves that metric out of the reading.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <vector>
 
 #include "gpu_telemetry/dl_library.h"
 #include "gpu_telemetry/gpu_collector.h"
@@ -36,6 +39,26 @@ struct NvmlViolationTime {  // nvmlViolationTime_t
   unsigned long long violation_time;  // ns
 };
 
+struct NvmlProcessSample {  // nvmlProcessUtilizationSample_t
+  unsigned int pid;
+  unsigned long long time_stamp;  // µs
+  unsigned int sm_util;
+  unsigned int mem_util;
+  unsigned int enc_util;
+  unsigned int dec_util;
+};
+using NvmlEventSet = void*;
+struct NvmlEventData {  // nvmlEventData_t
+  NvmlDevice device;
+  unsigned long long event_type;
+  unsigned long long event_data;  // the XID for nvmlEventTypeXidCriticalError
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+constexpr unsigned long long kNvmlEventXid = 0x8;  // nvmlEventTypeXidCriticalError
+constexpr NvmlReturn kNvmlNotFound = 6;            // NVML_ERROR_NOT_FOUND
+constexpr NvmlReturn kNvmlInsufficientSize = 7;    // NVML_ERROR_INSUFFICIENT_SIZE
+
 struct NvmlApi {
   NvmlReturn (*init)() = nullptr;
   NvmlReturn (*shutdown)() = nullptr;
@@ -53,12 +76,19 @@ struct NvmlApi {
   NvmlReturn (*decoder)(NvmlDevice, unsigned int*, unsigned int*) = nullptr;
   NvmlReturn (*jpg)(NvmlDevice, unsigned int*, unsigned int*) = nullptr;
   NvmlReturn (*violation)(NvmlDevice, int, NvmlViolationTime*) = nullptr;
+  NvmlReturn (*process_util)(NvmlDevice, NvmlProcessSample*, unsigned int*,
+                             unsigned long long) = nullptr;
+  NvmlReturn (*event_set_create)(NvmlEventSet*) = nullptr;
+  NvmlReturn (*register_events)(NvmlDevice, unsigned long long, NvmlEventSet) = nullptr;
+  NvmlReturn (*event_wait)(NvmlEventSet, NvmlEventData*, unsigned int) = nullptr;
+  NvmlReturn (*event_set_free)(NvmlEventSet) = nullptr;
 };
 
 class NvmlCollector final : public GpuCollector {
  public:
   explicit NvmlCollector(std::string library) : library_(std::move(library)) {}
   ~NvmlCollector() override {
+    if (events_ != nullptr && api_.event_set_free != nullptr) api_.event_set_free(events_);
     if (initialized_ && api_.shutdown != nullptr) api_.shutdown();
   }
 
@@ -82,12 +112,18 @@ class NvmlCollector final : public GpuCollector {
       devices_.push_back({d, identity(i, d)});
     }
     if (devices_.empty()) return make_error(ErrorCode::kUnsupported, "NVML reports no GPU");
+    register_xid_events();
     return {};
   }
 
   Result<std::vector<GpuReading>> collect() override {
+    drain_xid_events();
     std::vector<GpuReading> out;
-    for (const auto& dev : devices_) out.push_back(read(dev));
+    for (auto& dev : devices_) {
+      out.push_back(read(dev));
+      add_sm_utilization(&dev, &out.back());
+      if (dev.xid_registered) out.back().values.emplace_back("nvidia_xid_errors", dev.last_xid);
+    }
     return out;
   }
 
@@ -95,7 +131,59 @@ class NvmlCollector final : public GpuCollector {
   struct Device {
     NvmlDevice handle;
     GpuIdentity id;
+    unsigned long long last_seen_us = 0;  // process-utilisation samples read up to here
+    bool xid_registered = false;
+    double last_xid = 0;  // the last XID seen (DCGM_FI_DEV_XID_ERRORS' meaning), 0 = none
   };
+
+  // XID errors arrive as NVML events: one set for every GPU that supports them, drained
+  // without waiting before each reading.
+  void register_xid_events() {
+    if (api_.event_set_create == nullptr || api_.register_events == nullptr ||
+        api_.event_wait == nullptr || api_.event_set_create(&events_) != kNvmlSuccess) {
+      events_ = nullptr;
+      return;
+    }
+    for (auto& dev : devices_)
+      dev.xid_registered = api_.register_events(dev.handle, kNvmlEventXid, events_) == kNvmlSuccess;
+  }
+
+  void drain_xid_events() {
+    if (events_ == nullptr) return;
+    NvmlEventData e{};
+    for (int i = 0; i < 1024 && api_.event_wait(events_, &e, 0) == kNvmlSuccess; ++i) {
+      if ((e.event_type & kNvmlEventXid) == 0) continue;
+      for (auto& dev : devices_)
+        if (dev.handle == e.device) dev.last_xid = static_cast<double>(e.event_data);
+    }
+  }
+
+  // SM activity: the newest sample of each process since the last reading, summed (capped at
+  // 100 %); no process on the GPU reads 0.
+  void add_sm_utilization(Device* dev, GpuReading* r) const {
+    if (api_.process_util == nullptr) return;
+    std::vector<NvmlProcessSample> buf(64);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      auto n = static_cast<unsigned int>(buf.size());
+      const NvmlReturn rc = api_.process_util(dev->handle, buf.data(), &n, dev->last_seen_us);
+      if (rc == kNvmlInsufficientSize) {
+        buf.resize(std::max<size_t>(buf.size() * 4, n));
+        continue;
+      }
+      if (rc == kNvmlNotFound) r->values.emplace_back("nvidia_sm_utilization", 0.0);
+      if (rc != kNvmlSuccess) return;
+      std::map<unsigned int, NvmlProcessSample> newest;
+      for (unsigned int i = 0; i < n && i < buf.size(); ++i) {
+        auto [it, fresh] = newest.emplace(buf[i].pid, buf[i]);
+        if (!fresh && buf[i].time_stamp > it->second.time_stamp) it->second = buf[i];
+        dev->last_seen_us = std::max(dev->last_seen_us, buf[i].time_stamp);
+      }
+      double sm = 0;
+      for (const auto& [pid, sample] : newest) sm += std::min(sample.sm_util, 100u);
+      r->values.emplace_back("nvidia_sm_utilization", std::min(sm, 100.0));
+      return;
+    }
+  }
 
   std::string why(NvmlReturn r) const {
     const char* s = api_.error_string != nullptr ? api_.error_string(r) : nullptr;
@@ -120,6 +208,13 @@ class NvmlCollector final : public GpuCollector {
     api_.decoder = lib_.symbol<decltype(api_.decoder)>("nvmlDeviceGetDecoderUtilization");
     api_.jpg = lib_.symbol<decltype(api_.jpg)>("nvmlDeviceGetJpgUtilization");
     api_.violation = lib_.symbol<decltype(api_.violation)>("nvmlDeviceGetViolationStatus");
+    api_.process_util =
+        lib_.symbol<decltype(api_.process_util)>("nvmlDeviceGetProcessUtilization");
+    api_.event_set_create = lib_.symbol<decltype(api_.event_set_create)>("nvmlEventSetCreate");
+    api_.register_events =
+        lib_.symbol<decltype(api_.register_events)>("nvmlDeviceRegisterEvents");
+    api_.event_wait = lib_.symbol<decltype(api_.event_wait)>("nvmlEventSetWait_v2");
+    api_.event_set_free = lib_.symbol<decltype(api_.event_set_free)>("nvmlEventSetFree");
     if (api_.init == nullptr || api_.count == nullptr || api_.by_index == nullptr)
       return make_error(ErrorCode::kUnsupported,
                         library_ + " lacks nvmlInit_v2/nvmlDeviceGetCount_v2: not NVML");
@@ -183,6 +278,7 @@ class NvmlCollector final : public GpuCollector {
   std::string library_;
   DlLibrary lib_;
   NvmlApi api_;
+  NvmlEventSet events_ = nullptr;
   bool initialized_ = false;
   std::vector<Device> devices_;
 };

@@ -168,6 +168,7 @@ void TelemetrySession::add_gpu_sections(const metrics::Summary& s,
   t.request_throughput = lookup(s, "request_throughput");
   t.goodput = lookup(s, "goodput");
   t.concurrency = options_.concurrency;
+  t.request_latency_ms = lookup(s, "request_latency");
   const auto derived = energy_metrics(*in.series, in.window, t);
   for (const auto& d : derived) {
     json j;

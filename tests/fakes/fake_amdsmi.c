@@ -164,3 +164,21 @@ EXPORT amdsmi_status_t amdsmi_get_temp_metric(amdsmi_processor_handle h, int sen
   *t = kFakeTempC[i];
   return AMDSMI_STATUS_SUCCESS;
 }
+
+/* ROCm 6.x layout: correctable, uncorrectable, deferred, then reserved words. GPU i reports i
+ * uncorrectable errors (GPU 1 has one); the collector must read the second field. */
+typedef struct {
+  uint64_t correctable_count;
+  uint64_t uncorrectable_count;
+  uint64_t deferred_count;
+  uint64_t reserved[5];
+} amdsmi_error_count_t;
+EXPORT amdsmi_status_t amdsmi_get_gpu_total_ecc_count(amdsmi_processor_handle h,
+                                                      amdsmi_error_count_t* ec) {
+  const int i = index_of(h);
+  if (i < 0 || ec == NULL) return AMDSMI_STATUS_INVAL;
+  ec->correctable_count = 1000;
+  ec->uncorrectable_count = (uint64_t)i;
+  ec->deferred_count = 7;
+  return AMDSMI_STATUS_SUCCESS;
+}

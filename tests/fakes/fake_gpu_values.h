@@ -14,4 +14,11 @@ static const unsigned kFakeTempC[FAKE_GPU_COUNT] = {50, 51};
 static const unsigned long long kFakeMemUsedBytes[FAKE_GPU_COUNT] = {8000000000ULL,
                                                                       9000000000ULL};
 
+/* NVML only: GPU 0 runs two processes whose SM utilisation sums to kFakeSmUtil0 and raises one
+ * XID event (kFakeXid) after init; GPU 1 has no process (NVML_ERROR_NOT_FOUND, i.e. 0 %) and
+ * does not support XID events. */
+static const unsigned kFakeSmUtilA = 30, kFakeSmUtilB = 25;
+#define kFakeSmUtil0 (kFakeSmUtilA + kFakeSmUtilB)
+static const unsigned long long kFakeXid = 79;
+
 #endif

@@ -22,12 +22,30 @@ typedef struct {
   unsigned long long referenceTime;
   unsigned long long violationTime;
 } nvmlViolationTime_t;
+typedef struct {
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil;
+  unsigned int memUtil;
+  unsigned int encUtil;
+  unsigned int decUtil;
+} nvmlProcessUtilizationSample_t;
+typedef struct nvmlEventSet_st* nvmlEventSet_t;
+typedef struct {
+  nvmlDevice_t device;
+  unsigned long long eventType;
+  unsigned long long eventData;
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+} nvmlEventData_t;
 
 #define NVML_SUCCESS 0
 #define NVML_ERROR_UNINITIALIZED 1
 #define NVML_ERROR_INVALID_ARGUMENT 2
 #define NVML_ERROR_NOT_SUPPORTED 3
+#define NVML_ERROR_NOT_FOUND 6
 #define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_ERROR_TIMEOUT 10
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -151,4 +169,63 @@ EXPORT nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t d, int policy,
   v->referenceTime = (unsigned long long)elapsed_ns;
   v->violationTime = (unsigned long long)(elapsed_ns / 10.0);
   return NVML_SUCCESS;
+}
+
+/* GPU 0: two processes, each with an older and a newer sample (the newer one counts); the
+ * first call asks for 1 slot too few to exercise NVML_ERROR_INSUFFICIENT_SIZE. */
+EXPORT nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d,
+                                                    nvmlProcessUtilizationSample_t* s,
+                                                    unsigned int* count,
+                                                    unsigned long long lastSeen) {
+  const int i = index_of(d);
+  if (i < 0 || count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+  if (i == 1) return NVML_ERROR_NOT_FOUND;
+  const unsigned long long now_us = (unsigned long long)(now_s() * 1e6);
+  const nvmlProcessUtilizationSample_t all[4] = {
+      {100, now_us - 2000, 90, 0, 0, 0}, {100, now_us - 1000, kFakeSmUtilA, 0, 0, 0},
+      {200, now_us - 1500, kFakeSmUtilB, 0, 0, 0}, {200, now_us - 2500, 99, 0, 0, 0}};
+  (void)lastSeen;
+  if (*count < 4 || s == NULL) {
+    *count = 4;
+    return NVML_ERROR_INSUFFICIENT_SIZE;
+  }
+  memcpy(s, all, sizeof(all));
+  *count = 4;
+  return NVML_SUCCESS;
+}
+
+static struct nvmlEventSet_st {
+  int registered;
+  int xid_pending;
+} g_events;
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(nvmlEventSet_t* set) {
+  if (!g_initialized || set == NULL) return NVML_ERROR_UNINITIALIZED;
+  g_events.registered = 0;
+  g_events.xid_pending = 1;
+  *set = &g_events;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t d, unsigned long long types,
+                                             nvmlEventSet_t set) {
+  const int i = index_of(d);
+  if (i < 0 || set != &g_events) return NVML_ERROR_INVALID_ARGUMENT;
+  if (i == 1 || (types & 0x8ULL) == 0) return NVML_ERROR_NOT_SUPPORTED;
+  g_events.registered = 1;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(nvmlEventSet_t set, nvmlEventData_t* data,
+                                        unsigned int timeout_ms) {
+  (void)timeout_ms;
+  if (set != &g_events || data == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+  if (!g_events.registered || !g_events.xid_pending) return NVML_ERROR_TIMEOUT;
+  g_events.xid_pending = 0;
+  memset(data, 0, sizeof(*data));
+  data->device = &g_devices[0];
+  data->eventType = 0x8ULL;
+  data->eventData = kFakeXid;
+  return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlEventSetFree(nvmlEventSet_t set) {
+  return set == &g_events ? NVML_SUCCESS : NVML_ERROR_INVALID_ARGUMENT;
 }

@@ -47,6 +47,28 @@ TEST(NvmlCollector, ReadsTwoFakeGpus) {
             values_of((*first)[1]).at("nvidia_energy_consumption"));
 }
 
+TEST(NvmlCollector, SmUtilizationSumsEachProcessNewestSample) {
+  auto c = make_nvml_collector(fake("nvml/libnvidia-ml.so.1"));
+  ASSERT_TRUE(c->open());
+  auto r = c->collect();
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_DOUBLE_EQ(values_of((*r)[0]).at("nvidia_sm_utilization"), kFakeSmUtil0);
+  EXPECT_DOUBLE_EQ(values_of((*r)[1]).at("nvidia_sm_utilization"), 0.0);  // no process
+}
+
+TEST(NvmlCollector, XidEventsReportTheLastXidOnGpusThatSupportThem) {
+  auto c = make_nvml_collector(fake("nvml/libnvidia-ml.so.1"));
+  ASSERT_TRUE(c->open());
+  auto first = c->collect();
+  ASSERT_TRUE(first);
+  EXPECT_DOUBLE_EQ(values_of((*first)[0]).at("nvidia_xid_errors"), static_cast<double>(kFakeXid));
+  EXPECT_EQ(values_of((*first)[1]).count("nvidia_xid_errors"), 0u);  // not supported
+  auto second = c->collect();  // no new event: the last XID stays
+  ASSERT_TRUE(second);
+  EXPECT_DOUBLE_EQ(values_of((*second)[0]).at("nvidia_xid_errors"), static_cast<double>(kFakeXid));
+}
+
 TEST(NvmlCollector, MissingLibraryIsOneLineNotAFailure) {
   auto c = make_nvml_collector("/nonexistent/libnvidia-ml.so.1");
   auto st = c->open();
@@ -80,6 +102,7 @@ TEST(AmdSmiCollector, ReadsTwoFakeGpus) {
     EXPECT_EQ(v.count("amd_mm_activity"), 0u);  // N/A
     EXPECT_DOUBLE_EQ(v.at("amd_memory_used"), kFakeMemUsedBytes[i] / 1e9);
     EXPECT_DOUBLE_EQ(v.at("amd_temperature"), kFakeTempC[i]);
+    EXPECT_DOUBLE_EQ(v.at("amd_ecc_uncorrectable"), i);  // the second field, not correctable
     // accumulator × resolution (µJ) in MJ, within one accumulator step.
     EXPECT_NEAR(v.at("amd_energy_consumption"), kFakeEnergyBaseMj * 1e-9, 1e-3);
   }

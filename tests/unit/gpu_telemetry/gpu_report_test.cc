@@ -50,6 +50,7 @@ TEST(GpuReport, EnergyMetricsFromCountersAndRunTotals) {
   t.output_token_throughput = 250;
   t.request_throughput = 2.5;
   t.concurrency = 4;
+  t.request_latency_ms = 250;
   std::map<std::string, double> m;
   for (const auto& d : energy_metrics(set, input(set).window, t)) m[d.tag] = d.value;
   // Window [2 s, 6 s] + 666 ms grace: samples 2 s → 6 s, 4 s at 400 W total.
@@ -61,6 +62,7 @@ TEST(GpuReport, EnergyMetricsFromCountersAndRunTotals) {
   EXPECT_NEAR(m.at("nvidia_energy_per_total_token"), 1600.0 * 1e3 / 4000.0, 1e-6);
   EXPECT_NEAR(m.at("nvidia_energy_per_request"), 160.0, 1e-6);
   EXPECT_NEAR(m.at("nvidia_energy_per_user"), 400.0, 1e-6);
+  EXPECT_NEAR(m.at("nvidia_energy_delay_product"), 160.0 * 0.25, 1e-6);  // J/request × s
   EXPECT_NEAR(m.at("nvidia_output_tps_per_watt"), 250.0 / 400.0, 1e-9);
   EXPECT_NEAR(m.at("nvidia_performance_per_watt"), 2.5 / 400.0, 1e-9);
   EXPECT_EQ(m.count("nvidia_goodput_per_watt"), 0u);  // no --goodput
