@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "export/records_jsonl.h"
 
@@ -13,29 +15,50 @@ namespace servebench::exporter {
 
 namespace {
 
-using nlohmann::json;
 using record::ChunkKind;
 using record::RequestRecord;
+using Element = simdjson::dom::element;
+using Object = simdjson::dom::object;
 
-int64_t int_or(const json& obj, const char* k, int64_t fallback) {
-  auto it = obj.find(k);
-  if (it == obj.end() || !it->is_number()) return fallback;
-  return it->is_number_integer() ? it->get<int64_t>() : std::llround(it->get<double>());
+// The key's value when present and of the wanted kind.
+bool field(Object obj, const char* k, Element* out) {
+  return obj.at_key(k).get(*out) == simdjson::SUCCESS;
 }
 
-std::string str_or(const json& obj, const char* k) {
-  auto it = obj.find(k);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+bool number(Element e, double* out) { return e.is_number() && e.get_double().get(*out) == 0; }
+
+int64_t int_or(Object obj, const char* k, int64_t fallback) {
+  Element e;
+  if (!field(obj, k, &e) || !e.is_number()) return fallback;
+  int64_t i = 0;
+  if (e.is_int64() && e.get_int64().get(i) == simdjson::SUCCESS) return i;
+  double d = 0;
+  return number(e, &d) ? std::llround(d) : fallback;
+}
+
+std::string str_or(Object obj, const char* k) {
+  Element e;
+  std::string_view v;
+  if (!field(obj, k, &e) || e.get_string().get(v) != simdjson::SUCCESS) return {};
+  return std::string(v);
+}
+
+Object object_or_empty(Object obj, const char* k, Object empty) {
+  Element e;
+  Object o;
+  if (field(obj, k, &e) && e.get_object().get(o) == simdjson::SUCCESS) return o;
+  return empty;
 }
 
 // A metric's value in base units (display × divisor; ms → ns is the only scaled unit the
 // reader needs), or NaN when the line does not carry it.
-double metric(const json& metrics, const char* tag, double to_base = 1.0) {
-  auto it = metrics.find(tag);
-  if (it == metrics.end() || !it->is_object()) return NAN;
-  auto v = it->find("value");
-  if (v == it->end() || !v->is_number()) return NAN;
-  return v->get<double>() * to_base;
+double metric(Object metrics, const char* tag, double to_base = 1.0) {
+  Element m, v;
+  Object o;
+  double d = 0;
+  if (!field(metrics, tag, &m) || m.get_object().get(o) != simdjson::SUCCESS) return NAN;
+  if (!field(o, "value", &v) || !number(v, &d)) return NAN;
+  return d * to_base;
 }
 
 // Exact ns from a shortest-round-trip ms value (see records_jsonl.h).
@@ -57,7 +80,7 @@ record::CancelReason cancel_reason_from(const std::string& name) {
   return record::CancelReason::kNone;
 }
 
-void read_metadata(const json& m, RequestRecord* r) {
+void read_metadata(Object m, RequestRecord* r) {
   r->session_num = static_cast<int32_t>(int_or(m, "session_num", 0));
   r->x_request_id = str_or(m, "x_request_id");
   r->x_correlation_id = str_or(m, "x_correlation_id");
@@ -77,17 +100,18 @@ void read_metadata(const json& m, RequestRecord* r) {
   r->cancel_ns = int_or(m, "cancellation_time_ns", 0);
 }
 
-void read_error(const json& line, RequestRecord* r) {
-  auto it = line.find("error");
-  if (it == line.end() || !it->is_object()) return;
-  r->error = error_kind_from(str_or(*it, "type"));
-  r->error_message = str_or(*it, "message");
+void read_error(Object line, RequestRecord* r) {
+  Element e;
+  Object err;
+  if (!field(line, "error", &e) || e.get_object().get(err) != simdjson::SUCCESS) return;
+  r->error = error_kind_from(str_or(err, "type"));
+  r->error_message = str_or(err, "message");
   // The exported code is the HTTP status only for HTTP failures; "http_status" (ours) wins.
-  r->http_status = static_cast<int32_t>(int_or(*it, "code", 0));
+  r->http_status = static_cast<int32_t>(int_or(err, "code", 0));
   if (r->cancelled()) r->http_status = 0;
 }
 
-void read_usage_and_bytes(const json& metrics, RequestRecord* r) {
+void read_usage_and_bytes(Object metrics, RequestRecord* r) {
   auto count = [&](const char* tag) {
     const double v = metric(metrics, tag);
     return std::isnan(v) ? int64_t{-1} : std::llround(v);
@@ -111,30 +135,43 @@ void read_usage_and_bytes(const json& metrics, RequestRecord* r) {
   r->connection_reused = metric(metrics, "http_req_connection_reused") > 0;
 }
 
-// Content chunks of a successful request, at their exact times.
-void read_chunks(const json& metrics, const json& sb, RequestRecord* r) {
-  if (!r->ok()) return;
+// The exact receive time of each content chunk: TTFT, then the inter-chunk gaps (streamed), or
+// the request latency (one body).
+std::vector<int64_t> chunk_times(Object metrics, const RequestRecord& r) {
   std::vector<int64_t> times;
-  if (r->streaming) {
-    const double ttft = metric(metrics, "time_to_first_token");
-    if (std::isnan(ttft)) return;
-    times.push_back(r->request_start_ns + ms_to_exact_ns(ttft));
-    auto icl = metrics.find("inter_chunk_latency");
-    if (icl != metrics.end() && icl->is_object() && icl->contains("value") &&
-        (*icl)["value"].is_array()) {
-      for (const auto& gap : (*icl)["value"]) {
-        times.push_back(times.back() + (gap.is_number() ? ms_to_exact_ns(gap.get<double>()) : 0));
-      }
-    }
-  } else {
-    const double latency = metric(metrics, "request_latency");
-    if (std::isnan(latency)) return;
-    times.push_back(r->request_start_ns + ms_to_exact_ns(latency));
+  const double first = metric(metrics, r.streaming ? "time_to_first_token" : "request_latency");
+  if (std::isnan(first)) return times;
+  times.push_back(r.request_start_ns + ms_to_exact_ns(first));
+  if (!r.streaming) return times;
+  Element icl, gaps;
+  Object o;
+  simdjson::dom::array a;
+  if (!field(metrics, "inter_chunk_latency", &icl) || icl.get_object().get(o) != 0 ||
+      !field(o, "value", &gaps) || gaps.get_array().get(a) != 0)
+    return times;
+  for (Element gap : a) {
+    double d = 0;
+    times.push_back(times.back() + (number(gap, &d) ? ms_to_exact_ns(d) : 0));
   }
+  return times;
+}
+
+// Content chunks of a successful request, at their exact times.
+void read_chunks(Object metrics, Object sb, RequestRecord* r) {
+  if (!r->ok()) return;
+  const std::vector<int64_t> times = chunk_times(metrics, *r);
+  if (times.empty()) return;
   std::string kinds = str_or(sb, "chunk_kinds");
   if (kinds.empty()) kinds.assign(times.size(), 'c');
-  const json* tokens = nullptr;
-  if (auto t = sb.find("chunk_tokens"); t != sb.end() && t->is_array()) tokens = &*t;
+  std::vector<int32_t> tokens;
+  Element t;
+  simdjson::dom::array ta;
+  if (field(sb, "chunk_tokens", &t) && t.get_array().get(ta) == simdjson::SUCCESS) {
+    for (Element e : ta) {
+      int64_t v = 1;
+      tokens.push_back(e.is_int64() && e.get_int64().get(v) == 0 ? static_cast<int32_t>(v) : -1);
+    }
+  }
   r->chunks.reserve(kinds.size());
   for (size_t i = 0; i < kinds.size(); ++i) {
     record::Chunk c;
@@ -144,69 +181,112 @@ void read_chunks(const json& metrics, const json& sb, RequestRecord* r) {
     c.kind = kinds[i] == 'r' ? ChunkKind::kReasoning
              : kinds[i] == 't' ? ChunkKind::kToolCall
                                : ChunkKind::kContent;
-    c.tokens = 1;
-    if (tokens != nullptr && i < tokens->size() && (*tokens)[i].is_number_integer()) {
-      c.tokens = (*tokens)[i].get<int32_t>();
-    }
+    c.tokens = i < tokens.size() && tokens[i] >= 0 ? tokens[i] : 1;
     r->chunks.push_back(c);
   }
 }
 
-}  // namespace
+void read_servebench(Object sb, Object metrics, RequestRecord* r) {
+  r->request_index = static_cast<uint64_t>(int_or(sb, "request_index", 0));
+  r->http_status = static_cast<int32_t>(int_or(sb, "http_status", r->http_status));
+  Element streaming, ttft;
+  bool on = false;
+  r->streaming = field(sb, "streaming", &streaming)
+                     ? streaming.get_bool().get(on) == simdjson::SUCCESS && on
+                     : field(metrics, "time_to_first_token", &ttft);
+  r->input_tokens = int_or(sb, "input_tokens", -1);
+  r->output_tokens = int_or(sb, "output_tokens", -1);
+  r->reasoning_tokens = int_or(sb, "reasoning_tokens", -1);
+  r->requested_output_tokens = int_or(sb, "requested_output_tokens", -1);
+  r->output_items = int_or(sb, "output_items", -1);
+  r->request_sent_ns = int_or(sb, "request_sent_ns", 0);
+  r->response_complete_ns = int_or(sb, "response_complete_ns", 0);
+  if (r->cancelled()) {
+    // Without our key (an AIPerf line) every cancellation is a counted one, as in AIPerf.
+    Element reason;
+    r->cancel_reason = field(sb, "cancel_reason", &reason)
+                           ? cancel_reason_from(str_or(sb, "cancel_reason"))
+                           : record::CancelReason::kRate;
+  }
+  if (!r->cancelled()) r->cancel_ns = 0;
+}
 
-Result<RequestRecord> parse_record_line(std::string_view line) {
-  json j = json::parse(line.begin(), line.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("metadata") ||
-      !j["metadata"].is_object()) {
+// Parses a line that lies in a buffer with at least SIMDJSON_PADDING readable bytes after it.
+Result<RequestRecord> parse_padded(simdjson::dom::parser& parser, std::string_view line) {
+  Element doc;
+  Object root, meta;
+  Element m;
+  if (parser.parse(line.data(), line.size(), false).get(doc) != simdjson::SUCCESS ||
+      doc.get_object().get(root) != simdjson::SUCCESS || !field(root, "metadata", &m) ||
+      m.get_object().get(meta) != simdjson::SUCCESS) {
     return make_error(ErrorCode::kParse, "not a profile_export.jsonl record line");
   }
-  static const json kEmpty = json::object();
-  const json& metrics = j.contains("metrics") && j["metrics"].is_object() ? j["metrics"] : kEmpty;
-  const json& sb =
-      j.contains("servebench") && j["servebench"].is_object() ? j["servebench"] : kEmpty;
+  // An empty object to stand in for a missing section.
+  static const simdjson::padded_string kEmptyText(std::string_view("{}"));
+  thread_local simdjson::dom::parser empty_parser;
+  thread_local Object empty = empty_parser.parse(kEmptyText).get_object().value_unsafe();
+  const Object metrics = object_or_empty(root, "metrics", empty);
+  const Object sb = object_or_empty(root, "servebench", empty);
   RequestRecord r;
-  read_metadata(j["metadata"], &r);
-  read_error(j, &r);
-  r.request_index = static_cast<uint64_t>(int_or(sb, "request_index", 0));
-  r.http_status = static_cast<int32_t>(int_or(sb, "http_status", r.http_status));
-  r.streaming = sb.contains("streaming")
-                    ? sb["streaming"].is_boolean() && sb["streaming"].get<bool>()
-                    : metrics.contains("time_to_first_token");
-  r.input_tokens = int_or(sb, "input_tokens", -1);
-  r.output_tokens = int_or(sb, "output_tokens", -1);
-  r.reasoning_tokens = int_or(sb, "reasoning_tokens", -1);
-  r.requested_output_tokens = int_or(sb, "requested_output_tokens", -1);
-  r.output_items = int_or(sb, "output_items", -1);
-  r.request_sent_ns = int_or(sb, "request_sent_ns", 0);
-  r.response_complete_ns = int_or(sb, "response_complete_ns", 0);
-  if (r.cancelled()) {
-    // Without our key (an AIPerf line) every cancellation is a counted one, as in AIPerf.
-    r.cancel_reason = sb.contains("cancel_reason") ? cancel_reason_from(str_or(sb, "cancel_reason"))
-                                                   : record::CancelReason::kRate;
-  }
-  if (!r.cancelled()) r.cancel_ns = 0;
+  read_metadata(meta, &r);
+  read_error(root, &r);
+  read_servebench(sb, metrics, &r);
   read_usage_and_bytes(metrics, &r);
   read_chunks(metrics, sb, &r);
   return r;
 }
 
+}  // namespace
+
+Result<RequestRecord> parse_record_line(std::string_view line) {
+  const simdjson::padded_string padded(line);
+  thread_local simdjson::dom::parser parser;
+  return parse_padded(parser, std::string_view(padded.data(), padded.size()));
+}
+
 Status for_each_record(const std::string& path,
                        const std::function<void(RequestRecord&&)>& fn) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::kNotFound, fmt::format("cannot read {}", path));
-  std::string line;
-  size_t number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto r = parse_record_line(line);
-    if (!r) {
-      return make_error(ErrorCode::kParse,
-                        fmt::format("{}:{}: {}", path, number, r.error().message));
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return make_error(ErrorCode::kNotFound, fmt::format("cannot read {}", path));
+  std::unique_ptr<FILE, int (*)(FILE*)> closer(f, &std::fclose);
+  // Whole lines out of 8 MiB reads; each line is parsed in place (the buffer keeps simdjson's
+  // padding after the last byte). A line longer than the buffer grows it.
+  std::vector<char> buf(size_t{8} << 20);
+  size_t have = 0, number = 0;
+  simdjson::dom::parser parser;
+  bool eof = false;
+  while (!eof || have > 0) {
+    if (!eof) {
+      if (buf.size() - have < (size_t{1} << 20) + simdjson::SIMDJSON_PADDING) buf.resize(buf.size() * 2);
+      const size_t room = buf.size() - have - simdjson::SIMDJSON_PADDING;
+      const size_t n = std::fread(buf.data() + have, 1, room, f);
+      if (n < room) {
+        if (std::ferror(f)) return make_error(ErrorCode::kIo, fmt::format("cannot read {}", path));
+        eof = true;
+      }
+      have += n;
     }
-    fn(std::move(*r));
+    size_t pos = 0;
+    while (pos < have) {
+      const char* start = buf.data() + pos;
+      const char* nl = static_cast<const char*>(std::memchr(start, '\n', have - pos));
+      if (nl == nullptr && !eof) break;  // an unfinished line: read more
+      const size_t len = nl != nullptr ? static_cast<size_t>(nl - start) : have - pos;
+      pos += len + (nl != nullptr ? 1 : 0);
+      ++number;
+      const std::string_view line(start, len);
+      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+      auto r = parse_padded(parser, line);
+      if (!r) {
+        return make_error(ErrorCode::kParse,
+                          fmt::format("{}:{}: {}", path, number, r.error().message));
+      }
+      fn(std::move(*r));
+    }
+    std::memmove(buf.data(), buf.data() + pos, have - pos);
+    have -= pos;
+    if (eof && have == 0) break;
   }
-  if (in.bad()) return make_error(ErrorCode::kIo, fmt::format("cannot read {}", path));
   return {};
 }
 
