@@ -223,6 +223,38 @@ TEST(RecordsReader, FileReadingAndErrors) {
   EXPECT_FALSE(parse_record_line("not json"));
 }
 
+// Lines longer than the reader's 8 MiB buffer, a last line without its newline, CRLF endings:
+// every record comes back whole and in order.
+TEST(RecordsReader, LongLinesAndUnterminatedLastLine) {
+  auto records = varied_records();
+  ASSERT_GE(records.size(), 3u);
+  std::string huge(9u << 20, 'x');
+  for (auto& r : records) {
+    if (!r.ok()) {
+      r.error_message = huge;
+      break;
+    }
+  }
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("sb_reader_long_" + std::to_string(::getpid()) + ".jsonl"))
+                               .string();
+  std::string text;
+  for (size_t i = 0; i < records.size(); ++i) {
+    append_record_line(records[i], kAnchor, &text);  // ends with "\n"
+    if (i == 0) text.insert(text.size() - 1, "\r");
+  }
+  text.pop_back();  // no newline after the last line
+  std::ofstream(path, std::ios::binary) << text;
+  auto all = read_records(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(all) << all.error().message.substr(0, 200);
+  ASSERT_EQ(all->size(), records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    EXPECT_EQ((*all)[i].x_request_id, records[i].x_request_id);
+    EXPECT_EQ((*all)[i].error_message.size(), records[i].error_message.size());
+  }
+}
+
 TEST(RecordsReader, AiperfLineWithoutOurKeys) {
   // A cancelled AIPerf line: counted as an error (code 499), as AIPerf counts it.
   auto r = parse_record_line(
