@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "plot/chart_builders.h"
+
 namespace servebench::plot {
 namespace {
 
@@ -65,6 +67,10 @@ double quantile_sorted(const std::vector<double>& v, double q) {
   return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
 }
 
+}  // namespace
+
+namespace detail {
+
 // Time bin width (s): about one bin per 10 samples, at least 10 and at most kMaxTimeBins bins
 // over the run, never under 1 ms.
 double time_bin_s(const std::vector<double>& times) {
@@ -121,6 +127,15 @@ Chart make(std::string id, std::string title, std::string x, std::string y, Char
   c.y_from_zero = c.y_label.find("share of") == 0 || c.y_label.find("/s") != std::string::npos;
   return c;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::make;
+using detail::over_time;
+using detail::rate_over_time;
+using detail::time_bin_s;
 
 std::string axis(const MetricDef& m) { return std::string(m.title) + " (" + m.unit + ")"; }
 
@@ -182,6 +197,9 @@ std::vector<Chart> single_run_charts(const RunData& run) {
                       "time since start (s)", "tokens/s", ChartKind::kLines);
     tput.series.push_back(rate_over_time(run.name, run.end_s, &run.osl, width));
     out.push_back(std::move(tput));
+  }
+  for (auto* extra : {&client_charts, &telemetry_charts}) {
+    for (Chart& c : (*extra)(run)) out.push_back(std::move(c));
   }
   return out;
 }

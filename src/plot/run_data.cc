@@ -68,17 +68,26 @@ Result<RunData> load_run(const std::string& dir) {
                           " not found; pass a run's artifact folder written with "
                           "--export-level records or raw");
   int64_t t0 = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> start_ns, end_ns;
+  std::vector<int64_t> start_ns, end_ns, any_start_ns, any_end_ns, error_ns;
   using M = metrics::RecordMetric;
   auto st = exporter::for_each_record(jsonl, [&](record::RequestRecord&& r) {
     if (r.phase != record::Phase::kProfiling || r.dropped()) return;
+    if (r.request_start_ns > 0) {
+      t0 = std::min(t0, r.request_start_ns);
+      any_start_ns.push_back(r.request_start_ns);
+      any_end_ns.push_back(std::max(r.end_ns, r.request_start_ns));
+      run.lag_ms.push_back(r.intended_ns > 0
+                               ? static_cast<double>(r.request_start_ns - r.intended_ns) / 1e6
+                               : NAN);
+    }
     if (!r.ok()) {
       ++run.failed;
+      error_ns.push_back(r.end_ns > 0 ? r.end_ns : r.request_start_ns);
+      run.error_kind.emplace_back(record::error_kind_name(r.error));
       return;
     }
     metrics::RecordValues v;
     metrics::compute_record_metrics(r, &v);
-    t0 = std::min(t0, r.request_start_ns);
     start_ns.push_back(r.request_start_ns);
     end_ns.push_back(v.last_content_ns != 0 ? v.last_content_ns : r.end_ns);
     run.ttft_ms.push_back(v.get(M::kTtft) / 1e6);
@@ -88,10 +97,18 @@ Result<RunData> load_run(const std::string& dir) {
     run.osl.push_back(v.get(M::kOsl));
   });
   if (!st) return tl::unexpected(Error{ErrorCode::kParse, st.error().message});
+  if (t0 == std::numeric_limits<int64_t>::max()) t0 = 0;
+  run.origin_ns = t0;
+  auto since = [t0](int64_t ns) { return static_cast<double>(std::max(ns, t0) - t0) / 1e9; };
   for (size_t i = 0; i < start_ns.size(); ++i) {
-    run.start_s.push_back(static_cast<double>(start_ns[i] - t0) / 1e9);
-    run.end_s.push_back(static_cast<double>(end_ns[i] - t0) / 1e9);
+    run.start_s.push_back(since(start_ns[i]));
+    run.end_s.push_back(since(end_ns[i]));
   }
+  for (size_t i = 0; i < any_start_ns.size(); ++i) {
+    run.any_start_s.push_back(since(any_start_ns[i]));
+    run.any_end_s.push_back(since(any_end_ns[i]));
+  }
+  for (int64_t ns : error_ns) run.error_s.push_back(since(ns));
   auto summary = read_json((fs::path(dir) / "profile_export_aiperf.json").string());
   if (!summary) return tl::unexpected(summary.error());
   run.request_throughput.value = number_at(*summary, "request_throughput", "avg");

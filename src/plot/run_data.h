@@ -31,6 +31,13 @@ struct RunData {
   std::vector<double> start_s, end_s;
   std::vector<double> ttft_ms, itl_ms, latency_ms, isl, osl;
   int64_t failed = 0;  // failed profiling requests (not in the vectors above)
+  // Every started profiling request, failed ones included: its span (for the concurrency
+  // chart) and its schedule lag (actual − intended start, ms; NaN without an intended time).
+  std::vector<double> any_start_s, any_end_s, lag_ms;
+  // Failed profiling requests: when they ended (s) and their error kind.
+  std::vector<double> error_s;
+  std::vector<std::string> error_kind;
+  int64_t origin_ns = 0;  // wall ns of t = 0 (the first profiling request's start)
   // From profile_export_aiperf.json.
   Figure request_throughput;       // requests/s
   Figure output_token_throughput;  // tokens/s
