@@ -251,7 +251,7 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
     if (!first) out->push_back(',');
     first = false;
     out->append(text.head);
-    append_json_number(out, text.info->to_display(rv.v[i]));
+    append_scaled_number(out, rv.v[i], text.info->display_divisor);
     out->append(text.tail);
   }
   if (r.ok() && r.streaming) {
@@ -266,7 +266,7 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
       out->append("{\"value\":[");
       for (size_t i = 0; i < icl.size(); ++i) {
         if (i) out->push_back(',');
-        append_json_number(out, icl[i] / 1e6);
+        append_scaled_number(out, icl[i], 1e6);
       }
       out->append("],\"unit\":\"ms\"}");
     }
@@ -282,7 +282,7 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
     if (!f2) out->push_back(',');
     f2 = false;
     key(out, k);
-    append_json_number(out, ns / 1e6);
+    append_scaled_number(out, ns, 1e6);
   };
   extra("schedule_lag_ms", rv.schedule_lag_ns);
   extra("time_to_first_token_from_intended_ms", rv.ttft_from_intended_ns);

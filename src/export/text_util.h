@@ -23,6 +23,14 @@ void append_number(std::string* out, double v);
 // JSON value for a double: the shortest round-trip text, or null when not finite.
 void append_json_number(std::string* out, double v);
 
+// append_json_number(out, base / divisor), byte for byte, without the general shortest-digits
+// search when it is not needed: `base` an integer below 1e15 in magnitude and `divisor` 1, 1e3,
+// 1e6 or 1e9 (a duration in ns shown in ms). Such a quotient, correctly rounded, has at most 15
+// significant digits, so its shortest round-trip text is its exact decimal digits; only the
+// choice between fixed and exponent notation (the shorter, fixed on a tie, as std::to_chars)
+// remains. Anything else goes through append_json_number.
+void append_scaled_number(std::string* out, double base, double divisor);
+
 // Appends `s` as a quoted JSON string (UTF-8 passed through, control characters escaped).
 inline void append_json_string(std::string* out, std::string_view s) { core::append_json_string(s, out); }
 

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+
 #include "core/secrets.h"
 
 namespace servebench::exporter {
@@ -54,6 +57,52 @@ TEST(TextUtilTest, CsvField) {
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+}  // namespace
+}  // namespace servebench::exporter
+
+namespace servebench::exporter {
+namespace {
+
+std::string general(double base, double divisor) {
+  std::string s;
+  append_json_number(&s, base / divisor);
+  return s;
+}
+
+std::string scaled(double base, double divisor) {
+  std::string s;
+  append_scaled_number(&s, base, divisor);
+  return s;
+}
+
+// The fast path must be byte-identical to the general shortest round-trip text: seeded random
+// integers of every magnitude up to 1e15 (log-uniform, and multiples of powers of ten so that
+// trailing zeros and the fixed/exponent switch are exercised), negatives, and the edges.
+TEST(TextUtilTest, ScaledNumberIsTheShortestRoundTripTextOfTheQuotient) {
+  std::mt19937_64 rng(20261201);
+  std::uniform_real_distribution<double> exponent(0.0, 15.0);
+  std::uniform_int_distribution<int> zeros(0, 14);
+  const double divisors[] = {1, 1e3, 1e6, 1e9};
+  size_t checked = 0;
+  for (int i = 0; i < 400000; ++i) {
+    double base = std::floor(std::pow(10.0, exponent(rng)));
+    if (i % 3 == 0) base = std::floor(base / std::pow(10.0, zeros(rng))) * std::pow(10.0, zeros(rng));
+    if (i % 7 == 0) base = -base;
+    if (!(std::fabs(base) < 1e15)) continue;
+    for (double d : divisors) {
+      ASSERT_EQ(scaled(base, d), general(base, d)) << std::fixed << base << " / " << d;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1000000u);
+  for (double base : {0.0, -0.0, 1.0, 5.0, 10.0, 50.0, 100000.0, 1e14, 999999999999999.0,
+                      123456789012345.0, 1e15, 1e16, 0.5, 2.5e6, double(NAN), double(INFINITY)}) {
+    for (double d : {1.0, 1e3, 1e6, 1e9, 7.0, 1e12}) {
+      EXPECT_EQ(scaled(base, d), general(base, d)) << base << " / " << d;
+    }
+  }
 }
 
 }  // namespace
