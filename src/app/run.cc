@@ -283,6 +283,8 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   ctx.model = cfg.model();
   ctx.endpoint_type = cfg.endpoint_type;
   ctx.capabilities = spec_of(cfg).capabilities;
+  // Media metrics (audio usage, ...) apply only when media are sent.
+  if (!cfg.media_enabled()) ctx.capabilities &= ~core::kCapMedia;
   ctx.metrics_title = std::string(spec_of(cfg).metrics_title);
   ctx.streaming = cfg.streaming;
   ctx.random_seed = prep.seed;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/media_setup.h"
 #include "core/interrupt.h"
 #include "core/units.h"
 #include "dataset/conversations.h"
@@ -130,6 +132,7 @@ endpoints::TurnPayload delta_payload(const load::SessionTemplate& conv, const lo
   p.messages = conv.preamble;
   p.messages.push_back({turn.role.empty() ? "user" : turn.role, turn.text});
   p.extras = turn.extras.get();
+  if (turn.media) p.media = *turn.media;
   return p;
 }
 
@@ -270,6 +273,8 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
   Assembly a;
   a.default_strategy = dataset::SamplingStrategy::kShuffle;
+  std::optional<media::MediaGenerator> media_gen;
+  if (cfg.media_enabled()) media_gen.emplace(media_options(cfg), seed);
   for (auto& c : *convs) {
     load::SessionTemplate s;
     s.conversation_id = std::move(c.session_id);
@@ -281,6 +286,11 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
       st.input_tokens = t.input_tokens;
       st.max_output_tokens = t.max_output_tokens;
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
+      if (media_gen) {
+        auto m = media_gen->next_turn();
+        if (!m) return tl::unexpected(m.error());
+        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+      }
       s.turns.push_back(std::move(st));
     }
     a.sessions |= s.turns.size() > 1;

@@ -1,5 +1,7 @@
 #include "config/benchmark_config.h"
 
+#include "media/synthetic_media.h"
+
 #include "config/flag_table.h"
 
 #include <algorithm>
@@ -184,6 +186,19 @@ Status validate(const BenchmarkConfig& c) {
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
   facts.input_file = !c.input_file.empty();
   facts.rankings_flags = c.rankings_flags_given;
+  facts.media = c.media_enabled();
+  if (facts.media) {
+    media::MediaOptions mo;
+    mo.image.format = c.image_format;
+    mo.image.width_mean = c.image_width_mean;
+    mo.image.height_mean = c.image_height_mean;
+    mo.audio.format = c.audio_format;
+    mo.audio.sample_rates_khz = c.audio_sample_rates_khz;
+    mo.audio.depths.assign(c.audio_depths.begin(), c.audio_depths.end());
+    mo.audio.channels = static_cast<int>(c.audio_num_channels);
+    mo.audio.length_mean_s = c.audio_length_mean_s;
+    if (auto st = media::check_media_options(mo); !st) return st;
+  }
   facts.isl_given = c.isl_mean_tokens != BenchmarkConfig{}.isl_mean_tokens ||
                     c.isl_stddev_tokens != 0 || c.isl_range_ratio.has_value() ||
                     !c.sequence_distribution.empty();

@@ -79,6 +79,20 @@ struct BenchmarkConfig {
   int64_t rankings_query_tokens_mean = 550;    // --rankings-query-prompt-token-mean
   int64_t rankings_query_tokens_stddev = 0;    // --rankings-query-prompt-token-stddev
   bool rankings_flags_given = false;           // any --rankings-* flag was given
+  // Synthetic media (flags_media.cc; media/synthetic_media.h). Off while the means are 0.
+  double image_width_mean = 0, image_width_stddev = 0;    // --image-width-mean/-stddev (px)
+  double image_height_mean = 0, image_height_stddev = 0;  // --image-height-mean/-stddev (px)
+  int64_t image_batch_size = 1;                           // --image-batch-size/--batch-size-image
+  std::string image_format = "png";                       // --image-format png|jpeg|random
+  double audio_length_mean_s = 0, audio_length_stddev_s = 0;  // --audio-length-mean/-stddev
+  std::vector<double> audio_sample_rates_khz = {16.0};        // --audio-sample-rates
+  std::vector<int64_t> audio_depths = {16};                   // --audio-depths (bits)
+  std::string audio_format = "wav";                           // --audio-format wav|mp3
+  int64_t audio_batch_size = 1;                               // --audio-batch-size
+  int64_t audio_num_channels = 1;                             // --audio-num-channels
+  bool media_enabled() const {
+    return (image_width_mean > 0 && image_height_mean > 0) || audio_length_mean_s > 0;
+  }
 
   // Sessions (multi-turn) and shared prompts.
   std::optional<int64_t> num_sessions;        // --num-sessions/--num-conversations/--conversation-num

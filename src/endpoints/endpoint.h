@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/media_part.h"
 #include "core/result.h"
 #include "endpoints/body_extras.h"
 #include "record/request_record.h"
@@ -40,6 +41,9 @@ struct TurnPayload {
   // The turn's own body members (an input file's per-row `extra`), parsed once before t0 and
   // applied after --extra-inputs (later wins, as AIPerf's payload.update). Not owned; may be null.
   const BodyExtras* extras = nullptr;
+  // Images, audio and video of the turn, sent with its last message (endpoints with kCapMedia;
+  // media_parts.h renders them in each API's shape).
+  std::vector<core::MediaPart> media;
 };
 
 struct EndpointOptions {

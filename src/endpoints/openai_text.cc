@@ -1,5 +1,7 @@
 #include "endpoints/openai_text.h"
 
+#include "endpoints/media_parts.h"
+
 #include "endpoints/json_text.h"
 
 namespace servebench::endpoints {
@@ -84,7 +86,11 @@ class OpenAiTextEndpoint final : public Endpoint {
         out->append("{\"role\":");
         append_json_string(turn.messages[i].role.empty() ? "user" : turn.messages[i].role, out);
         out->append(",\"content\":");
-        append_json_string(turn.messages[i].content, out);
+        if (i + 1 == turn.messages.size() && !turn.media.empty()) {
+          append_openai_content_parts(turn.messages[i].content, turn.media, out);
+        } else {
+          append_json_string(turn.messages[i].content, out);
+        }
         out->push_back('}');
       }
       out->push_back(']');

@@ -87,6 +87,11 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 type + "' is not one (rankings types: " +
                                 type_names(core::kCapQueryPassages) + "); drop them"));
   }
+  if (facts.media && !spec.has(core::kCapMedia)) {
+    return tl::unexpected(usage("--image-*/--audio-* flags add media inputs; endpoint type '" +
+                                type + "' takes none (media types: " +
+                                type_names(core::kCapMedia) + "); drop them"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
 }

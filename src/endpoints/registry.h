@@ -38,6 +38,7 @@ struct OptionFacts {
   bool input_file = false;      // --input-file given (prompts come from a file, not synthesis)
   bool rankings_flags = false;  // a --rankings-* flag was given
   bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
+  bool media = false;           // synthetic images or audio asked for (--image-*, --audio-*)
 };
 
 struct EndpointSpec {

@@ -46,6 +46,9 @@ struct SessionTurn {
   int64_t max_output_tokens = -1;
   int64_t delay_ns = -1;         // wait after the previous turn completed (-1: none)
   int64_t offset_ns = -1;        // fixed schedule: intended offset from the phase start (-1: none)
+  // The turn's images and audio (built before t0; shared, so copies of the turn are cheap). Sent
+  // with the turn's own message; later turns do not repeat them.
+  std::shared_ptr<const std::vector<core::MediaPart>> media;
 };
 
 struct SessionTemplate {

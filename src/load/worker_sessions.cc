@@ -167,6 +167,7 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     p.messages.push_back(s->pending_user);
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
     p.extras = turn.extras.get();
+    if (turn.media) p.media = *turn.media;
     http.body = sessions_->endpoint->render_body(p);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <fmt/format.h>
+
 #include "chatlike_stream.h"
 
 namespace servebench::mock {
@@ -39,7 +41,23 @@ Status read_bool(simdjson::dom::object body, const char* key, bool* out) {
   return core::ok_status();
 }
 
-Result<int64_t> content_tokens(element content, const TokenCounter& counter) {
+// A media part's payload: image_url.url, input_audio.data (+ format), video_url.url.
+Status inspect_part(std::string_view type, element part, std::vector<MediaSeen>* media) {
+  std::string_view payload, format;
+  const char* kind = type == "image_url" ? "image" : type == "input_audio" ? "audio" : "video";
+  const char* holder = type == "image_url" ? "image_url" : type == "input_audio" ? "input_audio" : "video_url";
+  const char* field = type == "input_audio" ? "data" : "url";
+  if (part[holder][field].get(payload) != simdjson::SUCCESS)
+    return tl::unexpected(bad(fmt::format("{} part needs '{}.{}'", type, holder, field)));
+  if (type == "input_audio" && part[holder]["format"].get(format) != simdjson::SUCCESS) format = "wav";
+  auto seen = inspect_media(kind, payload, format);
+  if (!seen) return tl::unexpected(seen.error());
+  media->push_back(std::move(*seen));
+  return {};
+}
+
+Result<int64_t> content_tokens(element content, const TokenCounter& counter,
+                               std::vector<MediaSeen>* media) {
   if (content.is_null()) return 0;
   if (content.is_string()) return counter.count(content.get_string().value_unsafe());
   if (!content.is_array()) {
@@ -50,7 +68,12 @@ Result<int64_t> content_tokens(element content, const TokenCounter& counter) {
   for (element part : parts) {
     if (!part.is_object()) return tl::unexpected(bad("content parts must be objects"));
     std::string_view type;
-    if (part["type"].get(type) != simdjson::SUCCESS || type != "text") continue;
+    if (part["type"].get(type) != simdjson::SUCCESS) continue;
+    if (type == "image_url" || type == "input_audio" || type == "video_url") {
+      if (auto st = inspect_part(type, part, media); !st) return tl::unexpected(st.error());
+      continue;
+    }
+    if (type != "text") continue;
     std::string_view t;
     if (part["text"].get(t) != simdjson::SUCCESS) {
       return tl::unexpected(bad("text part needs a string 'text'"));
@@ -118,7 +141,7 @@ Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
       }
       r.roles.emplace_back(role);
       element content;
-      auto n = mo["content"].get(content) == simdjson::SUCCESS ? content_tokens(content, counter)
+      auto n = mo["content"].get(content) == simdjson::SUCCESS ? content_tokens(content, counter, &r.media)
                                                                : Result<int64_t>(0);
       if (!n) return tl::unexpected(n.error());
       r.message_prompt_tokens.push_back(*n);

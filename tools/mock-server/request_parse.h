@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "media_check.h"
 #include "length_rules.h"
 #include "text_source.h"
 
@@ -37,6 +38,7 @@ struct ParsedRequest {
   std::vector<std::string> roles;               // chat only
   std::vector<int64_t> message_prompt_tokens;   // per message (chat) or per prompt (completions)
   int64_t prompt_tokens = 0;
+  std::vector<MediaSeen> media;  // chat content parts (media_check.h)
 };
 
 Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,

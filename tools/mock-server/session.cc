@@ -365,6 +365,7 @@ void Session::handle_generation(ApiKind kind) {
                                                                          : "none")
         .str("anthropic_version",
              std::string_view(req["anthropic-version"].data(), req["anthropic-version"].size()));
+    if (!parsed->media.empty()) r.raw("media", media_json(parsed->media));
     if (state_.config.record_bodies) r.str("body", std::string_view(req.body().data(), req.body().size()));
     state_.record->write_line(r.finish());
   }

@@ -1,0 +1,118 @@
+#include "media/synthetic_media.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "media/encoders.h"
+
+namespace servebench::media {
+
+Status check_media_options(const MediaOptions& o) {
+  auto bad = [](std::string msg) { return make_error(ErrorCode::kInvalidArgument, std::move(msg)); };
+  const auto& im = o.image;
+  if (im.format != "png" && im.format != "jpeg" && im.format != "random")
+    return bad(fmt::format("--image-format '{}': expected png, jpeg or random", im.format));
+  if ((im.width_mean > 0) != (im.height_mean > 0))
+    return bad("--image-width-mean and --image-height-mean go together: give both (pixels)");
+  if (im.width_mean > 16384 || im.height_mean > 16384)
+    return bad("--image-width-mean/--image-height-mean: at most 16384 pixels");
+  const auto& au = o.audio;
+  if (au.format != "wav" && au.format != "mp3")
+    return bad(fmt::format("--audio-format '{}': expected wav or mp3", au.format));
+  for (int d : au.depths)
+    if (d != 8 && d != 16 && d != 24 && d != 32)
+      return bad(fmt::format("--audio-depths {}: expected 8, 16, 24 or 32 bits", d));
+  for (double r : au.sample_rates_khz)
+    if (!(r >= 1 && r <= 384))
+      return bad(fmt::format("--audio-sample-rates {}: expected kHz between 1 and 384", r));
+  if (au.format == "mp3")
+    for (double r : au.sample_rates_khz)
+      if (r != 8 && r != 11.025 && r != 12 && r != 16 && r != 22.05 && r != 24 && r != 32 &&
+          r != 44.1 && r != 48)
+        return bad(fmt::format(
+            "--audio-sample-rates {} with --audio-format mp3: MP3 takes 8, 11.025, 12, 16, 22.05, "
+            "24, 32, 44.1 or 48 kHz",
+            r));
+  if (au.channels != 1 && au.channels != 2)
+    return bad(fmt::format("--audio-num-channels {}: expected 1 or 2", au.channels));
+  if (au.length_mean_s > 600) return bad("--audio-length-mean: at most 600 seconds");
+  return {};
+}
+
+MediaGenerator::MediaGenerator(MediaOptions options, uint64_t seed)
+    : options_(std::move(options)), rng_(seed ^ 0x6d656469615f7631ULL) {}
+
+int MediaGenerator::draw_positive(double mean, double stddev, int min) {
+  double v = mean;
+  if (stddev > 0) v = std::normal_distribution<double>(mean, stddev)(rng_);
+  return std::max(min, static_cast<int>(std::lround(v)));
+}
+
+Result<core::MediaPart> MediaGenerator::image() {
+  const auto& o = options_.image;
+  const int w = draw_positive(o.width_mean, o.width_stddev, 1);
+  const int h = draw_positive(o.height_mean, o.height_stddev, 1);
+  std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
+  for (size_t i = 0; i < rgb.size(); i += 8) {
+    const uint64_t r = rng_();
+    for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+  }
+  std::string fmt_name = o.format;
+  if (fmt_name == "random") fmt_name = (rng_() & 1) ? "jpeg" : "png";
+  auto bytes = fmt_name == "png" ? encode_png(rgb, w, h) : encode_jpeg(rgb, w, h);
+  if (!bytes) return tl::unexpected(bytes.error());
+  core::MediaPart p;
+  p.kind = core::MediaKind::kImage;
+  p.format = fmt_name;
+  p.mime = "image/" + fmt_name;
+  p.base64 = base64(*bytes);
+  return p;
+}
+
+Result<core::MediaPart> MediaGenerator::audio() {
+  const auto& o = options_.audio;
+  double seconds = o.length_mean_s;
+  if (o.length_stddev_s > 0)
+    seconds = std::normal_distribution<double>(o.length_mean_s, o.length_stddev_s)(rng_);
+  seconds = std::max(0.01, seconds);
+  const double khz = o.sample_rates_khz[rng_() % o.sample_rates_khz.size()];
+  const int depth = o.depths[rng_() % o.depths.size()];
+  const int rate = static_cast<int>(std::lround(khz * 1000));
+  const auto frames = static_cast<size_t>(std::lround(seconds * rate));
+  std::vector<float> samples(frames * static_cast<size_t>(o.channels));
+  std::normal_distribution<float> noise(0.0f, 0.3f);
+  for (float& s : samples) s = std::clamp(noise(rng_), -1.0f, 1.0f);
+  auto bytes = o.format == "mp3" ? encode_mp3(samples, rate, o.channels)
+                                 : encode_wav(samples, rate, o.channels, depth);
+  if (!bytes) return tl::unexpected(bytes.error());
+  core::MediaPart p;
+  p.kind = core::MediaKind::kAudio;
+  p.format = o.format;
+  p.mime = o.format == "mp3" ? "audio/mpeg" : "audio/wav";
+  p.base64 = base64(*bytes);
+  p.duration_s = static_cast<double>(frames) / rate;
+  return p;
+}
+
+Result<std::vector<core::MediaPart>> MediaGenerator::next_turn() {
+  std::vector<core::MediaPart> out;
+  if (options_.image.enabled()) {
+    for (int i = 0; i < options_.image.batch_size; ++i) {
+      auto p = image();
+      if (!p) return tl::unexpected(p.error());
+      out.push_back(std::move(*p));
+    }
+  }
+  if (options_.audio.enabled()) {
+    for (int i = 0; i < options_.audio.batch_size; ++i) {
+      auto p = audio();
+      if (!p) return tl::unexpected(p.error());
+      out.push_back(std::move(*p));
+    }
+  }
+  return out;
+}
+
+}  // namespace servebench::media
