@@ -186,7 +186,7 @@ Status validate(const BenchmarkConfig& c) {
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
   facts.input_file = !c.input_file.empty();
   facts.rankings_flags = c.rankings_flags_given;
-  facts.media = c.media_enabled();
+  facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0;
   if (facts.media) {
     media::MediaOptions mo;
     mo.image.format = c.image_format;

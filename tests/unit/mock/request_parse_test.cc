@@ -1,4 +1,5 @@
 #include "request_parse.h"
+#include "media/encoders.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ TEST_F(RequestParse, ChatMessagesRolesAndCounts) {
     "messages": [
       {"role": "system", "content": "be brief"},
       {"role": "user", "content": [{"type": "text", "text": "one two"},
-                                   {"type": "image_url", "image_url": {"url": "x"}},
+                                   {"type": "image_url", "image_url": {"url": "https://h/cat.png"}},
                                    {"type": "text", "text": "three"}]},
       {"role": "assistant", "content": null}]})",
                          *counter_);
@@ -82,6 +83,37 @@ TEST_F(RequestParse, Errors) {
   EXPECT_FALSE(parse_request(ApiKind::kCompletions, R"({"prompt":{"a":1}})", *counter_));
   auto invalid = parse_request(ApiKind::kChat, "{", *counter_);
   EXPECT_NE(invalid.error().message.find("invalid JSON"), std::string::npos);
+}
+
+
+// A 1x1 PNG and a WAV header: decoded and recorded; a part that does not decode is a 400.
+TEST_F(RequestParse, MediaPartsAreDecodedAndRecorded) {
+  const std::string png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+  // 44-byte header, 16 kHz mono 16-bit, 3200 data bytes = 0.1 s (data follows as zeros).
+  std::string wav("RIFF\x64\x0c\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x80\x3e\0\0\0\x7d\0\0\x02\0\x10\0data\x80\x0c\0\0", 44);
+  wav.append(3200, '\0');
+  const std::string wav64 = servebench::media::base64(wav);
+  auto r = parse_request(ApiKind::kChat,
+                         R"({"messages":[{"role":"user","content":[{"type":"text","text":"hi"},)"
+                         R"({"type":"image_url","image_url":{"url":"data:image/png;base64,)" + png +
+                             R"("}},{"type":"input_audio","input_audio":{"data":")" + wav64 +
+                             R"(","format":"wav"}}]}]})",
+                         *counter_);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->media.size(), 2u);
+  EXPECT_EQ(r->media[0].format, "png");
+  EXPECT_EQ(r->media[0].width, 1);
+  EXPECT_EQ(r->media[0].height, 1);
+  EXPECT_EQ(r->media[1].format, "wav");
+  EXPECT_EQ(r->media[1].sample_rate, 16000);
+  EXPECT_EQ(r->media[1].bits, 16);
+  EXPECT_DOUBLE_EQ(r->media[1].duration_s, 0.1);
+  auto bad = parse_request(ApiKind::kChat,
+                           R"({"messages":[{"role":"user","content":[)"
+                           R"({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]}]})",
+                           *counter_);
+  EXPECT_FALSE(bad);
 }
 
 }  // namespace
