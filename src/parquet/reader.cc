@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "parquet/codecs.h"
@@ -216,21 +217,57 @@ class ChunkReader {
       present = 0;
       for (uint32_t d : def_) present += d == static_cast<uint32_t>(info_.max_def);
     }
-    page_vals_ = ValueBuffer{};
-    SB_TRY(decode_values(h.encoding, ct_, values, present, has_dict_ ? &dict_ : nullptr, &page_vals_));
-    if (page_vals_.size(ct_.type) != present) return bad("value count differs from the levels");
-    return info_.is_list ? assemble_list(n) : assemble_flat(n);
+    if (info_.is_list) {
+      page_vals_ = ValueBuffer{};
+      SB_TRY(decode_values(h.encoding, ct_, values, present, has_dict_ ? &dict_ : nullptr, &page_vals_));
+      if (page_vals_.size(ct_.type) != present) return bad("value count differs from the levels");
+      return assemble_list(n);
+    }
+    // Flat columns decode straight into the column (no second copy of the strings), then the
+    // null slots are spread in.
+    const size_t start = col_->values.size(ct_.type);
+    SB_TRY(decode_values(h.encoding, ct_, values, present, has_dict_ ? &dict_ : nullptr, &col_->values));
+    if (col_->values.size(ct_.type) != start + present) return bad("value count differs from the levels");
+    return assemble_flat(n, start, present);
   }
 
-  Status assemble_flat(size_t n) {
-    size_t j = 0;
+  template <class V>
+  void spread(std::vector<V>* v, size_t start, size_t n, size_t present) {
+    v->resize(start + n);
+    size_t j = present;
+    for (size_t i = n; i-- > 0;) {
+      if (def_[i] == static_cast<uint32_t>(info_.max_def)) (*v)[start + i] = (*v)[start + --j];
+      else (*v)[start + i] = V{};
+    }
+  }
+
+  Status assemble_flat(size_t n, size_t start, size_t present) {
+    if (info_.max_def == 0) {
+      col_->valid.insert(col_->valid.end(), n, 1);
+      return {};
+    }
     for (size_t i = 0; i < n; ++i) {
-      const bool has = info_.max_def == 0 || def_[i] == static_cast<uint32_t>(info_.max_def);
-      if (info_.max_def > 0 && def_[i] > static_cast<uint32_t>(info_.max_def))
-        return bad("definition level above the maximum");
-      col_->valid.push_back(has);
-      if (has) append_from(ct_.type, page_vals_, j++, &col_->values);
-      else append_null(ct_.type, &col_->values);
+      if (def_[i] > static_cast<uint32_t>(info_.max_def)) return bad("definition level above the maximum");
+      col_->valid.push_back(def_[i] == static_cast<uint32_t>(info_.max_def));
+    }
+    if (present == n) return {};
+    ValueBuffer& v = col_->values;
+    switch (ct_.type) {
+      case PhysicalType::kFloat:
+      case PhysicalType::kDouble: spread(&v.doubles, start, n, present); break;
+      case PhysicalType::kByteArray:
+      case PhysicalType::kFixedLenByteArray: {
+        // A null is an empty value: the bytes stay, only the offsets gain entries.
+        std::vector<uint64_t> tail(v.offsets.begin() + static_cast<std::ptrdiff_t>(start), v.offsets.end());
+        v.offsets.resize(start + 1);
+        size_t k = 0;
+        for (size_t i = 0; i < n; ++i) {
+          if (def_[i] == static_cast<uint32_t>(info_.max_def)) ++k;
+          v.offsets.push_back(tail[k]);
+        }
+        break;
+      }
+      default: spread(&v.ints, start, n, present);
     }
     return {};
   }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <memory>
 #include <cmath>
 #include <unordered_map>
 
@@ -93,16 +95,18 @@ int64_t to_ms(const Column& c, int64_t v) {
   return v;
 }
 
-// The session key of row r ("" for null), from a string or integer column.
-std::string key_of(const Column& c, size_t r) {
-  if (!c.valid[r] || c.info.is_list) return "";
+// The session key of row r (empty for null): a view into a string column, or `scratch` holding
+// an integer key's digits.
+std::string_view key_of(const Column& c, size_t r, std::string* scratch) {
+  if (!c.valid[r] || c.info.is_list) return {};
   switch (c.info.type) {
     case PhysicalType::kByteArray:
-    case PhysicalType::kFixedLenByteArray: return std::string(c.values.str(r));
+    case PhysicalType::kFixedLenByteArray: return c.values.str(r);
     case PhysicalType::kFloat:
-    case PhysicalType::kDouble: return fmt::format("{}", c.values.doubles[r]);
-    default: return std::to_string(c.values.ints[r]);
+    case PhysicalType::kDouble: *scratch = fmt::format("{}", c.values.doubles[r]); break;
+    default: *scratch = std::to_string(c.values.ints[r]);
   }
+  return *scratch;
 }
 
 // The key column: the configured one when the file has it, else the other one.
@@ -115,17 +119,29 @@ const char* pick_key_column(const parquet::ParquetFile& f, const std::string& wa
   return nullptr;
 }
 
-std::vector<Session> group_sessions(std::vector<Row> rows, const Column* key) {
+std::vector<Session> group_sessions(const std::vector<Row>& rows, const Column* key) {
   std::vector<Session> out;
-  std::unordered_map<std::string, size_t> index;
-  for (Row& r : rows) {
-    std::string k = key ? key_of(*key, r.index) : "";
+  // Keys of string columns are views into the column; integer keys live in `owned`.
+  std::unordered_map<std::string_view, size_t> index;
+  index.reserve(rows.size() / 2 + 1);
+  std::vector<std::unique_ptr<std::string>> owned;
+  std::string scratch;
+  for (const Row& r : rows) {
+    std::string_view k = key ? key_of(*key, r.index, &scratch) : std::string_view();
     if (k.empty()) {
       out.push_back({fmt::format("row-{}", r.index), {r}});
       continue;
     }
-    auto [it, inserted] = index.try_emplace(std::move(k), out.size());
-    if (inserted) out.push_back({it->first, {}});
+    if (k.data() == scratch.data()) {
+      if (auto it = index.find(k); it != index.end()) {
+        out[it->second].rows.push_back(r);
+        continue;
+      }
+      owned.push_back(std::make_unique<std::string>(scratch));
+      k = *owned.back();
+    }
+    auto [it, inserted] = index.try_emplace(k, out.size());
+    if (inserted) out.push_back({std::string(k), {}});
     out[it->second].rows.push_back(r);
   }
   for (auto& s : out)
@@ -171,22 +187,44 @@ void cap_idle_gaps(std::vector<double*> events, double cap_ms) {
   }
 }
 
+void append_int(std::string* out, int64_t v) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, end);
+}
+
+// The row's per-request body members as one JSON object ("" when none).
 std::string body_extras(const Row& r, const Column* hashes, const BasetenOptions& o) {
-  std::string out = "{";
-  if (o.force_min_tokens) out += fmt::format("\"min_tokens\":{}", std::max<int64_t>(1, r.output));
-  if (!o.omit_kv_hints) {
-    if (hashes && hashes->valid[r.index] &&
-        hashes->list_offsets[r.index + 1] > hashes->list_offsets[r.index]) {
-      out += out.size() > 1 ? ",\"hash_ids\":[" : "\"hash_ids\":[";
-      for (uint64_t e = hashes->list_offsets[r.index]; e < hashes->list_offsets[r.index + 1]; ++e)
-        out += fmt::format("{}{}", e == hashes->list_offsets[r.index] ? "" : ",",
-                           hashes->values.ints[e]);
-      out += ']';
-    }
-    if (r.block_size > 0)
-      out += fmt::format("{}\"block_size\":{}", out.size() > 1 ? "," : "", r.block_size);
+  std::string out;
+  auto key = [&](const char* k) {
+    out += out.empty() ? "{\"" : ",\"";
+    out += k;
+    out += "\":";
+  };
+  if (o.force_min_tokens) {
+    key("min_tokens");
+    append_int(&out, std::max<int64_t>(1, r.output));
   }
-  return out.size() > 1 ? out + "}" : "";
+  if (!o.omit_kv_hints) {
+    if (hashes && hashes->valid[r.index]) {
+      const uint64_t b = hashes->list_offsets[r.index], e = hashes->list_offsets[r.index + 1];
+      if (e > b) {
+        key("hash_ids");
+        out += '[';
+        for (uint64_t i = b; i < e; ++i) {
+          if (i > b) out += ',';
+          append_int(&out, hashes->values.ints[i]);
+        }
+        out += ']';
+      }
+    }
+    if (r.block_size > 0) {
+      key("block_size");
+      append_int(&out, r.block_size);
+    }
+  }
+  if (!out.empty()) out += '}';
+  return out;
 }
 
 }  // namespace
@@ -252,7 +290,7 @@ Result<DatasetFile> parse_baseten_trace(std::string_view bytes, const std::strin
                           fmt::format("'{}': column 'total_hashes': hash ids must be >= 0", name));
   for (Row& r : rows) r.ts_ms -= min_ts;
 
-  std::vector<Session> sessions = group_sessions(std::move(rows), key ? &*key : nullptr);
+  std::vector<Session> sessions = group_sessions(rows, key ? &*key : nullptr);
   sample_sessions(&sessions, o.sample_ratio, o.seed);
   const bool strict = o.open_loop && o.open_loop_strict;
   if (strict) split_strict(&sessions);
