@@ -125,11 +125,14 @@ class ChunkReader {
         return make_error(ErrorCode::kUnsupported, "a page larger than the reader's limit");
       std::string_view body = chunk.substr(0, h.compressed_size);
       chunk.remove_prefix(h.compressed_size);
-      if (h.num_values < 0 || h.num_values > m.num_values - values)
-        return bad("page value count beyond the column chunk's");
+      if (h.num_values < 0) return bad("negative page value count");
       if (h.type == 2) {
+        if (static_cast<uint64_t>(h.num_values) > limits_.max_values_per_column)
+          return make_error(ErrorCode::kUnsupported, "a dictionary larger than the reader's limit");
         SB_TRY(read_dictionary(h, body, m.codec));
       } else if (h.type == 0 || h.type == 3) {
+        if (h.num_values > m.num_values - values)
+          return bad("page value count beyond the column chunk's");
         total_values_ += static_cast<uint64_t>(h.num_values);
         if (total_values_ > limits_.max_values_per_column)
           return make_error(ErrorCode::kUnsupported, "more values than the reader's limit");
