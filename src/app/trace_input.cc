@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 
 namespace servebench::app {
 namespace {
 
+// Only regular files are peeked at: opening a FIFO would block (the loader refuses those).
 bool starts_with_parquet_magic(const std::string& path) {
-  if (path == "-") return false;
+  std::error_code ec;
+  if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   char head[4] = {};
   return in.read(head, 4) && dataset::looks_like_parquet(std::string_view(head, 4));
