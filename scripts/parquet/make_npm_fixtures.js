@@ -5,7 +5,7 @@
 // (Its RLE encoding of INT32 values is left out: it is not in the Parquet spec, pyarrow refuses
 // it as servebench does.)
 //
-//   SERVEBENCH_NPM_DIR=~/.cache/servebench/npm node make_npm_fixtures.js OUT_DIR
+//   SERVEBENCH_NPM_DIR=~/.cache/servebench/npm node make_npm_fixtures.js OUT_DIR [UNSUPPORTED_DIR]
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -71,9 +71,18 @@ async function dump(file) {
   return out;
 }
 
+// BROTLI, the one codec it writes that servebench refuses (by name): one small file for that test.
+async function writeBrotli(file) {
+  const s = new parquet.ParquetSchema({ok: {type: 'INT64', compression: 'BROTLI'}});
+  const writer = await parquet.ParquetWriter.openFile(s, file);
+  await writer.appendRow({ok: BigInt(1)});
+  await writer.close();
+}
+
 async function main() {
   const outDir = process.argv[2];
-  if (!outDir) throw new Error('usage: make_npm_fixtures.js OUT_DIR');
+  if (!outDir) throw new Error('usage: make_npm_fixtures.js OUT_DIR [UNSUPPORTED_DIR]');
+  if (process.argv[3]) await writeBrotli(path.join(process.argv[3], 'parquetjs_brotli.parquet'));
   const data = rows();
   for (const codec of ['UNCOMPRESSED', 'GZIP', 'SNAPPY']) {
     for (const v2 of [false, true]) {
