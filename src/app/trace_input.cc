@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/env.h"
+
 namespace servebench::app {
 namespace {
 
@@ -50,6 +52,8 @@ dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg) {
   o.speedup = cfg.replay_speedup;
   o.omit_kv_hints = cfg.omit_kv_hints;
   o.force_min_tokens = cfg.force_min_tokens.value_or(true);
+  o.session_column =
+      core::env().get_or(core::EnvVar::kAiperfBasetenSessionColumn, "provided_session_id");
   return o;
 }
 
@@ -62,6 +66,11 @@ Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
   if (cfg.open_loop_strict && !o.open_loop)
     return make_error(ErrorCode::kInvalidArgument,
                       "--open-loop-strict needs open-loop replay; drop --no-open-loop-replay");
+  if (o.session_column != "provided_session_id" && o.session_column != "poor_man_session_id")
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("AIPERF_DATASET_BASETEN_SESSION_COLUMN '{}' is not a session "
+                                  "column; use provided_session_id or poor_man_session_id",
+                                  o.session_column));
   SB_TRY(check_extra_inputs(cfg, o));
   return dataset::load_baseten_trace(cfg.input_file, o);
 }

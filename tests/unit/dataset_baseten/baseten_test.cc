@@ -120,6 +120,19 @@ TEST(Baseten, SessionKeyFallsBackToPoorManIdThenToOneRowSessions) {
   EXPECT_EQ(none.conversations.size(), 12u);
 }
 
+TEST(Baseten, ConfiguredSessionColumnWinsWhenPresent) {
+  BasetenOptions o;
+  o.session_column = "poor_man_session_id";
+  const DatasetFile f = load(example_path(), o);
+  EXPECT_EQ(find(f, "s1"), nullptr);
+  const FileConversation* one = find(f, "1");
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(one->turns.size(), 3u);
+  // A file without the configured column falls back to the other one.
+  const DatasetFile pm = load(fixture("poor_man_key.parquet"), BasetenOptions{});
+  EXPECT_NE(find(pm, "1"), nullptr);
+}
+
 std::vector<double> offsets(const DatasetFile& f) {
   std::vector<double> out;
   for (const auto& c : f.conversations)
