@@ -187,6 +187,27 @@ void cap_idle_gaps(std::vector<double*> events, double cap_ms) {
   }
 }
 
+// The block size every row gives (0 when absent or not the same everywhere).
+int64_t uniform_block_size(const std::vector<Row>& rows) {
+  const int64_t b = rows.empty() ? 0 : rows.front().block_size;
+  for (const Row& r : rows)
+    if (r.block_size != b) return 0;
+  return b > 0 ? b : 0;
+}
+
+// A length-only row's hashes as synthesis blocks, when they fit its length (the last block
+// non-empty); else none (plain exact-length text).
+std::vector<int64_t> synthesis_blocks(const Row& r, const Column& hashes, int64_t block_size) {
+  if (!hashes.valid[r.index]) return {};
+  const uint64_t b = hashes.list_offsets[r.index], e = hashes.list_offsets[r.index + 1];
+  const auto n = static_cast<int64_t>(e - b);
+  if (n == 0 || r.input <= (n - 1) * block_size) return {};
+  for (uint64_t i = b; i < e; ++i)
+    if (!hashes.element_valid[i]) return {};
+  return std::vector<int64_t>(hashes.values.ints.begin() + static_cast<std::ptrdiff_t>(b),
+                              hashes.values.ints.begin() + static_cast<std::ptrdiff_t>(e));
+}
+
 void append_int(std::string* out, int64_t v) {
   char buf[24];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -295,8 +316,12 @@ Result<DatasetFile> parse_baseten_trace(std::string_view bytes, const std::strin
   const bool strict = o.open_loop && o.open_loop_strict;
   if (strict) split_strict(&sessions);
 
+  // Length-only rows with KV hashes are synthesized from shared hash blocks (as mooncake rows
+  // are) when every row gives the same block size.
+  const int64_t block_size = hashes ? uniform_block_size(rows) : 0;
   DatasetFile out;
   out.format = FileFormat::kBasetenTrace;
+  out.default_block_size = block_size;
   out.has_timestamps = true;
   out.lines = static_cast<int64_t>(n);
   const double speed = o.speedup > 0 ? o.speedup : 1.0;
@@ -309,8 +334,12 @@ Result<DatasetFile> parse_baseten_trace(std::string_view bytes, const std::strin
     for (size_t k = 0; k < s.rows.size(); ++k) {
       const Row& r = s.rows[k];
       FileTurn& t = conv.turns.emplace_back();
-      if (prompt->valid[r.index]) t.texts.emplace_back(prompt->values.str(r.index));
-      else t.input_length = r.input;
+      if (prompt->valid[r.index]) {
+        t.texts.emplace_back(prompt->values.str(r.index));
+      } else {
+        t.input_length = r.input;
+        if (block_size > 0) t.hash_ids = synthesis_blocks(r, *hashes, block_size);
+      }
       t.output_length = std::max<int64_t>(1, r.output);
       t.extra_json = body_extras(r, hashes ? &*hashes : nullptr, o);
       const double at = static_cast<double>(r.ts_ms) / speed;

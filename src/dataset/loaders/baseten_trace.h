@@ -15,7 +15,9 @@
 //              !force_min_tokens; hash_ids = total_hashes (when non-empty) and block_size
 //              (when present) unless omit_kv_hints; carried in FileTurn::extra_json.
 //   prompt     sent verbatim; a null prompt falls back to exact-length synthesis of
-//              input_tokens tokens.
+//              input_tokens tokens, built from the row's total_hashes as shared blocks (as for
+//              mooncake rows) when every row has the same block_size and the hashes fit the
+//              length (input_tokens > (n − 1) · block_size).
 //   open loop  every row keeps its offset (a later turn still waits for the previous reply).
 //   closed     turn 0 keeps its offset; turn k waits max(0, gap − e2e_{k−1}) / speedup after
 //              turn k−1's reply (the raw gap without duration_e2e_ms), capped at

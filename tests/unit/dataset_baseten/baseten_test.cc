@@ -89,6 +89,14 @@ TEST(Baseten, NullPromptsBecomeExactLengthRows) {
   EXPECT_TRUE(s2->turns[0].texts.empty());
   EXPECT_EQ(s2->turns[0].input_length, 64);
   EXPECT_EQ(s2->turns[1].input_length, 96);
+  // Their KV hashes become shared synthesis blocks of the file's block size.
+  EXPECT_EQ(f.default_block_size, 16);
+  EXPECT_EQ(s2->turns[0].hash_ids, (std::vector<int64_t>{7, 8, 9}));
+  EXPECT_EQ(s2->turns[1].hash_ids, (std::vector<int64_t>{7, 8, 9, 10}));
+  const FileConversation* s4 = find(f, "s4");
+  ASSERT_NE(s4, nullptr);
+  EXPECT_EQ(s4->turns[0].hash_ids, (std::vector<int64_t>{11, 12}));  // 128 > 16: tail is fresh
+  EXPECT_TRUE(s4->turns[1].hash_ids.empty());
   // Rows with a prompt send it verbatim and synthesize nothing.
   EXPECT_EQ(find(f, "s1")->turns[0].input_length, -1);
 }
