@@ -100,7 +100,9 @@ class ChunkReader {
   Status read(std::string_view file, const ColumnChunkMeta& m, int64_t rows) {
     if (!codec_supported(m.codec))
       return make_error(ErrorCode::kUnsupported,
-                        fmt::format("the {} codec is not supported", codec_name(m.codec)));
+                        fmt::format("the {} codec is not supported (rewrite the file with "
+                                    "SNAPPY, ZSTD, GZIP or no compression)",
+                                    codec_name(m.codec)));
     if (m.type != info_.type) return bad("chunk type differs from the schema");
     int64_t start = m.data_page_offset;
     if (m.dictionary_page_offset && *m.dictionary_page_offset > 0)
