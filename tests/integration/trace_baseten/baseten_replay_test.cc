@@ -120,6 +120,41 @@ TEST(BasetenReplay, ClosedLoopWaitsTheRecordedThinkTime) {
   EXPECT_LT(gap2, 110.0);
 }
 
+// --replay-speedup 2 halves every offset; --open-loop-strict sends each row as its own session;
+// --trace-session-sample-ratio keeps whole sessions only.
+TEST(BasetenReplay, SpeedupStrictAndSampling) {
+  const std::string dir = make_temp_dir("baseten-speedup");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--tokenizer", "builtin", "--record-requests", dir + "/rec.jsonl"}));
+  auto args = base_args(mock.url());
+  for (const char* a : {"--replay-speedup", "2", "--open-loop-strict"}) args.push_back(a);
+  auto r = run_profile(dir, args);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto rec = by_arrival(read_jsonl(dir + "/rec.jsonl"));
+  ASSERT_EQ(rec.size(), std::size(kRows));
+  const int64_t t0 = rec.front().at("received_steady_ns").get<int64_t>();
+  std::set<std::string> ids;
+  for (size_t i = 0; i < rec.size(); ++i) {
+    const double at_ms = static_cast<double>(rec[i].at("received_steady_ns").get<int64_t>() - t0) / 1e6;
+    EXPECT_NEAR(at_ms, static_cast<double>(kRows[i].offset_ms) / 2, 8.0) << "row " << i;
+    ids.insert(rec[i].at("x_correlation_id").get<std::string>());
+  }
+  EXPECT_EQ(ids.size(), std::size(kRows));  // strict: one session per row
+
+  const std::string dir2 = make_temp_dir("baseten-sample");
+  Server mock2;
+  ASSERT_TRUE(mock2.start_mock({"--tokenizer", "builtin", "--record-requests", dir2 + "/rec.jsonl"}));
+  args = base_args(mock2.url());
+  for (const char* a : {"--trace-session-sample-ratio", "0.5", "--random-seed", "3"}) args.push_back(a);
+  auto sampled = run_profile(dir2, args);
+  mock.stop();
+  mock2.stop();
+  ASSERT_EQ(sampled.exit_code, 0) << sampled.stderr_text;
+  const auto rec2 = read_jsonl(dir2 + "/rec.jsonl");
+  EXPECT_GT(rec2.size(), 0u);
+  EXPECT_LT(rec2.size(), std::size(kRows));
+}
+
 TEST(BasetenReplay, BadTraceInputIsAUsageError) {
   const std::string dir = make_temp_dir("baseten-bad");
   {
