@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,32 @@ TEST(ParquetDiff, FreshPyarrowFilesDecodeAsPyarrowReadsThem) {
   for (const auto& f : files) expect_matches(f, expected);
   std::error_code ec;
   fs::remove_all(tmp, ec);
+}
+
+// A third reader: pyarrow's view of the npm writer's files equals servebench's.
+TEST(ParquetDiff, PyarrowReadsTheNpmFilesAsServebenchDoes) {
+  const std::string python = pyarrow_python();
+  if (!fs::exists(python)) {
+    if (std::getenv("SERVEBENCH_REQUIRE_ORACLES")) FAIL() << "pyarrow venv missing: " << python;
+    GTEST_SKIP() << "pyarrow venv not found at " << python
+                 << " (run scripts/parquet/setup_pyarrow.sh)";
+  }
+  const char* src = std::getenv("SERVEBENCH_SOURCE_DIR");
+  ASSERT_NE(src, nullptr);
+  const auto files = parquet_files(data_dir() / "npm");
+  ASSERT_FALSE(files.empty());
+  for (const auto& f : files) {
+    const std::string cmd = python + " " + src + "/scripts/parquet/make_fixtures.py dump " +
+                            f.string();
+    std::string out;
+    if (FILE* p = ::popen(cmd.c_str(), "r")) {
+      char buf[4096];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+      ASSERT_EQ(::pclose(p), 0) << cmd;
+    }
+    expect_matches(f, nlohmann::json::parse(out));
+  }
 }
 
 }  // namespace
