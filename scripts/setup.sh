@@ -15,6 +15,7 @@ APT_PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
   libexpected-dev libpcre2-dev libutf8proc-dev libboost-dev libasio-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
+  libsnappy-dev libzstd-dev zlib1g-dev   # Parquet pages (src/parquet)
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
@@ -70,6 +71,7 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     gpt-tokenizer@4.0.0
     uplot@1.6.32           # the report's chart library, embedded at build time (src/report_html/)
     puppeteer-core@24.43.1 # drives chromium in the browser test (no browser download)
+    @dsnp/parquetjs@1.8.9  # an independent Parquet writer (tests/data/parquet/npm fixtures)
   )
   stamp="$NPM_DIR/.stamp"
   want="${NPM_PACKAGES[*]}"
@@ -109,5 +111,9 @@ if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]
   python3 -m venv "$PROM_VENV"
   "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
   echo "$PROM_PIN" >"$PROM_VENV/.stamp"
+fi
+# pyarrow (pinned) in a venv outside the tree: the Parquet reader's differential fixtures.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  "$(dirname "$0")/parquet/setup_pyarrow.sh"
 fi
 echo "setup: ok" >&2

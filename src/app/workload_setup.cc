@@ -1,4 +1,5 @@
 #include "app/workload_setup.h"
+#include "app/trace_input.h"
 
 #include <algorithm>
 #include <cmath>
@@ -309,7 +310,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     if (!f) return tl::unexpected(f.error());
     format = *f;
   }
-  auto file = dataset::load_dataset_file(cfg.input_file, format);
+  auto file = load_input_file(cfg, format);
   if (!file) return tl::unexpected(file.error());
   auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
@@ -334,7 +335,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   // folders (one file per session).
   const bool ordered_without_history = file->format == dataset::FileFormat::kSingleTurn ||
                                        file->format == dataset::FileFormat::kInputsJson ||
-                                       file->format == dataset::FileFormat::kRawPayload;
+                                       file->format == dataset::FileFormat::kRawPayload ||
+                                       file->format == dataset::FileFormat::kBasetenTrace;
   bool dropped_sharegpt_turns = false;
   std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
   for (const auto& conv : workload->conversations) {

@@ -122,6 +122,15 @@ struct BenchmarkConfig {
   bool fixed_schedule_auto_offset = false;    // --fixed-schedule-auto-offset
   std::optional<int64_t> fixed_schedule_start_offset_ms;  // --fixed-schedule-start-offset
   std::optional<int64_t> fixed_schedule_end_offset_ms;    // --fixed-schedule-end-offset
+  // Trace replay (flags_trace_replay.cc; baseten_trace).
+  std::optional<bool> open_loop_replay;       // --open-loop-replay / --no-open-loop-replay (unset: on)
+  bool open_loop_strict = false;              // --open-loop-strict: every row its own session
+  double trace_session_sample_ratio = 1.0;    // --trace-session-sample-ratio, in (0, 1]
+  std::optional<double> inter_turn_delay_cap_s;  // --inter-turn-delay-cap-seconds
+  std::optional<double> max_idle_gap_cap_s;      // --max-idle-gap-cap-seconds
+  double replay_speedup = 1.0;                // --replay-speedup (> 0)
+  bool omit_kv_hints = false;                 // --omit-kv-hints: no hash_ids/block_size in bodies
+  std::optional<bool> force_min_tokens;       // --force-min-tokens / --no-force-min-tokens (unset: on)
 
   // Load.
   std::optional<int64_t> concurrency;         // --concurrency

@@ -34,6 +34,8 @@ constexpr EnvVarInfo kVars[] = {
     {EnvVar::kHfToken, "HF_TOKEN", R::kSecret, "hub token for gated or private tokenizers"},
     {EnvVar::kHuggingFaceHubToken, "HUGGING_FACE_HUB_TOKEN", R::kSecret, "older name of HF_TOKEN"},
     {EnvVar::kHfHubOffline, "HF_HUB_OFFLINE", R::kPlain, "1: never download tokenizers"},
+    {EnvVar::kAiperfBasetenSessionColumn, "AIPERF_DATASET_BASETEN_SESSION_COLUMN", R::kPlain,
+     "baseten_trace session key column (provided_session_id or poor_man_session_id)"},
     {EnvVar::kHttpProxyLower, "http_proxy", R::kUrl, "proxy for http:// load (libcurl)"},
     {EnvVar::kHttpProxyUpper, "HTTP_PROXY", R::kUrl, "proxy for http:// load (libcurl)"},
     {EnvVar::kHttpsProxyLower, "https_proxy", R::kUrl, "proxy for https:// load (libcurl)"},

@@ -39,6 +39,7 @@ enum class EnvVar {
   kHfToken,
   kHuggingFaceHubToken,
   kHfHubOffline,
+  kAiperfBasetenSessionColumn,
   kHttpProxyLower,
   kHttpProxyUpper,
   kHttpsProxyLower,

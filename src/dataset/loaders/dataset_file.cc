@@ -8,6 +8,7 @@
 
 #include "core/env.h"
 #include "core/interrupt.h"
+#include "dataset/loaders/baseten_trace.h"
 #include "dataset/loaders/input_file.h"
 #include "dataset/loaders/parsers.h"
 
@@ -28,6 +29,7 @@ constexpr NamedFormat kFormats[] = {
     {"bailian_trace", FileFormat::kBailianTrace}, {"burst_gpt_trace", FileFormat::kBurstGptTrace},
     {"inputs_json", FileFormat::kInputsJson},     {"raw_payload", FileFormat::kRawPayload},
     {"sharegpt", FileFormat::kShareGpt},
+    {"baseten_trace", FileFormat::kBasetenTrace},
 };
 
 FileFormat guess_from_object(object obj) {
@@ -45,7 +47,8 @@ FileFormat guess_from_object(object obj) {
 std::string display_name(const std::string& path) { return is_stdin_path(path) ? "<stdin>" : path; }
 
 bool is_line_format(FileFormat f) {
-  return f != FileFormat::kInputsJson && f != FileFormat::kShareGpt;
+  return f != FileFormat::kInputsJson && f != FileFormat::kShareGpt &&
+         f != FileFormat::kBasetenTrace;
 }
 
 // AIPerf's auto-detection order, from the first record of the text.
@@ -53,6 +56,7 @@ Result<FileFormat> detect_text_format(std::string_view t, const std::string& pat
   const size_t first = t.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
     return make_error(ErrorCode::kParse, fmt::format("--input-file '{}' is empty", path));
+  if (looks_like_parquet(t)) return FileFormat::kBasetenTrace;
   if (t.substr(first).starts_with("Timestamp,") || path.ends_with(".csv"))
     return FileFormat::kBurstGptTrace;
   if (t[first] == '[') return FileFormat::kShareGpt;
@@ -174,6 +178,8 @@ Result<DatasetFile> parse_dataset_text(std::string_view text, FileFormat format,
       return parsers::parse_whole_json(text, format, name);
     case FileFormat::kBurstGptTrace:
       return parsers::parse_burst_gpt(text, name);
+    case FileFormat::kBasetenTrace:
+      return parse_baseten_trace(text, name, BasetenOptions{});
     default:
       return parsers::parse_jsonl(text, format, name);
   }

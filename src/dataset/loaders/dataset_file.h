@@ -3,7 +3,8 @@
 // prompts for length-only rows (traces) and scheduling are done by the workload builder.
 //
 // Formats (AIPerf names): single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace,
-// burst_gpt_trace, inputs_json, raw_payload, plus sharegpt (vLLM's ShareGPT JSON file).
+// burst_gpt_trace, inputs_json, raw_payload, baseten_trace (Parquet; replay options in
+// baseten_trace.h), plus sharegpt (vLLM's ShareGPT JSON file).
 // A malformed file is an error naming the file, the line and the field (exit code 2).
 //
 // Thread safety: pure functions.
@@ -29,6 +30,7 @@ enum class FileFormat {
   kInputsJson,
   kRawPayload,
   kShareGpt,
+  kBasetenTrace,  // Parquet (baseten_trace.h)
 };
 
 const char* file_format_name(FileFormat format);

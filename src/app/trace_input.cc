@@ -1,0 +1,78 @@
+#include "app/trace_input.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/env.h"
+
+namespace servebench::app {
+namespace {
+
+// Only regular files are peeked at: opening a FIFO would block (the loader refuses those).
+bool starts_with_parquet_magic(const std::string& path) {
+  std::error_code ec;
+  if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char head[4] = {};
+  return in.read(head, 4) && dataset::looks_like_parquet(std::string_view(head, 4));
+}
+
+Status check_extra_inputs(const config::BenchmarkConfig& cfg, const dataset::BasetenOptions& o) {
+  if (cfg.extra_inputs_json.empty()) return {};
+  const auto extras = nlohmann::json::parse(cfg.extra_inputs_json, nullptr, false);
+  if (!extras.is_object()) return {};
+  auto clash = [&](const char* key, const char* fix) -> Status {
+    if (!extras.contains(key)) return {};
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("--extra-inputs '{}' clashes with the per-row value of the "
+                                  "baseten_trace '{}' ({})",
+                                  key, cfg.input_file, fix));
+  };
+  if (o.force_min_tokens) SB_TRY(clash("min_tokens", "drop it or add --no-force-min-tokens"));
+  if (!o.omit_kv_hints) {
+    SB_TRY(clash("hash_ids", "drop it or add --omit-kv-hints"));
+    SB_TRY(clash("block_size", "drop it or add --omit-kv-hints"));
+  }
+  return {};
+}
+
+}  // namespace
+
+dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg) {
+  dataset::BasetenOptions o;
+  o.open_loop = cfg.open_loop_replay.value_or(true);
+  o.open_loop_strict = cfg.open_loop_strict;
+  o.sample_ratio = cfg.trace_session_sample_ratio;
+  o.seed = cfg.random_seed.value_or(0);
+  o.inter_turn_delay_cap_ms = cfg.inter_turn_delay_cap_s ? *cfg.inter_turn_delay_cap_s * 1e3 : -1;
+  o.max_idle_gap_cap_ms = cfg.max_idle_gap_cap_s ? *cfg.max_idle_gap_cap_s * 1e3 : -1;
+  o.speedup = cfg.replay_speedup;
+  o.omit_kv_hints = cfg.omit_kv_hints;
+  o.force_min_tokens = cfg.force_min_tokens.value_or(true);
+  o.session_column =
+      core::env().get_or(core::EnvVar::kAiperfBasetenSessionColumn, "provided_session_id");
+  return o;
+}
+
+Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
+                                             std::optional<dataset::FileFormat> format) {
+  const bool baseten = format ? *format == dataset::FileFormat::kBasetenTrace
+                              : starts_with_parquet_magic(cfg.input_file);
+  if (!baseten) return dataset::load_dataset_file(cfg.input_file, format);
+  const dataset::BasetenOptions o = baseten_options(cfg);
+  if (cfg.open_loop_strict && !o.open_loop)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--open-loop-strict needs open-loop replay; drop --no-open-loop-replay");
+  if (o.session_column != "provided_session_id" && o.session_column != "poor_man_session_id")
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("AIPERF_DATASET_BASETEN_SESSION_COLUMN '{}' is not a session "
+                                  "column; use provided_session_id or poor_man_session_id",
+                                  o.session_column));
+  SB_TRY(check_extra_inputs(cfg, o));
+  return dataset::load_baseten_trace(cfg.input_file, o);
+}
+
+}  // namespace servebench::app

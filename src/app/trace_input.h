@@ -1,0 +1,25 @@
+// The --input-file loader used by the workload set-up: dataset files through
+// dataset::load_dataset_file, Parquet traces (baseten_trace, given or detected by their "PAR1"
+// magic) through dataset::load_baseten_trace with the trace replay flags of the config.
+//
+// Thread safety: pure function of the config and the file.
+#pragma once
+
+#include <optional>
+
+#include "config/benchmark_config.h"
+#include "core/result.h"
+#include "dataset/loaders/baseten_trace.h"
+#include "dataset/loaders/dataset_file.h"
+
+namespace servebench::app {
+
+// The replay options of the config (--replay-speedup, --open-loop-replay, ...).
+dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg);
+
+// Errors (exit code 2): the file's, or --extra-inputs that sets what each trace row sets
+// (min_tokens while --force-min-tokens is on, hash_ids/block_size without --omit-kv-hints).
+Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
+                                             std::optional<dataset::FileFormat> format);
+
+}  // namespace servebench::app
