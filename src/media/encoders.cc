@@ -5,6 +5,7 @@
 #include <png.h>
 
 #include <algorithm>
+#include <csetjmp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,20 +16,40 @@
 
 namespace servebench::media {
 
+namespace {
+
+void png_append(png_structp png, png_bytep data, size_t length) {
+  static_cast<std::string*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), length);
+}
+
+}  // namespace
+
+// Fast settings: zlib level 1 and no row filter. Synthetic noise does not compress, so the
+// default level 6 with adaptive filters only costs time (about 10× for a 1024×1024 image).
 Result<std::string> encode_png(const std::vector<uint8_t>& rgb, int width, int height) {
-  png_image img;
-  std::memset(&img, 0, sizeof(img));
-  img.version = PNG_IMAGE_VERSION;
-  img.width = static_cast<png_uint_32>(width);
-  img.height = static_cast<png_uint_32>(height);
-  img.format = PNG_FORMAT_RGB;
-  png_alloc_size_t size = 0;
-  if (!png_image_write_to_memory(&img, nullptr, &size, 0, rgb.data(), 0, nullptr))
-    return make_error(ErrorCode::kInternal, fmt::format("PNG encoder: {}", img.message));
-  std::string out(size, '\0');
-  if (!png_image_write_to_memory(&img, out.data(), &size, 0, rgb.data(), 0, nullptr))
-    return make_error(ErrorCode::kInternal, fmt::format("PNG encoder: {}", img.message));
-  out.resize(size);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
+  if (info == nullptr) {
+    png_destroy_write_struct(&png, nullptr);
+    return make_error(ErrorCode::kInternal, "PNG encoder: out of memory");
+  }
+  std::string out;
+  out.reserve(rgb.size() + rgb.size() / 64 + 1024);
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    return make_error(ErrorCode::kInternal, "PNG encoder failed");
+  }
+  png_set_write_fn(png, &out, &png_append, nullptr);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+               PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, 1);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_write_info(png, info);
+  for (int y = 0; y < height; ++y)
+    png_write_row(png, const_cast<png_bytep>(rgb.data() + static_cast<size_t>(y) * width * 3));
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
   return out;
 }
 
