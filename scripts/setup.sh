@@ -110,4 +110,6 @@ if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]
   "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
   echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
+# transformers + jinja2 (pinned): the chat-template renderer's reference renderings.
+"$(dirname "$0")/jinja_venv.sh"
 echo "setup: ok" >&2
