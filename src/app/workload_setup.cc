@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/chat_template_isl.h"
 #include "core/interrupt.h"
 #include "core/units.h"
 #include "dataset/conversations.h"
@@ -27,6 +28,11 @@ Error interrupted_error() { return Error{ErrorCode::kInternal, "interrupted duri
 
 Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
 
+
+bool chat_endpoint(const endpoints::Endpoint& endpoint) {
+  auto spec = endpoints::find_spec(endpoint.name());
+  return spec && (*spec)->has(core::kCapChatMessages);
+}
 
 // ISL of a prompt: each message's text counted on its own (as a chat template presents them to
 // the server's tokenizer) and summed.
@@ -239,6 +245,9 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
                                                     uint64_t seed) {
   auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
+  auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
+  if (!template_isl) return tl::unexpected(template_isl.error());
+  const int64_t overhead = *template_isl ? (*template_isl)->overhead_tokens : 0;
   std::optional<dataset::SequenceDistribution> seq;
   if (!cfg.sequence_distribution.empty()) {
     auto s = dataset::SequenceDistribution::parse(cfg.sequence_distribution);
@@ -252,7 +261,7 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   o.delay_mean_ms = cfg.session_turn_delay_mean_ms;
   o.delay_stddev_ms = cfg.session_turn_delay_stddev_ms;
   o.delay_ratio = cfg.session_delay_ratio;
-  o.isl_mean = cfg.isl_mean_tokens;
+  o.isl_mean = std::max(1.0, cfg.isl_mean_tokens - static_cast<double>(overhead));
   o.isl_stddev = cfg.isl_stddev_tokens;
   o.osl_mean = cfg.osl_mean_tokens;
   o.osl_stddev = cfg.osl_stddev_tokens;
@@ -287,7 +296,9 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
     a.convs.push_back(std::move(s));
   }
   a.sessions |= cfg.user_centric_rate.has_value();
-  return assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+  auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+  if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+  return out;
 }
 
 Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,

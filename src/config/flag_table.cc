@@ -11,6 +11,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_input_flags(&all);
     add_session_flags(&all);
     add_rankings_flags(&all);
+    add_prompts_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);
