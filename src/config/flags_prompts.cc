@@ -2,8 +2,8 @@
 //   --apply-chat-template  ISL counted through the model's chat template (chat_template/), and
 //                          synthetic prompts shortened by the template's overhead so the server's
 //                          prompt_tokens equal the target (app/chat_template_isl.h).
-//   --prompt-corpus        sonnet (the prose corpus) or coding (code and tool output), both
-//                          embedded (dataset/embedded_corpus.h).
+//   --prompt-corpus        sonnet: the embedded prose corpus (dataset/embedded_corpus.h);
+//                          coding is refused with exit 2 until a coding corpus is embedded.
 #include "config/flag_kinds.h"
 
 namespace servebench::config {
@@ -16,7 +16,10 @@ FlagSpec prompt_corpus_flag() {
                     "/input/prompt/corpus");
   s.apply = [](const FlagInput& in, C* c) -> Status {
     if (in.text.empty()) return {};
-    if (in.text != "sonnet" && in.text != "coding") {
+    if (in.text == "coding") {
+      return usage("--prompt-corpus coding is not supported yet; use sonnet (the prose corpus)");
+    }
+    if (in.text != "sonnet") {
       return usage("--prompt-corpus '" + in.text + "' is invalid; expected sonnet or coding");
     }
     c->prompt_corpus = in.text;
