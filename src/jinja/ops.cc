@@ -13,6 +13,10 @@ namespace {
 }
 
 Value repeat(const Value& seq, int64_t n) {
+  const size_t unit = seq.is_string() ? seq.str().size() : seq.list->size();
+  if (n > 0 && unit > 0 && static_cast<uint64_t>(n) > (uint64_t{1} << 26) / unit) {
+    throw TemplateError(0, "repetition result too large");
+  }
   if (seq.is_string()) {
     std::string out;
     for (int64_t k = 0; k < n; ++k) out += seq.str();

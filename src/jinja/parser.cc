@@ -20,6 +20,15 @@ ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b, int line) {
   return e;
 }
 
+// Bounds the nesting of expressions, so hostile input fails instead of exhausting the stack.
+struct DepthGuard {
+  DepthGuard(int& depth, int line) : depth_(depth) {
+    if (++depth_ > 200) throw TemplateError(line, "expression nested too deeply");
+  }
+  ~DepthGuard() { --depth_; }
+  int& depth_;
+};
+
 class Parser {
  public:
   explicit Parser(const std::vector<Token>& tokens) : t_(tokens) {}
@@ -115,6 +124,7 @@ class Parser {
 
   NodePtr parse_statement() {
     int line = peek().line;
+    DepthGuard guard(depth_, line);
     std::string kw = expect_name();
     auto n = std::make_unique<Node>();
     n->line = line;
@@ -260,6 +270,7 @@ class Parser {
   }
 
   ExprPtr parse_expression() {
+    DepthGuard guard(depth_, peek().line);
     ExprPtr expr = parse_or();
     while (is_name("if")) {
       int line = next().line;
@@ -294,6 +305,7 @@ class Parser {
   }
 
   ExprPtr parse_not() {
+    DepthGuard guard(depth_, peek().line);
     if (is_name("not")) {
       int line = next().line;
       auto e = make_expr(ExprType::kUnary, line, "not");
@@ -363,6 +375,7 @@ class Parser {
   }
 
   ExprPtr parse_unary(bool with_filter) {
+    DepthGuard guard(depth_, peek().line);
     ExprPtr node;
     if (is_op("-") || is_op("+")) {
       const Token& op = next();
@@ -558,6 +571,7 @@ class Parser {
 
   const std::vector<Token>& t_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
