@@ -304,6 +304,14 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
 Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                                const endpoints::Endpoint& endpoint, std::string_view corpus,
                                                uint64_t seed) {
+  // --apply-chat-template: the file sets the prompts (no compensation); their ISL is counted
+  // through the template.
+  auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
+  if (!template_isl) return tl::unexpected(template_isl.error());
+  auto finish = [&](Result<PreparedWorkload> out) {
+    if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+    return out;
+  };
   std::optional<dataset::FileFormat> format;
   if (!cfg.custom_dataset_type.empty()) {
     auto f = dataset::parse_file_format(cfg.custom_dataset_type);
@@ -386,7 +394,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   const bool fixed = cfg.fixed_schedule.value_or(workload->has_timestamps);
   if (!fixed) {
     if (workload->has_timestamps) out.warnings.push_back("timestamps in the input file are ignored (--no-fixed-schedule)");
-    return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+    return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
   }
   a.fixed = true;
   // The option rules that --fixed-schedule has in validate(), for a schedule switched on by the
@@ -445,7 +453,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   }
   a.convs = std::move(ordered);
   out.fixed_offsets_ns = std::move(offsets);
-  return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+  return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
 }
 
 }  // namespace servebench::app

@@ -1,5 +1,5 @@
 // The syntax tree of a parsed template: expressions (Expr) and statements (Node). Built by
-// parse_template (parser.h), walked by the evaluator (evaluator.cc). Nodes own their children.
+// parse_template (parser.h), walked by the evaluator (template.cc). Nodes own their children.
 #pragma once
 
 #include <memory>
