@@ -24,12 +24,13 @@ std::string qwen3_dir() {
 }
 
 RunResult run_with_mock(const std::string& dir, std::vector<std::string> args) {
+  fs::create_directories(dir);
   Server mock;
   if (!mock.start_mock({"--tokenizer", "builtin"})) {
     ADD_FAILURE() << "servebench-mock did not start";
     return {};
   }
-  std::vector<std::string> all = {"-m", "mock-model", "-u", mock.url(), "--endpoint-type", "chat",
+  std::vector<std::string> all = {"-m", "mock-model", "-u", mock.url(),
                                   "--isl", "120", "--osl", "4", "--request-count", "10",
                                   "--concurrency", "2", "--random-seed", "5", "--export-level", "raw"};
   all.insert(all.end(), args.begin(), args.end());
