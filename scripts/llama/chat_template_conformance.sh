@@ -42,7 +42,7 @@ print(json.dumps({"chat_template": bytes(field("tokenizer.chat_template")).decod
                   "eos_token": tok("tokenizer.ggml.eos_token_id")}))
 PY
   port=$("$pyd" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 1 -tb 1 --no-warmup --seed 1 \
+  "$llama_bin" -m "$gguf" --host 127.0.0.1 --port "$port" -c 4096 -np 4 -t 1 -tb 1 --metrics --no-warmup --seed 1 \
     >"$dir/llama-server.log" 2>&1 &
   server_pid=$!
   url="http://127.0.0.1:$port"
