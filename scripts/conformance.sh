@@ -412,6 +412,11 @@ else
 fi
 # ---- end of rankings and embeddings ------------------------------------------------------------
 
+# ---- --apply-chat-template: ISL through the model's template == llama-server's prompt_tokens ----
+while IFS= read -r line; do summary+=("$line"); [[ $line == FAIL* ]] && failed=1; done \
+  < <(SERVEBENCH_BIN="$servebench" "$repo/scripts/llama/chat_template_conformance.sh" "$out" 2>&1 || true)
+# ---- end --apply-chat-template -------------------------------------------------------------------
+
 echo "== conformance $([[ $short -eq 1 ]] && echo short || echo full): $(( $(date +%s) - t_start )) s, artifacts in $out"
 printf '%s\n' "${summary[@]}" | cut -c1-400
 exit $failed

@@ -116,4 +116,6 @@ fi
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
   "$(dirname "$0")/parquet/setup_pyarrow.sh"
 fi
+# transformers + jinja2 (pinned): the chat-template renderer's reference renderings.
+"$(dirname "$0")/jinja_venv.sh"
 echo "setup: ok" >&2

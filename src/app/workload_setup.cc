@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/media_setup.h"
+#include "app/chat_template_isl.h"
 #include "core/interrupt.h"
 #include "core/units.h"
 #include "dataset/conversations.h"
@@ -30,6 +31,11 @@ Error interrupted_error() { return Error{ErrorCode::kInternal, "interrupted duri
 
 Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
 
+
+bool chat_endpoint(const endpoints::Endpoint& endpoint) {
+  auto spec = endpoints::find_spec(endpoint.name());
+  return spec && (*spec)->has(core::kCapChatMessages);
+}
 
 // ISL of a prompt: each message's text counted on its own (as a chat template presents them to
 // the server's tokenizer) and summed.
@@ -243,6 +249,9 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
                                                     uint64_t seed) {
   auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
+  auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
+  if (!template_isl) return tl::unexpected(template_isl.error());
+  const int64_t overhead = *template_isl ? (*template_isl)->overhead_tokens : 0;
   std::optional<dataset::SequenceDistribution> seq;
   if (!cfg.sequence_distribution.empty()) {
     auto s = dataset::SequenceDistribution::parse(cfg.sequence_distribution);
@@ -256,7 +265,7 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   o.delay_mean_ms = cfg.session_turn_delay_mean_ms;
   o.delay_stddev_ms = cfg.session_turn_delay_stddev_ms;
   o.delay_ratio = cfg.session_delay_ratio;
-  o.isl_mean = cfg.isl_mean_tokens;
+  o.isl_mean = std::max(1.0, cfg.isl_mean_tokens - static_cast<double>(overhead));
   o.isl_stddev = cfg.isl_stddev_tokens;
   o.osl_mean = cfg.osl_mean_tokens;
   o.osl_stddev = cfg.osl_stddev_tokens;
@@ -298,12 +307,22 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
     a.convs.push_back(std::move(s));
   }
   a.sessions |= cfg.user_centric_rate.has_value();
-  return assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+  auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+  if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+  return out;
 }
 
 Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                                const endpoints::Endpoint& endpoint, std::string_view corpus,
                                                uint64_t seed) {
+  // --apply-chat-template: the file sets the prompts (no compensation); their ISL is counted
+  // through the template.
+  auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
+  if (!template_isl) return tl::unexpected(template_isl.error());
+  auto finish = [&](Result<PreparedWorkload> out) {
+    if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+    return out;
+  };
   std::optional<dataset::FileFormat> format;
   if (!cfg.custom_dataset_type.empty()) {
     auto f = dataset::parse_file_format(cfg.custom_dataset_type);
@@ -387,7 +406,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   const bool fixed = cfg.fixed_schedule.value_or(workload->has_timestamps);
   if (!fixed) {
     if (workload->has_timestamps) out.warnings.push_back("timestamps in the input file are ignored (--no-fixed-schedule)");
-    return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+    return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
   }
   a.fixed = true;
   // The option rules that --fixed-schedule has in validate(), for a schedule switched on by the
@@ -446,7 +465,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   }
   a.convs = std::move(ordered);
   out.fixed_offsets_ns = std::move(offsets);
-  return assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+  return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
 }
 
 }  // namespace servebench::app

@@ -70,6 +70,9 @@ struct BenchmarkConfig {
   std::optional<uint64_t> random_seed;        // --random-seed
   std::string sequence_distribution;          // --sequence-distribution/--seq-dist ("" = none)
   SamplingStrategyName sampling_strategy = SamplingStrategyName::kDefault;  // --dataset-sampling-strategy
+  // Prompts (flags_prompts.cc).
+  bool apply_chat_template = false;           // --apply-chat-template: ISL through the model's template
+  std::string prompt_corpus;                  // --prompt-corpus sonnet|coding ("" = sonnet, the prose corpus)
 
   // Rankings requests: one query plus passages (--rankings-*; rankings endpoint types only).
   int64_t rankings_passages_mean = 1;          // --rankings-passages-mean

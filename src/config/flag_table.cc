@@ -13,6 +13,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_rankings_flags(&all);
     add_media_flags(&all);
     add_trace_replay_flags(&all);
+    add_prompts_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);

@@ -81,6 +81,7 @@ void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
 void add_media_flags(std::vector<FlagSpec>* out);     // flags_media.cc
 void add_trace_replay_flags(std::vector<FlagSpec>* out);  // flags_trace_replay.cc
+void add_prompts_flags(std::vector<FlagSpec>* out);  // flags_prompts.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -199,7 +199,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(5},"file":null,"fixed_schedule":null,"fixed_schedule_auto_offset":false,"fixed_s)JSON"
       R"JSON(chedule_end_offset":null,"fixed_schedule_start_offset":null,"headers":["Content-)JSON"
       R"JSON(Type: text/plain","X-A: <redacted>"],"image":{"batch_size":1,"format":"png","height":{"mean":0.0,"stddev":0.0},"width":{"mean":0.0,"stddev":0.0}},"isl_block_size":null,"num_dataset_entries")JSON"
-      R"JSON(:7,"prompt":{"batch_size":1,"input_tokens":{"mean":100.0,"range_ratio":null,"stddev":3.0},"outp)JSON"
+      R"JSON(:7,"prompt":{"batch_size":1,"corpus":null,"input_tokens":{"mean":100.0,"range_ratio":null,"stddev":3.0},"outp)JSON"
       R"JSON(ut_tokens":{"mean":20.0,"range_ratio":null,"stddev":2.0},"prefix_prompt":{"lengt)JSON"
       R"JSON(h":9,"pool_size":3},"range_ratio_style":"vllm","shared_system_prompt_length":11,)JSON"
       R"JSON("user_context_prompt_length":12},"random_seed":42,)JSON"
@@ -215,7 +215,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(rk_latency":{"automatic":false,"mean_ms":null,"ping_interval":1.0},"outpu)JSON"
       R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
       R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
-      R"JSON("interval":0.333,"urls":[]},"tokenizer":{"name":"builtin","revision":"r1"}})JSON");
+      R"JSON("interval":0.333,"urls":[]},"tokenizer":{"apply_chat_template":false,"name":"builtin","revision":"r1"}})JSON");
   EXPECT_EQ(got, expected) << got.dump();
 }
 
