@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/run.h"
 #include "app/signal_watcher.h"
@@ -11,6 +12,7 @@
 #include "config/cli_options.h"
 #include "core/log.h"
 #include "live/live_session.h"
+#include "yaml_config/yaml_config.h"
 
 namespace servebench::cli {
 namespace {
@@ -32,7 +34,12 @@ int usage_error(std::string message) {
 int run_profile(int argc, char** argv) {
   // Before any thread exists and before set-up, so Ctrl-C works in every phase.
   app::SignalWatcher watcher("servebench");
-  auto parsed = config::parse_profile_args(argc, argv);
+  // -f/--config FILE.yaml: the file's flags first, the command line's own flags override them.
+  auto expanded = yaml_config::expand_profile_argv(argc, argv);
+  if (!expanded) return usage_error(expanded.error().message);
+  std::vector<const char*> args;
+  for (const auto& a : *expanded) args.push_back(a.c_str());
+  auto parsed = config::parse_profile_args(static_cast<int>(args.size()), args.data());
   if (!parsed) return usage_error(parsed.error().message);
   if (parsed->help) {
     std::fputs(parsed->help_text.c_str(), stdout);
