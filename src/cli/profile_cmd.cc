@@ -49,7 +49,13 @@ int run_profile(int argc, char** argv) {
   core::init_logging(cfg.verbosity);
 
   app::RunHooks hooks;
-  hooks.before_load = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kLoad); };
+  const std::vector<std::string> words(expanded->begin() + 1, expanded->end());
+  hooks.before_load = [&watcher, &words](const app::PhaseInfo& info) {
+    if (!yaml_config::write_effective_config(info.artifact_dir, words))
+      std::fprintf(stderr, "servebench profile: warning: could not write %s/profile_config.yaml\n",
+                   info.artifact_dir.c_str());
+    watcher.set_stage(app::Stage::kLoad);
+  };
   hooks.after_grace = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kExport); };
   // The live display and API watch the run from their own threads; the session ends (final
   // frame, API closed) before the summary lines below.

@@ -2,6 +2,7 @@
 // merge.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -139,6 +140,26 @@ Result<std::map<std::string, std::string>> read_variables(const Reader& r, const
   return vars;
 }
 
+// servebench_flags: profile flags word by word (profile_config.yaml writes them).
+Status map_flag_words(const Reader& r, const YAML::Node& n, Out* out) {
+  if (!n.IsSequence()) return make_error(r.fail(n, "servebench_flags must be a list of flag words"));
+  for (const auto& w : n) {
+    auto s = r.str(w, "servebench_flags");
+    if (!s) return make_error(s.error());
+    const bool is_flag = s->size() > 1 && (*s)[0] == '-' && !std::isdigit(static_cast<unsigned char>((*s)[1]));
+    if (is_flag || out->empty() || out->back().has_value) {
+      if (!is_flag) return make_error(r.fail(w, fmt::format("servebench_flags: '{}' follows no flag", *s)));
+      const size_t eq = s->find('=');
+      if (eq != std::string::npos) out->push_back(FlagArg{s->substr(0, eq), s->substr(eq + 1), true, r.where(w)});
+      else out->push_back(FlagArg{*s, "", false, r.where(w)});
+    } else {
+      out->back().value = *s;
+      out->back().has_value = true;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<LoadedConfig> load_text(const std::string& text, const std::string& name) {
@@ -155,7 +176,8 @@ Result<LoadedConfig> load_text(const std::string& text, const std::string& name)
   if (!vars) return make_error(vars.error());
   r.set_variables(std::move(*vars));
   auto e = r.entries(root, "the top level", {"schema_version", "random_seed", "variables", "sweep", "multi_run", "plot",
-                                             "no_sweep_table", "benchmark", "model", "models", "dataset"});
+                                             "no_sweep_table", "benchmark", "model", "models", "dataset",
+                                             "servebench_flags"});
   if (!e) return make_error(e.error());
   LoadedConfig out;
   const YAML::Node* sweep = nullptr;
@@ -183,6 +205,8 @@ Result<LoadedConfig> load_text(const std::string& text, const std::string& name)
       auto b = r.boolean(v, "no_sweep_table");
       if (!b) return make_error(b.error());
       if (*b) r.add_switch(&out.args, v, "--no-sweep-table");
+    } else if (key == "servebench_flags") {
+      st = map_flag_words(r, v, &out.args);
     }  // variables: read above; plot: the plot command's settings, not a run's
     if (!st) return make_error(st.error());
   }

@@ -45,6 +45,13 @@ std::vector<std::string> to_argv(const std::vector<FlagArg>& args);
 Result<std::vector<std::string>> expand_profile_argv(int argc, const char* const* argv,
                                                      std::vector<FlagArg>* args_out = nullptr);
 
+// profile_config.yaml text for a run's flags (argv without the subcommand): the envelope key
+// servebench_flags lists them word by word; secrets become ${OPENAI_API_KEY},
+// ${SERVEBENCH_HEADER_<NAME>} and ${SERVEBENCH_URL} placeholders.
+std::string effective_config_yaml(const std::vector<std::string>& words);
+// Writes DIR/profile_config.yaml; false on a write error.
+bool write_effective_config(const std::string& dir, const std::vector<std::string>& words);
+
 // "30s", "5m", "1h", "250ms", "1.5" (seconds) → seconds; "inf" stays infinite.
 Result<double> parse_duration_s(const std::string& text);
 
