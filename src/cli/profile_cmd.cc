@@ -50,8 +50,13 @@ int run_profile(int argc, char** argv) {
 
   app::RunHooks hooks;
   const std::vector<std::string> words(expanded->begin() + 1, expanded->end());
-  hooks.before_load = [&watcher, &words](const app::PhaseInfo& info) {
-    if (!yaml_config::write_effective_config(info.artifact_dir, words))
+  hooks.before_load = [&watcher, &words, &cfg](const app::PhaseInfo& info) {
+    std::vector<std::string> all = words;
+    if (!cfg.random_seed) {  // the drawn seed, so the file reproduces the same prompts
+      all.push_back("--random-seed");
+      all.push_back(std::to_string(info.random_seed));
+    }
+    if (!yaml_config::write_effective_config(info.artifact_dir, all))
       std::fprintf(stderr, "servebench profile: warning: could not write %s/profile_config.yaml\n",
                    info.artifact_dir.c_str());
     watcher.set_stage(app::Stage::kLoad);
