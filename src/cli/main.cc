@@ -21,7 +21,8 @@ void print_usage(std::FILE* out) {
                "  report     recompute a run's summary files and report.html from its files\n"
                "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
                "  plot       SVG/PNG charts of one run, or comparison charts of several\n"
-               "  config     YAML config files: init from a template, validate, expand a sweep\n\n"
+               "  config     YAML config files: init from a template, validate, expand a sweep\n"
+               "  analyze-trace  ISL/OSL, rate and prefix-cache hit rate of a mooncake trace\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
   if (cmd == "compare") return servebench::cli::run_compare(argc - 1, argv + 1);
   if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
   if (cmd == "config") return servebench::cli::run_config(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot or config; see --help)\n",
+  if (cmd == "analyze-trace") return servebench::cli::run_analyze_trace(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config or analyze-trace; see --help)\n",
                argv[1]);
   return 2;
 }

@@ -67,5 +67,38 @@ TEST(YamlConfigIntegration, MinimalTemplateRunsAndProfileConfigReproducesInputs)
   EXPECT_EQ(a, read_file(second.artifact_dir + "/inputs.json"));
 }
 
+// Three requests, 7 blocks, 3 of them seen before: 3/7 blocks; tokens (2 + 1 reused blocks of
+// the block size, capped at each input length) over 3100 input tokens.
+TEST(AnalyzeTrace, KnownHitRatesAndDistributions) {
+  const std::string dir = make_temp_dir("analyze-trace");
+  const std::string trace = dir + "/trace.jsonl";
+  std::ofstream(trace) << R"({"timestamp": 0, "input_length": 1000, "output_length": 10, "hash_ids": [1, 2]}
+{"timestamp": 500, "input_length": 1500, "output_length": 20, "hash_ids": [1, 2, 3]}
+{"timestamp": 2000, "input_length": 600, "output_length": 30, "hash_ids": [1, 4]}
+)";
+  for (const auto& [block, tokens] : std::vector<std::pair<int, double>>{{512, 1536}, {256, 768}}) {
+    std::vector<std::string> argv = {bin_dir() + "/servebench", "analyze-trace", trace, "--json",
+                                     "--block-size", std::to_string(block)};
+    const std::string out_path = dir + "/out.json";
+    int fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    pid_t pid = spawn(argv, fd, -1);
+    close(fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    const Json j = Json::parse(read_file(out_path));
+    EXPECT_EQ(j["requests"], 3);
+    EXPECT_EQ(j["cache"]["total_blocks"], 7);
+    EXPECT_EQ(j["cache"]["reused_blocks"], 3);
+    EXPECT_DOUBLE_EQ(j["cache"]["block_hit_rate"].get<double>(), 3.0 / 7.0);
+    EXPECT_DOUBLE_EQ(j["cache"]["token_hit_rate"].get<double>(), tokens / 3100.0);
+    EXPECT_DOUBLE_EQ(j["input_length"]["p50"].get<double>(), 1000);
+    EXPECT_DOUBLE_EQ(j["output_length"]["max"].get<double>(), 30);
+    EXPECT_DOUBLE_EQ(j["timestamp_span_s"].get<double>(), 2.0);
+    EXPECT_DOUBLE_EQ(j["request_rate_per_s"].get<double>(), 1.0);
+  }
+  EXPECT_EQ(run_cmd({"analyze-trace", dir + "/missing.jsonl"}, dir + "/err.txt"), 2);
+}
+
 }  // namespace
 }  // namespace servebench::itest
