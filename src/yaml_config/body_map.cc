@@ -181,10 +181,11 @@ Status map_phase(const Reader& r, const YAML::Node& n, const std::string& path, 
               });
 }
 
-bool is_warmup(const YAML::Node& phase, size_t index, size_t count) {
+// A phase is a warm-up by its kind, else by its name.
+bool is_warmup(const YAML::Node& phase) {
   if (phase["kind"]) return phase["kind"].Scalar() == "warmup";
   if (phase["name"]) return phase["name"].Scalar() == "warmup";
-  return count > 1 && index == 0 && false;
+  return false;
 }
 
 Status map_phases(const Reader& r, const YAML::Node& n, Out* out) {
@@ -192,7 +193,7 @@ Status map_phases(const Reader& r, const YAML::Node& n, Out* out) {
   if (!n.IsSequence()) return make_error(r.fail(n, "benchmark.phases must be a mapping or a list of phases"));
   int profiling = 0;
   for (size_t i = 0; i < n.size(); ++i) {
-    const bool warm = is_warmup(n[i], i, n.size());
+    const bool warm = is_warmup(n[i]);
     if (!warm && ++profiling > 1)
       return make_error(r.fail(n[i], "servebench runs one profiling phase per run; put more load levels "
                                      "in a sweep: (grid or scenarios)"));
