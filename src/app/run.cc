@@ -227,7 +227,8 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   // Seed, prompts and request bodies: all before t0.
   out->seed = cfg.random_seed
                   ? *cfg.random_seed
-                  : (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+                  : ((static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()) &
+                        ((uint64_t{1} << 53) - 1);  // --random-seed reads it back exactly
   auto corpus = dataset::load_corpus(dataset::default_corpus_path());
   if (!corpus) return usage_error(corpus.error().message);
   auto prepared =
@@ -421,6 +422,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
+  info.random_seed = prep.seed;
   ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
   const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);

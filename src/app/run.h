@@ -40,6 +40,7 @@ struct PhaseInfo {
   int64_t load_start_ns = 0;  // profiling phase start (t0); 0 before it (or if it never ran)
   int64_t load_end_ns = 0;    // see load_ended; 0 before it
   bool interrupted = false;   // an interrupt stopped the load (known from load_ended on)
+  uint64_t random_seed = 0;   // the seed the workload was built from (given or drawn)
 };
 
 struct RunHooks {

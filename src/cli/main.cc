@@ -20,7 +20,9 @@ void print_usage(std::FILE* out) {
                "  tokenize   encode or decode text with a tokenizer, or count its tokens\n"
                "  report     recompute a run's summary files and report.html from its files\n"
                "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
-               "  plot       SVG/PNG charts of one run, or comparison charts of several\n\n"
+               "  plot       SVG/PNG charts of one run, or comparison charts of several\n"
+               "  config     YAML config files: init from a template, validate, expand a sweep\n"
+               "  analyze-trace  ISL/OSL, rate and prefix-cache hit rate of a mooncake trace\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -46,7 +48,9 @@ int main(int argc, char** argv) {
   if (cmd == "report") return servebench::cli::run_report(argc - 1, argv + 1);
   if (cmd == "compare") return servebench::cli::run_compare(argc - 1, argv + 1);
   if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare or plot; see --help)\n",
+  if (cmd == "config") return servebench::cli::run_config(argc - 1, argv + 1);
+  if (cmd == "analyze-trace") return servebench::cli::run_analyze_trace(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config or analyze-trace; see --help)\n",
                argv[1]);
   return 2;
 }

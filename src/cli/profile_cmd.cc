@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/run.h"
 #include "app/signal_watcher.h"
@@ -11,6 +12,7 @@
 #include "config/cli_options.h"
 #include "core/log.h"
 #include "live/live_session.h"
+#include "yaml_config/yaml_config.h"
 
 namespace servebench::cli {
 namespace {
@@ -32,7 +34,12 @@ int usage_error(std::string message) {
 int run_profile(int argc, char** argv) {
   // Before any thread exists and before set-up, so Ctrl-C works in every phase.
   app::SignalWatcher watcher("servebench");
-  auto parsed = config::parse_profile_args(argc, argv);
+  // -f/--config FILE.yaml: the file's flags first, the command line's own flags override them.
+  auto expanded = yaml_config::expand_profile_argv(argc, argv);
+  if (!expanded) return usage_error(expanded.error().message);
+  std::vector<const char*> args;
+  for (const auto& a : *expanded) args.push_back(a.c_str());
+  auto parsed = config::parse_profile_args(static_cast<int>(args.size()), args.data());
   if (!parsed) return usage_error(parsed.error().message);
   if (parsed->help) {
     std::fputs(parsed->help_text.c_str(), stdout);
@@ -42,7 +49,18 @@ int run_profile(int argc, char** argv) {
   core::init_logging(cfg.verbosity);
 
   app::RunHooks hooks;
-  hooks.before_load = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kLoad); };
+  const std::vector<std::string> words(expanded->begin() + 1, expanded->end());
+  hooks.before_load = [&watcher, &words, &cfg](const app::PhaseInfo& info) {
+    std::vector<std::string> all = words;
+    if (!cfg.random_seed) {  // the drawn seed, so the file reproduces the same prompts
+      all.push_back("--random-seed");
+      all.push_back(std::to_string(info.random_seed));
+    }
+    if (!yaml_config::write_effective_config(info.artifact_dir, all))
+      std::fprintf(stderr, "servebench profile: warning: could not write %s/profile_config.yaml\n",
+                   info.artifact_dir.c_str());
+    watcher.set_stage(app::Stage::kLoad);
+  };
   hooks.after_grace = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kExport); };
   // The live display and API watch the run from their own threads; the session ends (final
   // frame, API closed) before the summary lines below.

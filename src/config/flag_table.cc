@@ -7,6 +7,7 @@ namespace servebench::config {
 const std::vector<FlagSpec>& profile_flags() {
   static const std::vector<FlagSpec> kFlags = [] {
     std::vector<FlagSpec> all;
+    add_config_file_flags(&all);
     add_endpoint_flags(&all);
     add_input_flags(&all);
     add_session_flags(&all);
