@@ -1,5 +1,7 @@
 #include "core/units.h"
 
+#include <charconv>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -87,6 +89,13 @@ Result<int64_t> parse_duration_ns(std::string_view text, DurationUnit bare_unit)
 }
 
 Result<int64_t> parse_count(std::string_view text) {
+  // A plain integer is read exactly (a seed above 2^53 would lose digits through a double).
+  if (!text.empty() && text.size() <= 18 &&
+      text.find_first_not_of("0123456789") == std::string_view::npos) {
+    int64_t exact = 0;
+    std::from_chars(text.data(), text.data() + text.size(), exact);
+    return exact;
+  }
   double v = 0;
   std::string_view suffix;
   if (!split_number(text, &v, &suffix))
