@@ -20,11 +20,14 @@ struct MockRun {
   std::vector<Json> server;  // the mock's request records, in arrival order
 };
 
-MockRun run_with_mock(const std::string& dir, std::vector<std::string> args) {
+MockRun run_with_mock(const std::string& dir, std::vector<std::string> args,
+                      std::vector<std::string> mock_args = {}) {
   MockRun out;
   Server mock;
-  if (!mock.start_mock({"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs), "--record-requests",
-                        dir + "/rec.jsonl"})) {
+  std::vector<std::string> margs = {"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs), "--record-requests",
+                                    dir + "/rec.jsonl"};
+  margs.insert(margs.end(), mock_args.begin(), mock_args.end());
+  if (!mock.start_mock(margs)) {
     ADD_FAILURE() << "servebench-mock did not start";
     return out;
   }
@@ -89,6 +92,26 @@ TEST(Agentic, WekaTraceReplaysRowsExactlyWithSubagentsJoinedBeforeTheNextTurn) {
   EXPECT_GE(at_ms(*parent[2], first), at_ms(*c1[0], first) + kTtftMs);
   // Timestamps: turn 1 no earlier than its recorded 100 ms.
   EXPECT_GE(at_ms(*parent[1], first), 99);
+}
+
+// A server that never answers: every request times out and is recorded as failed; children
+// still start, their failures release the join, and the run ends (no hang).
+TEST(Agentic, FailingChildrenAreRecordedAndReleaseTheJoin) {
+  const std::string dir = make_temp_dir("wekafail");
+  auto run = run_with_mock(dir,
+                           {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json", "--custom-dataset-type",
+                            "weka_trace", "--request-timeout-seconds", "0.3"},
+                           {"--error-rate", "100", "--error-kind", "stall", "--stall-timeout-ms", "5000"});
+  EXPECT_EQ(run.r.exit_code, 3) << run.r.stderr_text;  // every request failed
+  ASSERT_EQ(run.server.size(), 6u);
+  int children = 0;
+  for (const auto& q : run.server) children += is_child(q, 0) || is_child(q, 1);
+  EXPECT_EQ(children, 3);
+  // The joined parent turn arrives after the children's timeouts.
+  EXPECT_EQ(corr(run.server.back()).find("-c"), std::string::npos);
+  const auto records = run.r.records();
+  ASSERT_EQ(records.size(), 6u);
+  for (const auto& rec : records) EXPECT_TRUE(rec.contains("error")) << rec.dump();
 }
 
 TEST(Agentic, WekaMaxContextLengthDroppingEveryTraceIsAUsageError) {
