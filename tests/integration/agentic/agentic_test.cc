@@ -94,6 +94,27 @@ TEST(Agentic, WekaTraceReplaysRowsExactlyWithSubagentsJoinedBeforeTheNextTurn) {
   EXPECT_GE(at_ms(*parent[1], first), 99);
 }
 
+// Requests whose hash_ids share leading blocks share that prompt prefix (the KV-cache reuse the
+// trace recorded): turn 0 (blocks 1-4) is a prefix of turn 1 (blocks 1-6); a1's blocks differ.
+TEST(Agentic, WekaSharedHashIdsShareThePromptPrefix) {
+  const std::string dir = make_temp_dir("wekaprefix");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json",
+                                 "--custom-dataset-type", "weka_trace"},
+                           {"--record-bodies"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  std::vector<std::string> parent, child;
+  for (const auto& q : run.server) {
+    const Json body = Json::parse(q.at("body").get<std::string>());
+    const std::string text = body.at("messages").back().at("content").get<std::string>();
+    (corr(q).find("-c") == std::string::npos ? parent : child).push_back(text);
+  }
+  ASSERT_EQ(parent.size(), 3u);
+  ASSERT_FALSE(child.empty());
+  EXPECT_TRUE(parent[1].starts_with(parent[0])) << parent[0].substr(0, 80);
+  EXPECT_TRUE(parent[2].starts_with(parent[1]));
+  EXPECT_NE(child[0].substr(0, 40), parent[0].substr(0, 40));
+}
+
 // A server that never answers: every request times out and is recorded as failed; children
 // still start, their failures release the join, and the run ends (no hang).
 TEST(Agentic, FailingChildrenAreRecordedAndReleaseTheJoin) {
