@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,7 +21,9 @@
 #include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
 #include "endpoints/payload_inputs.h"
+#include "dataset/loaders/weka_trace.h"
 #include "endpoints/registry.h"
+#include "load/children.h"
 
 namespace servebench::app {
 namespace {
@@ -220,6 +223,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     sw->cache_bust = cfg.cache_bust;
     sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
     sw->num_users = cfg.num_users.value_or(0);
+    if (auto linked = load::link_children(sw.get(), cfg.input_file); !linked) return tl::unexpected(linked.error());
     out.sessions = std::move(sw);
     return out;
   }
@@ -239,6 +243,34 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     ++out.entries;
   }
   out.order = entry_order(a, cfg, out.entries, seed);
+  return out;
+}
+
+// The trace options of agent traces (flags_agentic.cc).
+dataset::WekaOptions agentic_trace_options(const config::BenchmarkConfig& cfg) {
+  dataset::WekaOptions o;
+  o.think_time_only = cfg.use_think_time_only;
+  o.max_context_length = cfg.max_context_length;
+  return o;
+}
+
+load::SessionBranch session_branch(const dataset::FileBranch& b) {
+  load::SessionBranch out;
+  out.after_turn = b.after_turn;
+  out.join_turn = b.join_turn;
+  out.fork = b.fork;
+  out.child_ids = b.children;
+  for (double ms : b.child_delay_ms) out.child_delay_ns.push_back(static_cast<int64_t>(std::llround(ms * 1e6)));
+  return out;
+}
+
+// Conversations some branch starts (they are not scheduled on their own).
+std::vector<bool> child_conversations(const std::vector<load::SessionTemplate>& convs) {
+  std::unordered_set<std::string> ids;
+  for (const auto& c : convs)
+    for (const auto& b : c.branches) ids.insert(b.child_ids.begin(), b.child_ids.end());
+  std::vector<bool> out;
+  for (const auto& c : convs) out.push_back(ids.count(c.conversation_id) > 0);
   return out;
 }
 
@@ -331,6 +363,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   }
   auto file = load_input_file(cfg, format);
   if (!file) return tl::unexpected(file.error());
+  if (auto applied = dataset::apply_weka_options(&*file, agentic_trace_options(cfg)); !applied)
+    return tl::unexpected(applied.error());
   auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::FileWorkloadOptions wo;
@@ -376,6 +410,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       st.max_output_tokens = t.max_output_tokens > 0 ? t.max_output_tokens : default_osl;
       st.input_tokens = t.input_tokens;
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
+      st.model_rank = t.model_rank;
+      for (const auto& [role, text] : t.lead_messages) st.lead.push_back({role, text});
       if (!t.payload_json.empty()) {
         st.body = t.payload_json;
         st.input_tokens = count_payload_inputs(tok, t.payload_json);
@@ -394,8 +430,10 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       if (sharegpt) break;  // vLLM's convention: the first exchange
     }
     dropped_sharegpt_turns |= sharegpt && conv.turns.size() > 1;
-    s.carry_history = workload->multi_turn_history;
+    s.carry_history = workload->multi_turn_history && conv.carry_history;
     a.sessions |= (workload->multi_turn_history || ordered_without_history) && s.turns.size() > 1;
+    for (const auto& b : conv.branches) s.branches.push_back(session_branch(b));
+    a.sessions |= !s.branches.empty();
     a.convs.push_back(std::move(s));
   }
   if (dropped_sharegpt_turns)
@@ -426,7 +464,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     double ts;
   };
   std::vector<Unit> units;
+  const std::vector<bool> child = child_conversations(a.convs);
   for (size_t c = 0; c < a.convs.size(); ++c) {
+    if (child[c]) continue;  // started by their parents, appended after the scheduled ones
     const size_t n = a.sessions ? 1 : a.convs[c].turns.size();
     for (size_t t = 0; t < n; ++t) {
       if (timestamps[c][t] < 0)
@@ -463,6 +503,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       ordered.push_back(std::move(s));
     }
   }
+  for (size_t c = 0; c < child.size(); ++c)
+    if (child[c]) ordered.push_back(std::move(a.convs[c]));
   a.convs = std::move(ordered);
   out.fixed_offsets_ns = std::move(offsets);
   return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));

@@ -121,6 +121,8 @@ struct BenchmarkConfig {
   std::string input_file;                     // --input-file ("" = synthetic prompts)
   std::string custom_dataset_type;            // --custom-dataset-type ("" = auto-detect)
   int64_t isl_block_size = 0;                 // --isl-block-size (0 = the format's default)
+  bool use_think_time_only = false;           // --use-think-time-only (flags_agentic.cc)
+  int64_t max_context_length = 0;             // --max-context-length (0 = no limit)
   std::optional<bool> fixed_schedule;         // --fixed-schedule / --no-fixed-schedule (unset: auto)
   bool fixed_schedule_auto_offset = false;    // --fixed-schedule-auto-offset
   std::optional<int64_t> fixed_schedule_start_offset_ms;  // --fixed-schedule-start-offset

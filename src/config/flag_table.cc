@@ -18,6 +18,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);
+    add_agentic_flags(&all);
     add_server_metrics_flags(&all);
     add_telemetry_flags(&all);
     return all;

@@ -76,6 +76,7 @@ void add_session_flags(std::vector<FlagSpec>* out);
 void add_load_flags(std::vector<FlagSpec>* out);
 void add_output_flags(std::vector<FlagSpec>* out);
 void add_live_flags(std::vector<FlagSpec>* out);  // flags_live.cc
+void add_agentic_flags(std::vector<FlagSpec>* out);  // flags_agentic.cc
 void add_server_metrics_flags(std::vector<FlagSpec>* out);
 void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc

@@ -67,7 +67,8 @@ void add_input_flags(std::vector<FlagSpec>* out) {
   out->push_back(string_flag(
       "--custom-dataset-type",
       "single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace, burst_gpt_trace, "
-      "inputs_json, raw_payload, sharegpt (default: detected)",
+      "inputs_json, raw_payload, weka_trace, dag_jsonl, sagemaker_data_capture, sharegpt (default: "
+      "detected)",
       &C::custom_dataset_type, true, "/input/custom_dataset_type"));
   {
     FlagSpec s = count_flag(

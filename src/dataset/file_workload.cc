@@ -78,7 +78,8 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
   // Formats whose later turns are deltas that need the live replies threaded in. Raw payloads and
   // inputs.json carry complete bodies; ShareGPT is sent as its first exchange.
   out.multi_turn_history = file.format == FileFormat::kMultiTurn || file.format == FileFormat::kMooncakeTrace ||
-                           file.format == FileFormat::kBailianTrace;
+                           file.format == FileFormat::kBailianTrace || file.format == FileFormat::kDagJsonl ||
+                           file.format == FileFormat::kWekaTrace;
   const int64_t block_size = o.block_size > 0 ? o.block_size : (file.default_block_size > 0 ? file.default_block_size : 512);
   BlockCache blocks(builder, o.seed);
   core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");
@@ -87,6 +88,8 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       return make_error(ErrorCode::kInterrupted, "interrupted while building the file's prompts");
     WorkloadConversation wc;
     wc.session_id = conv.session_id;
+    wc.branches = conv.branches;
+    wc.carry_history = conv.carry_history;
     for (size_t ti = 0; ti < conv.turns.size(); ++ti) {
       const FileTurn& t = conv.turns[ti];
       const std::string where = t.line > 0 ? fmt::format("line {}", t.line) : fmt::format("session '{}'", conv.session_id);
@@ -104,6 +107,8 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.max_output_tokens = t.output_length;
       w.timestamp_ms = t.timestamp_ms;
       w.delay_ms = t.delay_ms;
+      w.lead_messages = t.lead_messages;
+      w.model_rank = t.model_rank;
       if (t.input_length > 0) {
         SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
@@ -124,7 +129,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       }
       wc.turns.push_back(std::move(w));
     }
-    if (!wc.turns.empty()) out.conversations.push_back(std::move(wc));
+    if (!wc.turns.empty() || !wc.branches.empty()) out.conversations.push_back(std::move(wc));
   }
   if (out.conversations.empty())
     return make_error(ErrorCode::kInvalidArgument,

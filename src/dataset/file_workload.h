@@ -34,12 +34,16 @@ struct WorkloadTurn {
   int64_t max_output_tokens = -1; // -1: --osl or the server decides
   double timestamp_ms = -1;       // absolute schedule (ms); -1 = none
   double delay_ms = -1;           // wait before this turn (ms); -1 = none
+  std::vector<std::pair<std::string, std::string>> lead_messages;  // role, text before `text`
+  int32_t model_rank = -1;        // --model[rank % count]; -1 = the default choice
 };
 
 struct WorkloadConversation {
   std::string session_id;
   std::string system_prompt;      // hoisted leading system turn (multi_turn)
   std::vector<WorkloadTurn> turns;
+  std::vector<FileBranch> branches;  // child conversations (load/children.h)
+  bool carry_history = true;
 };
 
 struct FileWorkloadOptions {

@@ -49,6 +49,27 @@ struct SessionTurn {
   // The turn's images and audio (built before t0; shared, so copies of the turn are cheap). Sent
   // with the turn's own message; later turns do not repeat them.
   std::shared_ptr<const std::vector<core::MediaPart>> media;
+  // Messages sent before `text` in this turn (a turn authored as several messages, e.g. a
+  // system message and a user message); they join the live history with it.
+  std::vector<endpoints::Message> lead;
+  // The --model this turn goes to: models[model_rank % models.size()] (-1: the request's own
+  // round-robin choice). Traces remap their recorded models by first appearance.
+  int32_t model_rank = -1;
+};
+
+// Child conversations (children.h): started when turn `after_turn` of the parent completes
+// (-1: when the parent session starts), all of them at once, on the parent's worker.
+struct SessionBranch {
+  int32_t after_turn = -1;
+  // The parent's turn that waits until every child of this branch has finished all its turns
+  // (-1: nobody waits: a background branch).
+  int32_t join_turn = -1;
+  // FORK: a child starts with the parent's history (its turns so far and the live replies);
+  // SPAWN (false): a child starts with no history.
+  bool fork = false;
+  std::vector<std::string> child_ids;        // conversation ids (resolved by link_children)
+  std::vector<uint32_t> children;            // indices into SessionWorkload::conversations
+  std::vector<int64_t> child_delay_ns;       // per child: wait after the anchor turn (or empty)
 };
 
 struct SessionTemplate {
@@ -58,6 +79,8 @@ struct SessionTemplate {
   // False: turns go one after another but each without the earlier ones (AIPerf's single_turn
   // rows sharing a session_id).
   bool carry_history = true;
+  std::vector<SessionBranch> branches;  // child conversations this one starts (children.h)
+  bool is_child = false;                // only ever started by a parent's branch
 };
 
 struct SessionWorkload {
@@ -69,6 +92,7 @@ struct SessionWorkload {
   CacheBust cache_bust = CacheBust::kNone;
   double user_centric_rate = 0;   // > 0: first turns from UserCentricGenerator
   int64_t num_users = 0;
+  bool has_children = false;      // some conversation has branches (children.h)
 
   const SessionTemplate& conversation_of(uint64_t session) const {
     return conversations[order[session % order.size()]];

@@ -87,6 +87,7 @@ WorkerPhaseStats Worker::run_phase(const PhasePlan& plan, int64_t start_ns, uint
   stopping_ = false;
   sessions_exhausted_ = false;
   live_sessions_ = 0;
+  live_children_ = 0;
   ready_.clear();
   users_.reset();
   users_done_ = true;
@@ -198,7 +199,7 @@ void Worker::check_done() {
   if (!schedule_ || in_flight_ != 0) return;
   if (sessions_) {
     const bool none_left = no_new_sessions() || schedule_->requests_claimed();
-    if (live_sessions_ == 0 && none_left) phase_done_ = true;
+    if (live_sessions_ == 0 && live_children_ == 0 && none_left) phase_done_ = true;
     return;
   }
   // Slots still backing off cannot send once the request count is claimed: do not wait for them.

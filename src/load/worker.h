@@ -154,6 +154,12 @@ class Worker {
   bool send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns);
   void on_turn_done(Request* req, int64_t now_ns);
   void end_session(LiveSession* s, int64_t now_ns);
+  // Child conversations (children.h, worker_children.cc).
+  void start_branches(LiveSession* parent, int32_t after_turn, int64_t now_ns);
+  void start_child(LiveSession* parent, const SessionBranch& branch, size_t k, int64_t now_ns);
+  // Queues the session's next turn for `ready_ns`, or parks it while children it joins run.
+  void queue_next_turn(LiveSession* s, int64_t ready_ns);
+  void detach_child(LiveSession* child, int64_t now_ns);
   void stop_issuing();
   bool no_new_sessions() const;
   int64_t session_wake_ns() const;
@@ -210,6 +216,8 @@ class Worker {
   bool stopping_ = false;            // deadline, request count, Ctrl-C: no more turns
   bool sessions_exhausted_ = false;  // --num-sessions reached
   int64_t live_sessions_ = 0;
+  int64_t live_children_ = 0;        // child sessions (children.h): hold no slot
+  uint64_t child_groups_ = 0;        // connection groups handed to child sessions
   std::vector<ReadyTurn> ready_;     // min-heap on ready_ns (std::greater)
   std::vector<std::unique_ptr<LiveSession>> session_pool_;
   std::unique_ptr<UserCentricGenerator> users_;

@@ -168,6 +168,13 @@ struct Worker::LiveSession {
   bool holds_slot = false;                  // closed loop: returns its slot when it ends
   int32_t slot_failures = 0;                // consecutive connection failures (schedule.h)
   size_t pool_pos = 0;
+  // Child conversations (children.h); all empty/null for sessions without branches.
+  LiveSession* parent = nullptr;            // the session that started this child
+  int32_t gates_turn = -1;                  // the parent's turn waiting for this child (-1: none)
+  std::vector<LiveSession*> children;       // live children
+  int32_t children_started = 0;             // ordinal of the next child (its correlation id)
+  bool waiting_join = false;                // next turn is ready but waits for children
+  int64_t join_ready_ns = 0;                // when it became ready
 };
 
 }  // namespace servebench::load

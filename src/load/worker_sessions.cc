@@ -129,6 +129,7 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
     end_session(raw, now_ns);
     return true;
   }
+  if (!raw->conv->branches.empty()) start_branches(raw, -1, now_ns);
   return send_turn(raw, intended_ns, now_ns);
 }
 
@@ -148,6 +149,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
   rec.conversation_id = s->conv->conversation_id;
   rec.x_correlation_id = s->correlation_id;
   rec.requested_output_tokens = turn.max_output_tokens;
+  if (turn.model_rank >= 0)
+    rec.model = settings_.models[static_cast<size_t>(turn.model_rank) % settings_.models.size()];
   s->last_intended_ns = intended_ns;
 
   transport::HttpRequest http;
@@ -164,6 +167,7 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     p.messages.reserve(s->conv->preamble.size() + s->history.size() + 2);
     p.messages = s->conv->preamble;
     p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
+    p.messages.insert(p.messages.end(), turn.lead.begin(), turn.lead.end());
     p.messages.push_back(s->pending_user);
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
     p.extras = turn.extras.get();
@@ -185,11 +189,14 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   if (!s->pending_user.role.empty() && s->conv->carry_history) {
     // Live history: the turn as sent, then the reply the server gave (empty on failure, so the
     // roles keep alternating).
+    const auto& lead = s->conv->turns[static_cast<size_t>(s->next_turn)].lead;
+    s->history.insert(s->history.end(), lead.begin(), lead.end());
     s->history.push_back(std::move(s->pending_user));
     s->history.push_back(endpoints::Message{"assistant", rec.output_text});
   }
   ++s->next_turn;
   if (!rec.dropped()) s->slot_failures = is_connection_failure(rec) ? s->slot_failures + 1 : 0;
+  if (!s->conv->branches.empty() && !stopping_ && !rec.dropped()) start_branches(s, s->next_turn - 1, now_ns);
   if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
     end_session(s, now_ns);
     return;
@@ -206,15 +213,21 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   // A closed-loop session's next turn waits out the back-off like a slot would (schedule.h).
   if (s->holds_slot)
     ready = std::max(ready, now_ns + backoff_delay_ns(settings_.backoff, s->slot_failures));
-  ready_.push_back({ready, s});
-  std::push_heap(ready_.begin(), ready_.end(), std::greater<ReadyTurn>());
+  queue_next_turn(s, ready);
 }
 
 void Worker::end_session(LiveSession* s, int64_t now_ns) {
   if (settings_.reuse == ConnectionReuse::kStickyUserSessions)
     client_->release_group(s->connection_group);
   if (s->holds_slot) schedule_->on_request_done(now_ns, s->slot_failures);
-  --live_sessions_;
+  for (LiveSession* c : s->children) c->parent = nullptr;  // they play on, detached
+  const bool child = s->conv->is_child;
+  if (s->parent) detach_child(s, now_ns);
+  if (child) {
+    --live_children_;
+  } else {
+    --live_sessions_;
+  }
   users_blocked_ = false;
   // Swap-remove from the pool (frees the session).
   const size_t pos = s->pool_pos;

@@ -10,6 +10,7 @@
 #include "core/interrupt.h"
 #include "dataset/loaders/baseten_trace.h"
 #include "dataset/loaders/input_file.h"
+#include "dataset/loaders/agent_traces.h"
 #include "dataset/loaders/parsers.h"
 
 namespace servebench::dataset {
@@ -30,11 +31,14 @@ constexpr NamedFormat kFormats[] = {
     {"inputs_json", FileFormat::kInputsJson},     {"raw_payload", FileFormat::kRawPayload},
     {"sharegpt", FileFormat::kShareGpt},
     {"baseten_trace", FileFormat::kBasetenTrace},
+    {"weka_trace", FileFormat::kWekaTrace},       {"dag_jsonl", FileFormat::kDagJsonl},
+    {"sagemaker_data_capture", FileFormat::kSageMakerCapture},
 };
 
 FileFormat guess_from_object(object obj) {
   element e;
   auto has = [&](const char* k) { return obj[k].get(e) == simdjson::SUCCESS; };
+  if (auto agentic = agent_trace_format(obj)) return *agentic;
   if (has("turns")) return FileFormat::kMultiTurn;
   if (has("chat_id") && has("parent_chat_id")) return FileFormat::kBailianTrace;
   if (has("input_length") || has("hash_ids") || has("text_input") || has("messages"))
@@ -48,7 +52,7 @@ std::string display_name(const std::string& path) { return is_stdin_path(path) ?
 
 bool is_line_format(FileFormat f) {
   return f != FileFormat::kInputsJson && f != FileFormat::kShareGpt &&
-         f != FileFormat::kBasetenTrace;
+         f != FileFormat::kBasetenTrace && f != FileFormat::kWekaTrace;
 }
 
 // AIPerf's auto-detection order, from the first record of the text.
@@ -71,6 +75,9 @@ Result<FileFormat> detect_text_format(std::string_view t, const std::string& pat
     if (parser.parse(t.data(), t.size(), true).get(whole) == simdjson::SUCCESS &&
         whole.is_object() && whole["data"].error() == simdjson::SUCCESS)
       return FileFormat::kInputsJson;
+    if (whole.is_object()) {
+      if (auto agentic = agent_trace_format(object(whole))) return *agentic;
+    }
     return make_error(ErrorCode::kParse,
                       fmt::format("--input-file '{}': cannot tell its format (line 1 is not JSON); "
                                   "set --custom-dataset-type",
@@ -123,10 +130,12 @@ bool is_folder(const std::string& path) {
 
 Result<DatasetFile> load_folder(const std::string& path, std::optional<FileFormat> format,
                                 const InputLimits& limits) {
+  if (format && is_agent_folder_format(*format)) return load_agent_folder(path, *format, limits);
   SB_TRY_ASSIGN(const std::vector<std::string> files, files_in(path));
   if (!format) {
     SB_TRY_ASSIGN(format, detect_file_format(path, limits));
   }
+  if (is_agent_folder_format(*format)) return load_agent_folder(path, *format, limits);
   if (*format != FileFormat::kRandomPool && *format != FileFormat::kRawPayload)
     return make_error(
         ErrorCode::kInvalidArgument,
@@ -180,6 +189,10 @@ Result<DatasetFile> parse_dataset_text(std::string_view text, FileFormat format,
       return parsers::parse_burst_gpt(text, name);
     case FileFormat::kBasetenTrace:
       return parse_baseten_trace(text, name, BasetenOptions{});
+    case FileFormat::kWekaTrace:
+    case FileFormat::kDagJsonl:
+    case FileFormat::kSageMakerCapture:
+      return parse_agent_trace(text, format, name);
     default:
       return parsers::parse_jsonl(text, format, name);
   }
@@ -194,6 +207,7 @@ Result<FileFormat> detect_file_format(const std::string& path, const InputLimits
   if (is_folder(path)) {
     SB_TRY_ASSIGN(const std::vector<std::string> files, files_in(path));
     SB_TRY_ASSIGN(const FileFormat inner, detect_file_format(files.front(), limits));
+    if (is_agent_folder_format(inner)) return inner;
     return inner == FileFormat::kRawPayload ? FileFormat::kRawPayload : FileFormat::kRandomPool;
   }
   SB_TRY_ASSIGN(const std::string text, read_input_file(path, limits));

@@ -4,7 +4,8 @@
 //
 // Formats (AIPerf names): single_turn, multi_turn, random_pool, mooncake_trace, bailian_trace,
 // burst_gpt_trace, inputs_json, raw_payload, baseten_trace (Parquet; replay options in
-// baseten_trace.h), plus sharegpt (vLLM's ShareGPT JSON file).
+// baseten_trace.h), weka_trace, dag_jsonl, sagemaker_data_capture, plus sharegpt (vLLM's
+// ShareGPT JSON file).
 // A malformed file is an error naming the file, the line and the field (exit code 2).
 //
 // Thread safety: pure functions.
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -31,6 +33,9 @@ enum class FileFormat {
   kRawPayload,
   kShareGpt,
   kBasetenTrace,  // Parquet (baseten_trace.h)
+  kWekaTrace,
+  kDagJsonl,
+  kSageMakerCapture,
 };
 
 const char* file_format_name(FileFormat format);
@@ -55,11 +60,34 @@ struct FileTurn {
   double delay_ms = -1;            // delay before sending (ms)
   std::string expected_output;     // ShareGPT gpt reply (for its length filter)
   int64_t line = 0;                // 1-based source line (0 for whole-file formats)
+  // Messages authored before the turn's own (dag_jsonl turns of several messages): role and
+  // text content, sent in order before `texts`/`role`.
+  std::vector<std::pair<std::string, std::string>> lead_messages;
+  int32_t model_rank = -1;         // traces: the recorded model's rank of first appearance
+  double think_time_ms = -1;       // weka_trace: recorded client wait before this call (-1: none)
+  // weka_trace: leading hash blocks of this turn some earlier request of the file produced, and
+  // the turn's blocks (theoretical prefix-cache hit); -1 = not stamped.
+  int64_t prefix_hit_blocks = -1;
+  int64_t prefix_total_blocks = -1;
+};
+
+// Child conversations started by a conversation (agent traces; load/children.h plays them).
+struct FileBranch {
+  int32_t after_turn = -1;          // starts when this turn completes (-1: at the session start)
+  int32_t join_turn = -1;           // the turn that waits for every child (-1: none)
+  bool fork = false;                // children start with the parent's history
+  std::vector<std::string> children;    // session ids
+  std::vector<double> child_delay_ms;   // per child, after the anchor (empty: 0)
 };
 
 struct FileConversation {
+  FileConversation() = default;
+  FileConversation(std::string id, std::vector<FileTurn> t)
+      : session_id(std::move(id)), turns(std::move(t)) {}
   std::string session_id;
   std::vector<FileTurn> turns;
+  std::vector<FileBranch> branches;
+  bool carry_history = true;        // false: every turn is complete on its own (weka_trace)
 };
 
 struct DatasetFile {

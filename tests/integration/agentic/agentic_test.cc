@@ -1,0 +1,205 @@
+// Agent traces end to end: servebench profile against servebench-mock, whose --record-requests
+// file shows what arrived (prompt tokens counted with the same builtin tokenizer, roles, model,
+// X-Correlation-ID: a child's id is its parent's plus "-c<k>", arrival time). The mock holds
+// every reply for its --ttft-ms, so two requests that arrive less than that apart were in
+// flight together, and a request that arrives after another's arrival + ttft was sent after
+// that one's reply began.
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+#include "integration/profile/harness.h"
+
+namespace servebench::itest {
+namespace {
+
+constexpr int64_t kTtftMs = 150;
+
+struct MockRun {
+  RunResult r;
+  std::vector<Json> server;  // the mock's request records, in arrival order
+};
+
+MockRun run_with_mock(const std::string& dir, std::vector<std::string> args,
+                      std::vector<std::string> mock_args = {}) {
+  MockRun out;
+  Server mock;
+  std::vector<std::string> margs = {"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs), "--record-requests",
+                                    dir + "/rec.jsonl"};
+  margs.insert(margs.end(), mock_args.begin(), mock_args.end());
+  if (!mock.start_mock(margs)) {
+    ADD_FAILURE() << "servebench-mock did not start";
+    return out;
+  }
+  std::vector<std::string> all = {"-m", "m-big", "-m", "m-small", "--tokenizer", "builtin", "-u", mock.url()};
+  all.insert(all.end(), args.begin(), args.end());
+  out.r = run_profile(dir, all, 60);
+  mock.stop();
+  out.server = read_jsonl(dir + "/rec.jsonl");
+  std::stable_sort(out.server.begin(), out.server.end(), [](const Json& a, const Json& b) {
+    return a.at("received_steady_ns").get<int64_t>() < b.at("received_steady_ns").get<int64_t>();
+  });
+  return out;
+}
+
+int64_t at_ms(const Json& q, const Json& first) {
+  return (q.at("received_steady_ns").get<int64_t>() - first.at("received_steady_ns").get<int64_t>()) / 1'000'000;
+}
+
+std::string corr(const Json& q) { return q.at("x_correlation_id").get<std::string>(); }
+bool is_child(const Json& q, int k) { return corr(q).ends_with("-c" + std::to_string(k)); }
+
+// ---- weka_trace: examples/agentic/weka_trace.json ----
+// Parent: in 256, 384, [sub-agents a1 (192, 256) and a2 (128) after turn 1], 512 at t 0.4 s.
+
+TEST(Agentic, WekaTraceReplaysRowsExactlyWithSubagentsJoinedBeforeTheNextTurn) {
+  const std::string dir = make_temp_dir("weka");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json",
+                                 "--custom-dataset-type", "weka_trace", "--streaming"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 6u);
+  std::vector<int64_t> parent_isl, c0_isl, c1_isl;
+  std::vector<const Json*> parent, c0, c1;
+  for (const auto& q : run.server) {
+    const auto isl = q.at("prompt_tokens").get<int64_t>();
+    if (is_child(q, 0)) {
+      c0_isl.push_back(isl);
+      c0.push_back(&q);
+    } else if (is_child(q, 1)) {
+      c1_isl.push_back(isl);
+      c1.push_back(&q);
+    } else {
+      parent_isl.push_back(isl);
+      parent.push_back(&q);
+      EXPECT_EQ(q.at("model"), "m-big");  // the main model maps to the first --model
+    }
+  }
+  // Per-row ISL exact, in the trace's order.
+  EXPECT_EQ(parent_isl, (std::vector<int64_t>{256, 384, 512}));
+  EXPECT_EQ(c0_isl, (std::vector<int64_t>{192, 256}));
+  EXPECT_EQ(c1_isl, (std::vector<int64_t>{128}));
+  ASSERT_EQ(c0.size(), 2u);
+  ASSERT_EQ(c1.size(), 1u);
+  ASSERT_EQ(parent.size(), 3u);
+  EXPECT_EQ(c0[0]->at("model"), "m-small");
+  const Json& first = run.server.front();
+  // Children start after the anchor (parent turn 1) replied, and are in flight together.
+  EXPECT_GE(at_ms(*c0[0], first), at_ms(*parent[1], first) + kTtftMs);
+  EXPECT_GE(at_ms(*c1[0], first), at_ms(*parent[1], first) + kTtftMs);
+  EXPECT_LT(std::abs(at_ms(*c0[0], first) - at_ms(*c1[0], first)), kTtftMs);
+  // The joined parent turn goes after every child's last reply.
+  EXPECT_GE(at_ms(*parent[2], first), at_ms(*c0[1], first) + kTtftMs);
+  EXPECT_GE(at_ms(*parent[2], first), at_ms(*c1[0], first) + kTtftMs);
+  // Timestamps: turn 1 no earlier than its recorded 100 ms.
+  EXPECT_GE(at_ms(*parent[1], first), 99);
+}
+
+// Requests whose hash_ids share leading blocks share that prompt prefix (the KV-cache reuse the
+// trace recorded): turn 0 (blocks 1-4) is a prefix of turn 1 (blocks 1-6); a1's blocks differ.
+TEST(Agentic, WekaSharedHashIdsShareThePromptPrefix) {
+  const std::string dir = make_temp_dir("wekaprefix");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json",
+                                 "--custom-dataset-type", "weka_trace"},
+                           {"--record-bodies"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  std::vector<std::string> parent, child;
+  for (const auto& q : run.server) {
+    const Json body = Json::parse(q.at("body").get<std::string>());
+    const std::string text = body.at("messages").back().at("content").get<std::string>();
+    (corr(q).find("-c") == std::string::npos ? parent : child).push_back(text);
+  }
+  ASSERT_EQ(parent.size(), 3u);
+  ASSERT_FALSE(child.empty());
+  EXPECT_TRUE(parent[1].starts_with(parent[0])) << parent[0].substr(0, 80);
+  EXPECT_TRUE(parent[2].starts_with(parent[1]));
+  EXPECT_NE(child[0].substr(0, 40), parent[0].substr(0, 40));
+}
+
+// A server that never answers: every request times out and is recorded as failed; children
+// still start, their failures release the join, and the run ends (no hang).
+TEST(Agentic, FailingChildrenAreRecordedAndReleaseTheJoin) {
+  const std::string dir = make_temp_dir("wekafail");
+  auto run = run_with_mock(dir,
+                           {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json", "--custom-dataset-type",
+                            "weka_trace", "--request-timeout-seconds", "0.3"},
+                           {"--error-rate", "100", "--error-kind", "stall", "--stall-timeout-ms", "5000"});
+  EXPECT_EQ(run.r.exit_code, 3) << run.r.stderr_text;  // every request failed
+  ASSERT_EQ(run.server.size(), 6u);
+  int children = 0;
+  for (const auto& q : run.server) children += is_child(q, 0) || is_child(q, 1);
+  EXPECT_EQ(children, 3);
+  // The joined parent turn arrives after the children's timeouts.
+  EXPECT_EQ(corr(run.server.back()).find("-c"), std::string::npos);
+  const auto records = run.r.records();
+  ASSERT_EQ(records.size(), 6u);
+  for (const auto& rec : records) EXPECT_TRUE(rec.contains("error")) << rec.dump();
+}
+
+TEST(Agentic, WekaMaxContextLengthDroppingEveryTraceIsAUsageError) {
+  const std::string dir = make_temp_dir("wekamax");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json",
+                                 "--custom-dataset-type", "weka_trace", "--max-context-length", "100"});
+  EXPECT_EQ(run.r.exit_code, 2);
+  EXPECT_NE(run.r.stderr_text.find("--max-context-length"), std::string::npos) << run.r.stderr_text;
+}
+
+// ---- dag_jsonl: examples/agentic/dag.jsonl ----
+// lead.0 spawns w1, w2 (joined at lead.1); w2 has 2 turns; lead.1 forks audit (lead's history).
+
+TEST(Agentic, DagSpawnsRunTogetherJoinBeforeTheNextTurnAndForksCarryHistory) {
+  const std::string dir = make_temp_dir("dag");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/dag.jsonl", "--num-sessions",
+                                 "1", "--streaming"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 6u);
+  std::map<std::string, std::vector<const Json*>> by;
+  for (const auto& q : run.server) by[corr(q).substr(corr(q).rfind('-') + 1)].push_back(&q);
+  // Root ids end in the session number, children in c0 (w1), c1 (w2), c2 (audit).
+  ASSERT_EQ(by["c0"].size(), 1u);
+  ASSERT_EQ(by["c1"].size(), 2u);
+  ASSERT_EQ(by["c2"].size(), 1u);
+  std::vector<const Json*> lead;
+  for (const auto& q : run.server)
+    if (!corr(q).ends_with("-c0") && !corr(q).ends_with("-c1") && !corr(q).ends_with("-c2")) lead.push_back(&q);
+  ASSERT_EQ(lead.size(), 2u);
+  const Json& first = run.server.front();
+  EXPECT_EQ(lead[0]->at("roles"), Json::parse(R"(["system","user"])"));
+  EXPECT_LT(std::abs(at_ms(*by["c0"][0], first) - at_ms(*by["c1"][0], first)), kTtftMs);
+  EXPECT_GE(at_ms(*by["c0"][0], first), at_ms(*lead[0], first) + kTtftMs);
+  EXPECT_GE(at_ms(*lead[1], first), at_ms(*by["c1"][1], first) + kTtftMs);
+  EXPECT_GE(at_ms(*lead[1], first), at_ms(*by["c0"][0], first) + kTtftMs);
+  // SPAWN children start empty; w2's second turn carries its own first exchange.
+  EXPECT_EQ(by["c0"][0]->at("roles"), Json::parse(R"(["user"])"));
+  EXPECT_EQ(by["c1"][1]->at("roles"), Json::parse(R"(["user","assistant","user"])"));
+  // FORK child: lead's 3 messages + 2 replies, then its own, after lead.1 replied.
+  EXPECT_EQ(by["c2"][0]->at("roles"), Json::parse(R"(["system","user","assistant","user","assistant","user"])"));
+  EXPECT_GE(at_ms(*by["c2"][0], first), at_ms(*lead[1], first) + kTtftMs);
+}
+
+TEST(Agentic, DagUnknownChildIsAUsageError) {
+  const std::string dir = make_temp_dir("dagbad");
+  {
+    std::ofstream f(dir + "/bad.jsonl");
+    f << R"({"session_id":"a","turns":[{"messages":[{"role":"user","content":"x"}],"spawns":["ghost"]},)"
+      << R"({"messages":[{"role":"user","content":"y"}]}]})" << "\n";
+  }
+  auto run = run_with_mock(dir, {"--input-file", dir + "/bad.jsonl", "--custom-dataset-type", "dag_jsonl"});
+  EXPECT_EQ(run.r.exit_code, 2);
+  EXPECT_NE(run.r.stderr_text.find("ghost"), std::string::npos) << run.r.stderr_text;
+}
+
+// ---- sagemaker_data_capture: examples/agentic/sagemaker_capture.jsonl ----
+
+TEST(Agentic, SageMakerCaptureSendsEachCapturedBodyAtItsTime) {
+  const std::string dir = make_temp_dir("sm");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/sagemaker_capture.jsonl"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 2u);
+  EXPECT_EQ(run.server[0].at("max_tokens"), 5);
+  EXPECT_EQ(run.server[1].at("max_tokens"), 6);  // the base64 capture
+  EXPECT_GE(at_ms(run.server[1], run.server[0]), 249);  // inferenceTime 250 ms later
+  for (const auto& q : run.server) EXPECT_EQ(q.at("roles"), Json::parse(R"(["user"])"));
+}
+
+}  // namespace
+}  // namespace servebench::itest
