@@ -90,10 +90,12 @@ Result<int64_t> parse_duration_ns(std::string_view text, DurationUnit bare_unit)
 
 Result<int64_t> parse_count(std::string_view text) {
   // A plain integer is read exactly (a seed above 2^53 would lose digits through a double).
-  if (!text.empty() && text.size() <= 18 &&
-      text.find_first_not_of("0123456789") == std::string_view::npos) {
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos) {
     int64_t exact = 0;
-    std::from_chars(text.data(), text.data() + text.size(), exact);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), exact);
+    if (ec != std::errc() || end != text.data() + text.size())
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("count '{}' is too large (at most 9223372036854775807)", text));
     return exact;
   }
   double v = 0;

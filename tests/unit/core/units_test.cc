@@ -35,6 +35,8 @@ TEST(Units, ParsesCounts) {
   // Integers beyond 2^53 are exact (a random seed must read back digit for digit).
   EXPECT_EQ(*parse_count("698022635093367798"), 698022635093367798);
   EXPECT_NE(*parse_count("698022635093367798"), *parse_count("698022635093367808"));
+  EXPECT_EQ(*parse_count("6980226350933677986"), 6980226350933677986);
+  EXPECT_FALSE(parse_count("99999999999999999999"));
   EXPECT_EQ(*parse_count("10k"), 10000);
   EXPECT_EQ(*parse_count("1.5M"), 1500000);
   EXPECT_EQ(*parse_count("2G"), 2000000000);
