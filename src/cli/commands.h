@@ -9,5 +9,7 @@ int run_tokenize(int argc, char** argv);
 int run_report(int argc, char** argv);
 int run_compare(int argc, char** argv);
 int run_plot(int argc, char** argv);
+int run_merge(int argc, char** argv);
+int run_launch(int argc, char** argv);
 
 }  // namespace servebench::cli

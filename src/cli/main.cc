@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "shard/build_info.h"
 
 #ifndef SERVEBENCH_VERSION
 #define SERVEBENCH_VERSION "0.0.0"
@@ -20,7 +21,9 @@ void print_usage(std::FILE* out) {
                "  tokenize   encode or decode text with a tokenizer, or count its tokens\n"
                "  report     recompute a run's summary files and report.html from its files\n"
                "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
-               "  plot       SVG/PNG charts of one run, or comparison charts of several\n\n"
+               "  plot       SVG/PNG charts of one run, or comparison charts of several\n"
+               "  merge      one run's artifacts from the folders of its shards (--shard I/N)\n"
+               "  launch     print a Kubernetes Indexed Job or a Slurm batch script for shards\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -38,7 +41,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "--version" || cmd == "version") {
-    std::printf("servebench %s\n", SERVEBENCH_VERSION);
+    std::fputs(servebench::shard::build_info_text().c_str(), stdout);
     return 0;
   }
   if (cmd == "profile") return servebench::cli::run_profile(argc - 1, argv + 1);
@@ -46,7 +49,9 @@ int main(int argc, char** argv) {
   if (cmd == "report") return servebench::cli::run_report(argc - 1, argv + 1);
   if (cmd == "compare") return servebench::cli::run_compare(argc - 1, argv + 1);
   if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare or plot; see --help)\n",
+  if (cmd == "merge") return servebench::cli::run_merge(argc - 1, argv + 1);
+  if (cmd == "launch") return servebench::cli::run_launch(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, merge or launch; see --help)\n",
                argv[1]);
   return 2;
 }

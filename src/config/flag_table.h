@@ -79,6 +79,11 @@ void add_live_flags(std::vector<FlagSpec>* out);  // flags_live.cc
 void add_server_metrics_flags(std::vector<FlagSpec>* out);
 void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
+void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
+
+// --start-at's text (Unix seconds, fractional allowed, or ISO 8601 UTC
+// "2026-01-02T03:04:05[.fff]Z") to Unix ns; an error names the flag and both forms.
+Result<int64_t> parse_start_at(const std::string& text);
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);
