@@ -431,7 +431,15 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
   const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
   shard::ShardFacts shard_facts;  // --start-at: every shard starts its load together
-  shard_facts.start = shard::wait_until(cfg.start_at_wall_ns.value_or(0), clock);
+  int64_t start_at = cfg.start_at_wall_ns.value_or(0);
+  if (sharded && !cfg.rendezvous.empty()) {  // a TCP barrier with shard 0 (shard/rendezvous.h)
+    auto met = shard::meet_shards(cfg, ctx, clock);
+    if (core::interrupt_requested()) return interrupted_in_setup();
+    if (!met) return failed(3, met.error().message + "; no load was sent");
+    start_at = met->start_at_wall_ns;
+    shard_facts.clock_offset_ns = met->clock_offset_ns;
+  }
+  shard_facts.start = shard::wait_until(start_at, clock);
   if (shard_facts.start.interrupted) return interrupted_in_setup();
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent

@@ -109,6 +109,32 @@ void add_shard_flags(std::vector<FlagSpec>* out) {
     s.default_text = "auto";
     out->push_back(std::move(s));
   }
+  {
+    FlagSpec s = base("--rendezvous",
+                      "Start barrier over TCP: shard 0 listens on HOST:PORT, the others connect; "
+                      "all start together, each shard's clock offset to shard 0 is recorded",
+                      "");
+    s.apply = [](const FlagInput& in, C* c) -> Status {
+      const auto colon = in.text.rfind(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == in.text.size() ||
+          in.text.find_first_not_of("0123456789", colon + 1) != std::string::npos)
+        return usage("--rendezvous '" + in.text + "' is invalid; expected HOST:PORT");
+      c->rendezvous = in.text;
+      return {};
+    };
+    out->push_back(std::move(s));
+  }
+  {
+    FlagSpec s = base("--rendezvous-timeout", "Seconds to wait for every shard at the rendezvous", "");
+    s.apply = [](const FlagInput& in, C* c) -> Status {
+      auto v = to_seconds("--rendezvous-timeout", in.text, false);
+      if (!v) return tl::unexpected(v.error());
+      c->rendezvous_timeout_ns = *v;
+      return {};
+    };
+    s.default_text = "600";
+    out->push_back(std::move(s));
+  }
 }
 
 }  // namespace servebench::config

@@ -24,6 +24,17 @@ Status check_shard_config(const config::BenchmarkConfig& cfg) {
   return {};
 }
 
+Result<RendezvousResult> meet_shards(const config::BenchmarkConfig& cfg,
+                                     const exporter::RunContext& ctx, const core::Clock& clock) {
+  RendezvousOptions o;
+  o.address = cfg.rendezvous;
+  o.index = cfg.shard_index;
+  o.count = std::max(1, cfg.shard_count);
+  o.fingerprint = plan_fingerprint(ctx.input_config_json, ctx.random_seed, version_string());
+  o.timeout_ns = cfg.rendezvous_timeout_ns;
+  return rendezvous(o, clock);
+}
+
 ShardManifest describe_shard(const config::BenchmarkConfig& cfg, const exporter::RunContext& ctx,
                              const exporter::RunSummaries& summaries, const ShardFacts& facts) {
   ShardManifest m;
@@ -54,6 +65,8 @@ ShardManifest describe_shard(const config::BenchmarkConfig& cfg, const exporter:
   h.client_limited = p.extras.client_limited;
   std::tie(h.cpu_user_s, h.cpu_system_s) = process_cpu_s();
   h.workers = facts.workers;
+  m.clock_offset_ns = facts.clock_offset_ns;
+  if (m.index == 0 && !cfg.rendezvous.empty()) m.clock_offset_ns = 0;  // the reference
   return m;
 }
 

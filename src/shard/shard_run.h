@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "config/benchmark_config.h"
@@ -13,6 +14,7 @@
 #include "export/artifacts.h"
 #include "export/record_stream.h"
 #include "shard/manifest.h"
+#include "shard/rendezvous.h"
 #include "shard/start_gate.h"
 
 namespace servebench::shard {
@@ -32,7 +34,12 @@ struct ShardFacts {
   int64_t load_start_wall_ns = 0;
   int64_t warmup_start_wall_ns = 0;
   int workers = 0;
+  std::optional<int64_t> clock_offset_ns;  // from the rendezvous
 };
+
+// The rendezvous of this shard (rendezvous.h) with the plan's fingerprint.
+Result<RendezvousResult> meet_shards(const config::BenchmarkConfig& cfg,
+                                     const exporter::RunContext& ctx, const core::Clock& clock);
 
 ShardManifest describe_shard(const config::BenchmarkConfig& cfg, const exporter::RunContext& ctx,
                              const exporter::RunSummaries& summaries, const ShardFacts& facts);
