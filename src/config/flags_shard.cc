@@ -62,10 +62,13 @@ Result<int64_t> parse_start_at(const std::string& text) {
   const std::string zone = text.substr(at);
   if (zone != "Z" && zone != "+00:00" && zone != "+0000")
     return usage("--start-at '" + text + "' must be UTC (end it with Z); " + kStartAtForms);
+  if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+      tm.tm_min > 59 || tm.tm_sec > 60)
+    return usage("--start-at '" + text + "' is invalid; " + kStartAtForms);
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
   const std::time_t secs = timegm(&tm);
-  if (secs < 0 || tm.tm_mon < 0 || tm.tm_mon > 11)
+  if (secs < 0)
     return usage("--start-at '" + text + "' is invalid; " + kStartAtForms);
   return static_cast<int64_t>(secs) * 1'000'000'000 + frac_ns;
 }

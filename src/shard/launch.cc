@@ -60,12 +60,13 @@ std::string kubernetes_manifest(const LaunchOptions& o) {
   const std::string run_dir = o.results_dir + "/" + o.name;
   const std::string script = fmt::format(
       "set -eu\n"
+      "mkdir -p {}\n"
       "{}\n"
       "if [ \"$JOB_COMPLETION_INDEX\" = 0 ]; then\n"
       "  until [ \"$(ls {}/*/shard.json 2>/dev/null | wc -l)\" -ge {} ]; do sleep 2; done\n"
       "  servebench merge {}/*-shard*of{} -o {}/merged\n"
       "fi\n",
-      profile_line(o, "k8s", fmt::format("{}-0.{}:{}", o.name, o.name, o.port), run_dir), run_dir,
+      run_dir, profile_line(o, "k8s", fmt::format("{}-0.{}:{}", o.name, o.name, o.port), run_dir), run_dir,
       o.shards, run_dir, o.shards, run_dir);
   json labels = {{"app.kubernetes.io/name", "servebench"}, {"servebench/run", o.name}};
   json service = {
@@ -116,6 +117,7 @@ std::string slurm_script(const LaunchOptions& o) {
   s += "# servebench: one task per shard of one plan, started together, then merged.\n";
   s += "set -euo pipefail\n";
   s += fmt::format("RUN_DIR={}/{}-\"$SLURM_JOB_ID\"\n", shell_quote(o.results_dir), o.name);
+  s += "mkdir -p \"$RUN_DIR\"\n";
   s += "HEAD_NODE=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
   s += "srun " + profile_line(o, "slurm", fmt::format("\"$HEAD_NODE\":{}", o.port), "\"$RUN_DIR\"") + "\n";
   s += fmt::format("servebench merge \"$RUN_DIR\"/*-shard*of{} -o \"$RUN_DIR\"/merged\n", o.shards);

@@ -27,7 +27,10 @@ void read_to(const json& j, const char* key, T* out) {
 std::string plan_fingerprint(const std::string& input_config_json, uint64_t seed,
                              const std::string& version) {
   json cfg = json::parse(input_config_json, nullptr, false);
-  if (cfg.is_object()) cfg.erase("output");
+  if (cfg.is_object()) {
+    cfg.erase("output");
+    cfg.erase("cli_command");  // names the shard and its folder
+  }
   core::ContentHash h;
   h.field(cfg.is_discarded() ? input_config_json : cfg.dump());
   h.update_u64(seed);

@@ -47,7 +47,7 @@ struct ShardManifest {
   ShardHealth health;
 };
 
-// Fingerprint of a run's plan: input_config (JSON text) without its "output" object (every
+// Fingerprint of a run's plan: input_config (JSON text) without its "output" object and cli_command (every
 // shard writes to its own folder), the seed and the binary version.
 std::string plan_fingerprint(const std::string& input_config_json, uint64_t seed,
                              const std::string& version);
