@@ -111,4 +111,8 @@ if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]
   "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
   echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
+# Scale-out oracle: the Kubernetes Job schema validator (scripts/setup_scaleout_venv.sh).
+if [ "${SERVEBENCH_SKIP_PY:-}" != 1 ]; then
+  "$(dirname "$0")/setup_scaleout_venv.sh"
+fi
 echo "setup: ok" >&2
