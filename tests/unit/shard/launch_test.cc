@@ -1,5 +1,5 @@
 // The generated Kubernetes manifest and Slurm script: structure checked here; the Job is also
-// validated against Kubernetes' published Job schema by tests/integration/launch_schema_test.sh
+// validated against Kubernetes' published Job schema by tests/integration/shard/launch_schema_test.sh
 // when the pinned schema and python jsonschema are present.
 #include "shard/launch.h"
 

@@ -1,5 +1,5 @@
 // The merge's refusals (shards of different plans, missing or repeated shards). The merged
-// artifacts themselves are checked end to end (tests/integration/shard_test.sh).
+// artifacts themselves are checked end to end (tests/integration/shard/shard_e2e.sh).
 #include "shard/merge.h"
 
 #include <gtest/gtest.h>
