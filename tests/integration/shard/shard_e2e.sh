@@ -112,6 +112,25 @@ assert spread_ms < 1000, spread_ms
 print(f"rendezvous: 4 shards, start spread {spread_ms:.3f} ms")
 PY
 
+# mpirun (Open MPI): rank and size from the environment, the rendezvous on rank 0's host.
+if command -v mpirun >/dev/null; then
+  ROOT_FLAG=(); [ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-run-as-root)
+  PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  mkdir -p mpi
+  mpirun "${ROOT_FLAG[@]}" --oversubscribe -n 4 "$BIN/servebench" profile "${COMMON[@]}" --url "$URL" \
+    --request-rate 100 --request-count 24 --rendezvous 127.0.0.1:$PORT --artifact-dir mpi >mpi.log 2>&1
+  "$BIN/servebench" merge mpi/* -o mpi-merged -q --no-report
+  python3 - <<'PY'
+import glob, json
+ms = [json.load(open(d + "/shard.json")) for d in glob.glob("mpi/*")]
+assert sorted(m["shard"]["index"] for m in ms) == [0, 1, 2, 3]
+assert all(m["shard"]["launcher"] == "mpi" and m["shard"]["count"] == 4 for m in ms)
+ids = [json.loads(l)["metadata"]["x_request_id"] for l in open("mpi-merged/profile_export.jsonl")]
+assert len(ids) == len(set(ids)) == 24, len(ids)
+print("mpirun: 4 ranks, 24 requests merged")
+PY
+fi
+
 # Shards of different plans are refused with one line and exit 2.
 "$BIN/servebench" profile "${COMMON[@]/11/12}" --url "$URL" --request-rate 100 --request-count 8 \
   --shard 1/4 --artifact-dir other >/dev/null 2>&1
