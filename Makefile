@@ -13,7 +13,11 @@ CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)
 # -Wmaybe-uninitialized reports; the release build is the warnings gate.
 SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 
-.PHONY: all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance clean format
+# A Debian package of servebench and servebench-mock (cmake/packaging.cmake; docs/scale-out.md).
+package: build
+	@cd build && cpack -G DEB
+
+.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance clean format
 
 all: build
 

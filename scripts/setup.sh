@@ -21,6 +21,7 @@ APT_PACKAGES=(
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
   python3-venv    # the pinned Python reference packages below
   strace          # relocation test: no file of the source or build tree is opened
+  dpkg-dev        # make package: dpkg-shlibdeps computes the .deb's Depends
   chromium        # report.html tested in a real browser (tests/browser/)
   libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )
@@ -118,4 +119,8 @@ if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
 fi
 # transformers + jinja2 (pinned): the chat-template renderer's reference renderings.
 "$(dirname "$0")/jinja_venv.sh"
+# Scale-out oracle: the Kubernetes Job schema validator (scripts/setup_scaleout_venv.sh).
+if [ "${SERVEBENCH_SKIP_PY:-}" != 1 ]; then
+  "$(dirname "$0")/setup_scaleout_venv.sh"
+fi
 echo "setup: ok" >&2

@@ -35,6 +35,7 @@
 #include "metrics/slo.h"
 #include "record/record_processor.h"
 #include "report_html/report_html.h"
+#include "shard/shard_run.h"
 #include "tokenizer/tokenizer.h"
 #include "transport/kv_cache_reset.h"
 
@@ -85,8 +86,11 @@ const endpoints::EndpointSpec& spec_of(const config::BenchmarkConfig& cfg) {
 }
 
 std::string run_folder(const config::BenchmarkConfig& cfg) {
-  return exporter::artifact_dir_name(cfg.model(), std::string(spec_of(cfg).artifact_name),
-                                     cfg.streaming, cfg.load_label());
+  std::string name = exporter::artifact_dir_name(cfg.model(), std::string(spec_of(cfg).artifact_name),
+                                                 cfg.streaming, cfg.load_label());
+  // Shards of one plan may share a folder (one host, a shared volume): one sub-name each.
+  if (cfg.shard_count > 1) name += fmt::format("-shard{}of{}", cfg.shard_index, cfg.shard_count);
+  return name;
 }
 
 // Everything a worker needs to build requests (load/worker.h).
@@ -360,13 +364,19 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (!telemetry) return usage_error(telemetry.error().message);
   const RunHooks telemetry_hooks = with_telemetry(hooks, telemetry->get());
 
+  // A shard runs its part of the one plan (docs/scale-out.md): the same tag on every shard.
+  const bool sharded = shard::is_sharded(cfg);
+  if (auto st = shard::check_shard_config(cfg); !st) return usage_error(st.error().message);
   uint64_t tag_state = prep.seed;
-  const uint64_t run_tag = core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
+  const uint64_t run_tag = sharded ? shard::shard_run_tag(prep.seed)
+                                   : core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
   const load::WorkerSettings settings =
       build_worker_settings(cfg, *prep.endpoint, prep.work, prep.seed, run_tag);
   const load::LoadSpec spec = make_load_spec(cfg, prep.shape);
-  const load::Plan plan = load::build_plan(spec, prep.seed);
-  const int workers = load::default_worker_count(spec, cores);
+  load::Plan plan = load::build_plan(spec, prep.seed);
+  const load::Shard part{cfg.shard_index, std::max(1, cfg.shard_count)};
+  if (auto st = load::apply_shard(&plan, part); !st) return usage_error(st.error().message);
+  const int workers = load::default_worker_count(load::shard_load_spec(spec, part), cores);
   SB_LOG_INFO("servebench profile: {} worker(s), tokenizer {}, seed {}, {} {}; ready to start",
               workers, prep.tok->name(), prep.seed, prep.work.entries,
               prep.work.sessions ? "conversation(s)" : "prompt(s)");
@@ -425,6 +435,17 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   info.random_seed = prep.seed;
   ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
   const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
+  shard::ShardFacts shard_facts;  // --start-at: every shard starts its load together
+  int64_t start_at = cfg.start_at_wall_ns.value_or(0);
+  if (sharded && !cfg.rendezvous.empty()) {  // a TCP barrier with shard 0 (shard/rendezvous.h)
+    auto met = shard::meet_shards(cfg, ctx, clock);
+    if (core::interrupt_requested()) return interrupted_in_setup();
+    if (!met) return failed(3, met.error().message + "; no load was sent");
+    start_at = met->start_at_wall_ns;
+    shard_facts.clock_offset_ns = met->clock_offset_ns;
+  }
+  shard_facts.start = shard::wait_until(start_at, clock);
+  if (shard_facts.start.interrupted) return interrupted_in_setup();
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
@@ -443,6 +464,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const load::UnreachableReport unreachable = outages.report();
   for (const auto& w : unreachable.warnings) warn(w, &prep.warnings);
   write_results(*outcome, summaries, ctx, eo, prep.warnings, &result);
+  if (sharded && !result.artifact_dir.empty()) {
+    shard_facts.load_start_wall_ns = anchor.to_wall_ns(info.load_start_ns);
+    if (outcome->phases.size() > 1) shard_facts.warmup_start_wall_ns = anchor.to_wall_ns(outcome->phases.front().start_ns);
+    shard_facts.workers = workers;
+    auto m = shard::write_manifest(result.artifact_dir, shard::describe_shard(cfg, ctx, summaries, shard_facts));
+    if (!m) warn(m.error().message, &prep.warnings);
+  }
   server_metrics.finish(summaries, ctx, eo.print_console, &prep.warnings);
   // report.html is built from the files just written; failing to write it is a warning.
   if (!cfg.no_report && !result.artifact_dir.empty()) {

@@ -11,5 +11,7 @@ int run_compare(int argc, char** argv);
 int run_plot(int argc, char** argv);
 int run_config(int argc, char** argv);
 int run_analyze_trace(int argc, char** argv);
+int run_merge(int argc, char** argv);
+int run_launch(int argc, char** argv);
 
 }  // namespace servebench::cli

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "shard/build_info.h"
 
 #ifndef SERVEBENCH_VERSION
 #define SERVEBENCH_VERSION "0.0.0"
@@ -22,7 +23,9 @@ void print_usage(std::FILE* out) {
                "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
                "  plot       SVG/PNG charts of one run, or comparison charts of several\n"
                "  config     YAML config files: init from a template, validate, expand a sweep\n"
-               "  analyze-trace  ISL/OSL, rate and prefix-cache hit rate of a mooncake trace\n\n"
+               "  analyze-trace  ISL/OSL, rate and prefix-cache hit rate of a mooncake trace\n"
+               "  merge      one run's artifacts from the folders of its shards (--shard I/N)\n"
+               "  launch     print a Kubernetes Indexed Job or a Slurm batch script for shards\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -40,7 +43,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "--version" || cmd == "version") {
-    std::printf("servebench %s\n", SERVEBENCH_VERSION);
+    std::fputs(servebench::shard::build_info_text().c_str(), stdout);
     return 0;
   }
   if (cmd == "profile") return servebench::cli::run_profile(argc - 1, argv + 1);
@@ -50,7 +53,9 @@ int main(int argc, char** argv) {
   if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
   if (cmd == "config") return servebench::cli::run_config(argc - 1, argv + 1);
   if (cmd == "analyze-trace") return servebench::cli::run_analyze_trace(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config or analyze-trace; see --help)\n",
+  if (cmd == "merge") return servebench::cli::run_merge(argc - 1, argv + 1);
+  if (cmd == "launch") return servebench::cli::run_launch(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config, analyze-trace, merge or launch; see --help)\n",
                argv[1]);
   return 2;
 }

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "live/live_session.h"
 #include "yaml_config/yaml_config.h"
+#include "shard/placement.h"
 
 namespace servebench::cli {
 namespace {
@@ -45,8 +46,17 @@ int run_profile(int argc, char** argv) {
     std::fputs(parsed->help_text.c_str(), stdout);
     return 0;
   }
-  const config::BenchmarkConfig& cfg = parsed->config;
+  config::BenchmarkConfig& cfg = parsed->config;
   core::init_logging(cfg.verbosity);
+  // The shard this process runs: --shard, else the launcher's environment (shard/placement.h).
+  auto place = shard::resolve_placement(cfg.launcher, cfg.shard_index, cfg.shard_count,
+                                        shard::process_env());
+  if (!place) return usage_error(place.error().message);
+  if (place->sharded) {
+    cfg.shard_index = place->index;
+    cfg.shard_count = place->count;
+    cfg.launcher = std::string(shard::launcher_name(place->launcher));
+  }
 
   app::RunHooks hooks;
   const std::vector<std::string> words(expanded->begin() + 1, expanded->end());

@@ -172,6 +172,14 @@ struct BenchmarkConfig {
   UiType ui = UiType::kAuto;                  // --ui-type/--ui
   std::optional<int64_t> api_port;            // --api-port (0 = any free port)
   std::string api_host = "127.0.0.1";         // --api-host
+  // Scale-out (flags_shard.cc; docs/scale-out.md). Not in input_config: every shard of a run
+  // exports the same input_config, which is how a merge knows they ran one plan.
+  int32_t shard_index = 0;                    // --shard I/N
+  int32_t shard_count = 0;                    // 0: not given (a launcher may supply it)
+  std::optional<int64_t> start_at_wall_ns;    // --start-at (Unix ns)
+  std::string launcher = "auto";              // --launcher auto|none|mpi|k8s|slurm
+  std::string rendezvous;                     // --rendezvous HOST:PORT (shard 0 listens)
+  int64_t rendezvous_timeout_ns = 600'000'000'000;  // --rendezvous-timeout
   // Server metrics (flags_server_metrics.cc; telemetry/server_metrics_run.h).
   bool server_metrics = true;                      // --no-server-metrics turns it off
   std::vector<std::string> server_metrics_urls;    // --server-metrics: extra endpoints

@@ -21,6 +21,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_agentic_flags(&all);
     add_server_metrics_flags(&all);
     add_telemetry_flags(&all);
+    add_shard_flags(&all);
     return all;
   }();
   return kFlags;

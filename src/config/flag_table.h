@@ -84,6 +84,11 @@ void add_media_flags(std::vector<FlagSpec>* out);     // flags_media.cc
 void add_trace_replay_flags(std::vector<FlagSpec>* out);  // flags_trace_replay.cc
 void add_prompts_flags(std::vector<FlagSpec>* out);  // flags_prompts.cc
 void add_config_file_flags(std::vector<FlagSpec>* out);  // flags_config.cc
+void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
+
+// --start-at's text (Unix seconds, fractional allowed, or ISO 8601 UTC
+// "2026-01-02T03:04:05[.fff]Z") to Unix ns; an error names the flag and both forms.
+Result<int64_t> parse_start_at(const std::string& text);
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

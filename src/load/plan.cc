@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/rng.h"
 #include "load/arrival.h"
 
@@ -136,6 +138,43 @@ Plan build_plan(const LoadSpec& spec, uint64_t seed) {
   for (const auto& phase : phases_from_spec(spec))
     plan.phases.push_back(build_phase_plan(phase, seed));
   return plan;
+}
+
+namespace {
+int64_t shard_limit(int64_t limit, Shard shard) { return worker_share(limit, shard.index, shard.count); }
+}  // namespace
+
+Status apply_shard(Plan* plan, Shard shard) {
+  plan->shard = shard;
+  std::optional<uint64_t> base;
+  for (auto& phase : plan->phases) {
+    phase.shard = shard;
+    if (shard.split() && &phase != &plan->phases.front()) phase.index_base = base.value_or(1ULL << 32);
+    const auto& s = phase.spec;
+    base.reset();
+    if (!s.sessions && s.request_count) base = static_cast<uint64_t>(*s.request_count);
+    if (!shard.split()) continue;
+    for (auto& step : phase.concurrency_steps) step.limit = shard_limit(step.limit, shard);
+    for (auto* limit : {&phase.spec.concurrency, &phase.spec.prefill_concurrency}) {
+      if (!*limit) continue;
+      if (shard_limit(**limit, shard) == 0)
+        return make_error(ErrorCode::kInvalidArgument,
+                          fmt::format("--shard {}/{}: a concurrency limit of {} leaves this shard no "
+                                      "slot; give --concurrency (and --prefill-concurrency) at "
+                                      "least {}",
+                                      shard.index, shard.count, **limit, shard.count));
+      **limit = shard_limit(**limit, shard);
+    }
+  }
+  return {};
+}
+
+LoadSpec shard_load_spec(LoadSpec spec, Shard shard) {
+  if (!shard.split()) return spec;
+  if (spec.concurrency) spec.concurrency = std::max<int64_t>(1, shard_limit(*spec.concurrency, shard));
+  if (spec.prefill_concurrency)
+    spec.prefill_concurrency = std::max<int64_t>(1, shard_limit(*spec.prefill_concurrency, shard));
+  return spec;
 }
 
 int default_worker_count(const LoadSpec& spec, int cores) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/result.h"
 #include "load/load_spec.h"
 #include "record/request_record.h"
 
@@ -78,8 +79,33 @@ class ArrivalGenerator {
   int64_t produced_ = 0;
 };
 
+// One process's share of a plan run by N processes (`--shard I/N`, docs/scale-out.md). The plan
+// is built whole and identically by every process; the shard only selects from it:
+//   open loop (rate, fixed schedule): arrival i belongs to shard i mod N;
+//   closed loop: concurrency slot s belongs to shard s mod N (so the first L mod N shards hold
+//     one slot more), and request index i (its body, its X-Request-ID) to shard i mod N;
+//   sessions: session k (a whole conversation, every turn) belongs to shard k mod N.
+// Shard 0 of 1 is the single-process plan.
+struct Shard {
+  int32_t index = 0;
+  int32_t count = 1;
+  bool split() const { return count > 1; }
+  // Global index of this shard's `local`-th item (arrival, request, session).
+  uint64_t global(uint64_t local) const {
+    return local * static_cast<uint64_t>(count) + static_cast<uint64_t>(index);
+  }
+  // How many of the first `total` global items belong to this shard.
+  int64_t share_of(int64_t total) const {
+    return total > index ? (total - index + count - 1) / count : 0;
+  }
+};
+
 struct PhasePlan {
   PhaseSpec spec;
+  Shard shard;                                // the part of this phase this process runs
+  // First request index of this phase when it is fixed by the plan (a sharded run numbers
+  // requests without knowing what other shards sent); unset: after the previous phase's sends.
+  std::optional<uint64_t> index_base;
   uint64_t seed = 0;                          // arrivals: ArrivalGenerator(spec, seed)
   std::vector<RampStep> concurrency_steps;    // closed loop or ceiling; empty = no limit
 
@@ -91,6 +117,7 @@ struct PhasePlan {
 struct Plan {
   uint64_t seed = 0;
   std::vector<PhasePlan> phases;  // warm-up (if any) first, then profiling
+  Shard shard;
 };
 
 // Phases the spec asks for: warm-up (if any; same load shape, infinite grace as in AIPerf), then
@@ -102,6 +129,15 @@ PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed);
 // Every arrival offset of an open-loop phase (stops at `limit` entries).
 std::vector<int64_t> materialize_arrivals(const PhasePlan& plan, size_t limit = 100'000'000);
 Plan build_plan(const LoadSpec& spec, uint64_t seed);
+
+// Keeps `shard`'s part of a built plan (see Shard): concurrency limits (closed-loop slots,
+// ceilings, prefill) become the shard's round-robin share of each ramp step, and a phase after a
+// warm-up of a known request count numbers its requests from that count (else from 2^32, so no
+// two shards reuse an index). Fails (kUsage) when a concurrency limit leaves the shard no slot.
+// REQUIRES: 0 <= shard.index < shard.count.
+Status apply_shard(Plan* plan, Shard shard);
+// The load spec a shard's worker count is sized from (its share of the concurrency limits).
+LoadSpec shard_load_spec(LoadSpec spec, Shard shard);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);

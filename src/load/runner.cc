@@ -77,7 +77,9 @@ Result<RunOutcome> Runner::run() {
       // Requests of the finished phase: later phases number theirs after them.
       int64_t sent = 0;
       for (const auto& s : stats[next_phase - 1]) sent += s.issued;
-      if (next_phase < phases.size()) phases[next_phase].index_base = phases[next_phase - 1].index_base + sent;
+      if (next_phase < phases.size())
+        phases[next_phase].index_base = plan_.phases[next_phase].index_base.value_or(
+            phases[next_phase - 1].index_base + sent);
     }
     if (next_phase < phases.size()) {
       phases[next_phase].start_ns = clock_.now_ns();

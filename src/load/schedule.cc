@@ -26,8 +26,10 @@ WorkerSchedule::WorkerSchedule(const PhasePlan& plan, int worker, int workers, i
   if (s.prefill_concurrency) prefill_share_ = std::max<int64_t>(1, worker_share(*s.prefill_concurrency, worker, workers));
   if (plan.open_loop()) {
     arrivals_.emplace(plan.spec, plan.seed);
-    next_arrival_ = static_cast<uint64_t>(worker);
-    advance_arrival(worker);  // arrivals 0 .. worker-1 belong to the others
+    // This worker's arrivals are the shard's arrivals j ≡ worker (mod W); the shard's arrival j
+    // is the plan's arrival j·N + I (plan.h, Shard).
+    next_arrival_ = plan.shard.global(static_cast<uint64_t>(worker));
+    advance_arrival(static_cast<int>(next_arrival_));  // the arrivals before belong to others
     if (next_arrival_ns_ == kNever) exhausted_ = true;
   }
   apply_ramp(start_ns_);
@@ -78,8 +80,9 @@ bool WorkerSchedule::next_credit(int64_t now_ns, int64_t in_flight, int64_t pref
     }
     out->index = next_arrival_;
     out->intended_ns = due;
-    next_arrival_ += static_cast<uint64_t>(workers_);
-    advance_arrival(workers_ - 1);
+    const int stride = workers_ * plan_.shard.count;
+    next_arrival_ += static_cast<uint64_t>(stride);
+    advance_arrival(stride - 1);
     if (next_arrival_ns_ == kNever) exhausted_ = true;
     return true;
   }
@@ -102,7 +105,7 @@ void WorkerSchedule::push_slot(int64_t free_ns, int32_t failures) {
 
 bool WorkerSchedule::requests_claimed() const {
   if (!issued_ || !plan_.spec.request_count) return false;
-  return issued_->load(std::memory_order_relaxed) >= *plan_.spec.request_count;
+  return issued_->load(std::memory_order_relaxed) >= plan_.shard.share_of(*plan_.spec.request_count);
 }
 
 int64_t WorkerSchedule::backoff_wake_ns(int64_t now_ns) const {
@@ -112,12 +115,13 @@ int64_t WorkerSchedule::backoff_wake_ns(int64_t now_ns) const {
 
 bool WorkerSchedule::claim_request(uint64_t* index) {
   const int64_t count = plan_.spec.request_count.value_or(INT64_MAX);
-  const int64_t i = issued_->fetch_add(1, std::memory_order_relaxed);
-  if (i >= count) {
+  // The shard's i-th request is the plan's request i·N + I (plan.h, Shard).
+  const uint64_t i = plan_.shard.global(static_cast<uint64_t>(issued_->fetch_add(1, std::memory_order_relaxed)));
+  if (i >= static_cast<uint64_t>(count)) {
     exhausted_ = true;
     return false;
   }
-  *index = static_cast<uint64_t>(i);
+  *index = i;
   return true;
 }
 

@@ -97,11 +97,12 @@ bool Worker::session_step(int64_t now_ns) {
   uint64_t number = credit.index;
   if (plan_->spec.fixed_offsets_ns == nullptr) {
     const int64_t n = sessions_started_ ? sessions_started_->fetch_add(1, std::memory_order_relaxed) : 0;
-    if (n >= plan_->spec.session_count.value_or(INT64_MAX)) {
+    // The shard's n-th session is the plan's session n·N + I (plan.h, Shard).
+    number = plan_->shard.global(static_cast<uint64_t>(n));
+    if (number >= static_cast<uint64_t>(plan_->spec.session_count.value_or(INT64_MAX))) {
       sessions_exhausted_ = true;  // this credit goes unused (AIPerf skips the arrival too)
       return true;
     }
-    number = static_cast<uint64_t>(n);
   }
   return start_session(number, 0, credit.intended_ns, now_ns, !plan_->open_loop(),
                        credit.slot_failures);
