@@ -110,4 +110,9 @@ if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]
   "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
   echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
+# Result-sink oracles (docs/sinks.md): opentelemetry-proto decodes what --otel-url sends; a real
+# MLflow tracking server for `make sinks-test`. SERVEBENCH_SKIP_PY=1 skips them.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  "$(dirname "$0")/sinks_venvs.sh" all
+fi
 echo "setup: ok" >&2

@@ -15,6 +15,7 @@
 
 #include "core/capabilities.h"
 #include "core/result.h"
+#include "export/http_trace_json.h"
 #include "record/request_record.h"
 
 namespace servebench::metrics {
@@ -47,6 +48,7 @@ struct ExportOptions {
   int64_t slice_duration_ns = 0;       // --slice-duration (0 = none)
   std::string fail_on;                 // --fail-on "tag.stat>value ..." ("" = none)
   bool print_console = true;           // print the table to stdout
+  bool show_trace_timing = false;      // --show-trace-timing: HTTP Trace table in the console
 };
 
 // One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per
@@ -78,6 +80,9 @@ struct RunContext {
   // (<prefix>_inputs.json with --profile-export-prefix).
   // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
+  // --export-http-trace: each JSONL line carries "trace_data" (export/http_trace_json.h).
+  bool export_http_trace = false;
+  HttpTraceContext http_trace;
   // Collectors' additions, called once each when the summary files are written.
   std::vector<ExtraSectionsFn> extra_sections;
 };

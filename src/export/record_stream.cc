@@ -73,7 +73,9 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
   sl.lines.clear();
   sl.raw_lines.clear();
   for (const record::RequestRecord& r : batch) {
-    if (jsonl_) append_record_line(r, context_.anchor, &sl.lines, context_.capabilities);
+    if (jsonl_)
+      append_record_line(r, context_.anchor, &sl.lines, context_.capabilities,
+                         context_.export_http_trace ? &context_.http_trace : nullptr);
     if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r);
   }
