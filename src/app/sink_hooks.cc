@@ -16,7 +16,8 @@ std::pair<std::string, std::string> host_port(const std::string& url) {
   std::string rest = url.substr(url.find("://") == std::string::npos ? 0 : url.find("://") + 3);
   rest = rest.substr(0, rest.find('/'));
   const size_t colon = rest.rfind(':');
-  if (colon == std::string::npos || rest.find(']') > colon && rest.front() == '[')
+  const size_t bracket = rest.rfind(']');  // [v6::addr]:port
+  if (colon == std::string::npos || (bracket != std::string::npos && bracket > colon))
     return {rest, url.rfind("https", 0) == 0 ? "443" : "80"};
   return {rest.substr(0, colon), rest.substr(colon + 1)};
 }

@@ -66,8 +66,8 @@ TEST(OtlpMetrics, JsonMappingShape) {
 
 // A minimal protobuf reader: the top-level fields of one message.
 struct Field {
-  int number;
-  int wire;
+  int number = 0;
+  int wire = 0;
   uint64_t varint = 0;
   std::string bytes;
 };
@@ -84,7 +84,9 @@ std::vector<Field> fields(const std::string& msg) {
   };
   while (i < msg.size()) {
     const uint64_t key = varint();
-    Field f{static_cast<int>(key >> 3), static_cast<int>(key & 7)};
+    Field f;
+    f.number = static_cast<int>(key >> 3);
+    f.wire = static_cast<int>(key & 7);
     if (f.wire == 0) {
       f.varint = varint();
     } else if (f.wire == 1) {
