@@ -113,8 +113,9 @@ TEST(Mlflow, RunLoggedToARealTrackingServer) {
   EXPECT_EQ(arts.find("profile_export.jsonl"), std::string::npos) << arts;  // not in the globs
   EXPECT_EQ(back.dump().find(kApiKey), std::string::npos);
   for (const auto& e : fs::recursive_directory_iterator(dir + "/mlartifacts"))
-    if (e.is_regular_file())
+    if (e.is_regular_file()) {
       EXPECT_EQ(read_file(e.path().string()).find(kApiKey), std::string::npos) << e.path();
+    }
 
   // A child run of it.
   const RunResult child = run_profile(
