@@ -17,7 +17,7 @@ SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance clean format
+.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance sinks-test clean format
 
 all: build
 
@@ -75,6 +75,13 @@ fuzz-long: setup
 # CPU per request sampled every 10 s (scripts/soak.sh).
 soak: build
 	@scripts/soak.sh
+
+# The result sinks against real servers: MLflow's tracking server (slow to start) and the OTLP
+# receiver, both from the pinned venvs of scripts/sinks_venvs.sh (docs/sinks.md).
+sinks-test: build
+	@scripts/sinks_venvs.sh all
+	@cd build && SERVEBENCH_SINKS_FULL=1 SERVEBENCH_REQUIRE_ORACLES=1 ctest --output-on-failure \
+	  -R "Sinks|Otel|Mlflow" --timeout 600
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

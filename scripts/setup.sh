@@ -123,4 +123,9 @@ fi
 if [ "${SERVEBENCH_SKIP_PY:-}" != 1 ]; then
   "$(dirname "$0")/setup_scaleout_venv.sh"
 fi
+# Result-sink oracles (docs/sinks.md): opentelemetry-proto decodes what --otel-url sends; a real
+# MLflow tracking server for `make sinks-test`. SERVEBENCH_SKIP_PY=1 skips them.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  "$(dirname "$0")/sinks_venvs.sh" all
+fi
 echo "setup: ok" >&2

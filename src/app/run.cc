@@ -17,6 +17,7 @@
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
 #include "app/server_metrics_hooks.h"
+#include "app/sink_hooks.h"
 #include "app/telemetry_hooks.h"
 #include "app/rankings_workload.h"
 #include "app/workload_setup.h"
@@ -316,6 +317,7 @@ exporter::ExportOptions make_export_options(const config::BenchmarkConfig& cfg,
   eo.fail_on = cfg.fail_on;
   eo.print_console = cfg.verbosity > 0;
   eo.expected_records = cfg.effective_request_count().value_or(0);
+  eo.show_trace_timing = cfg.show_trace_timing;
   return eo;
 }
 
@@ -405,6 +407,9 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
   if (*telemetry) ctx.extra_sections.push_back(telemetry_sections(telemetry->get()));
+  ctx.export_http_trace = cfg.export_http_trace;
+  ctx.http_trace.headers = exporter::redacted_headers(settings.headers);
+  ctx.http_trace.session_header = cfg.session_header;
   const exporter::ExportOptions eo = make_export_options(cfg, artifacts->path);
   auto stream = exporter::RecordStream::open(ctx, eo, 1);
   if (!stream) return usage_error(stream.error().message + "; no load was sent");
@@ -414,16 +419,21 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // JSONL.
   report_html::RequestColumns report_columns;
   const bool want_report = !cfg.no_report;
+  // outputs.json and --otel-url ride on the records hook; MLflow uploads after the artifacts.
+  SinkHooks sinks(cfg);
+  if (auto st = sinks.open(artifacts->path, anchor.wall_ns); !st)
+    return usage_error(st.error().message + "; no load was sent");
+  const RunHooks sink_hooks = sinks.wrap(hooks);
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages, &report_columns, want_report, anchor, &hooks](
+      [&stream, &outages, &report_columns, want_report, anchor, &sink_hooks](
           const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
         for (const auto& r : batch) {
           outages.add(r);  // one processor thread: no lock
           if (want_report) report_html::add_record(r, &report_columns, anchor);
         }
-        if (hooks.records) hooks.records(batch);
+        if (sink_hooks.records) sink_hooks.records(batch);
       });
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
@@ -450,6 +460,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
   const exporter::RunSummaries summaries = (*stream)->finish();
+  sinks.finish_records(&prep.warnings);
   info.at_ns = clock.now_ns();
   if (run_hooks.after_grace) run_hooks.after_grace(info);
   for (auto& w : server_metrics.take_warnings()) prep.warnings.push_back(std::move(w));
@@ -483,6 +494,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
     result.exit_code = 3;
     result.failure_reason = "the server was unreachable at the end of the run";
   }
+  sinks.finish_run(result, anchor.wall_ns, &prep.warnings);
   result.warnings = prep.warnings;
   return result;
 }

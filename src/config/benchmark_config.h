@@ -194,6 +194,22 @@ struct BenchmarkConfig {
   std::optional<double> network_latency_mean_ms;  // --network-latency-mean (fixed RTT, ms)
   int64_t network_latency_ping_interval_ns = 1'000'000'000;  // --network-latency-ping-interval
 
+  // Per-request extras and result sinks (flags_sinks.cc; docs/sinks.md).
+  bool export_http_trace = false;             // --export-http-trace: timing + headers in the JSONL
+  bool show_trace_timing = false;             // --show-trace-timing: HTTP Trace console table
+  bool export_outputs_json = false;           // --export-outputs-json: outputs.json
+  std::string otel_url;                       // --otel-url (OTLP/HTTP base or /v1/metrics URL)
+  std::vector<std::string> otel_resource_attributes;  // --otel-resource-attributes k=v
+  std::string otel_stream = "default";        // --stream: default | metrics | timing
+  std::string otel_encoding = "protobuf";     // --otel-encoding: protobuf | json
+  std::string gen_ai_provider;                // --gen-ai-provider (gen_ai.provider.name)
+  std::string mlflow_tracking_uri;            // --mlflow-tracking-uri (http[s]://)
+  std::string mlflow_experiment;              // --mlflow-experiment
+  std::string mlflow_run_name;                // --mlflow-run-name
+  std::vector<std::string> mlflow_tags;       // --mlflow-tag k=v
+  std::string mlflow_parent_run_id;           // --mlflow-parent-run-id
+  std::vector<std::string> mlflow_artifact_globs;  // --mlflow-artifact-glob
+
   // Provenance (secrets redacted).
   std::string cli_command;
 

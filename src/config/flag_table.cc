@@ -22,6 +22,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_server_metrics_flags(&all);
     add_telemetry_flags(&all);
     add_shard_flags(&all);
+    add_sinks_flags(&all);
     return all;
   }();
   return kFlags;

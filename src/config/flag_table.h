@@ -89,6 +89,7 @@ void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
 // --start-at's text (Unix seconds, fractional allowed, or ISO 8601 UTC
 // "2026-01-02T03:04:05[.fff]Z") to Unix ns; an error names the flag and both forms.
 Result<int64_t> parse_start_at(const std::string& text);
+void add_sinks_flags(std::vector<FlagSpec>* out);  // flags_sinks.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -69,13 +69,15 @@ long to_ms(int64_t ns) {
 void set_options(CURL* e, const ControlRequest& r, curl_slist* headers, Transfer* t,
                  char* error_buf) {
   curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
-  if (r.method == Method::kPost) {
+  if (r.method == Method::kPost || r.method == Method::kPut) {
     curl_easy_setopt(e, CURLOPT_POST, 1L);
     curl_easy_setopt(e, CURLOPT_POSTFIELDS, r.body.c_str());
     curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(r.body.size()));
   } else {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
   }
+  // A PUT is a POST with the method renamed (the handle is reused: reset it otherwise).
+  curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, r.method == Method::kPut ? "PUT" : nullptr);
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, to_ms(r.timeout_ns));
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
@@ -111,7 +113,7 @@ curl_slist* header_list(const ControlRequest& r) {
                           return std::tolower(static_cast<unsigned char>(a)) == b;
                         });
   }
-  if (r.method == Method::kPost) {
+  if (r.method == Method::kPost || r.method == Method::kPut) {
     if (r.body.empty() && !has_content_type) list = curl_slist_append(list, "Content-Type:");
     list = curl_slist_append(list, "Expect:");
   }

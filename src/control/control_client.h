@@ -31,7 +31,7 @@ namespace servebench::control {
 // libcurl's process-wide initialization, once, by whichever piece needs libcurl first.
 void curl_global_init_once();
 
-enum class Method { kGet, kPost };
+enum class Method { kGet, kPost, kPut };  // kPut sends `body` like a POST
 
 struct ControlRequest {
   Method method = Method::kGet;

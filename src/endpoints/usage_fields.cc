@@ -22,6 +22,9 @@ enum Slot : uint8_t {
   kCacheReadInputTokensCamel, kCachedTokens,
   kCacheCreationInputTokens, kCacheWriteInputTokensCamel,
   kPromptCacheMissTokens, kThoughtsTokenCount, kToolUsePromptTokenCount,
+  // Speculative decoding: SGLang's meta_info names, then generic ones.
+  kSpecDraftTokenNum, kSpecAcceptTokenNum, kSpecVerifyCt, kNumDraftTokens, kNumAcceptedTokens,
+  kNumSpecSteps,
   // Inside {prompt,input}_tokens_details (P = prompt_, I = input_).
   kPDetailsCached, kPDetailsAudio, kIDetailsCached, kIDetailsAudio,
   // Inside {completion,output}_tokens_details (C = completion_, O = output_).
@@ -59,6 +62,12 @@ constexpr Name kTopNames[] = {
     {"prompt_cache_miss_tokens", kPromptCacheMissTokens},
     {"thoughtsTokenCount", kThoughtsTokenCount},
     {"toolUsePromptTokenCount", kToolUsePromptTokenCount},
+    {"spec_draft_token_num", kSpecDraftTokenNum},
+    {"spec_accept_token_num", kSpecAcceptTokenNum},
+    {"spec_verify_ct", kSpecVerifyCt},
+    {"num_draft_tokens", kNumDraftTokens},
+    {"num_accepted_tokens", kNumAcceptedTokens},
+    {"num_spec_steps", kNumSpecSteps},
 };
 
 // The fields read inside a details object, relative to its first slot.
@@ -186,6 +195,9 @@ void resolve(const RawUsage& raw, record::Usage* out) {
   u.rejected_prediction_tokens = first_of(raw, {kCDetailsRejected, kODetailsRejected});
   u.tool_use_prompt_tokens = first_of(raw, {kToolUsePromptTokenCount});
   u.prompt_audio_seconds = raw.audio_seconds;
+  u.spec_draft_tokens = first_of(raw, {kSpecDraftTokenNum, kNumDraftTokens});
+  u.spec_accepted_tokens = first_of(raw, {kSpecAcceptTokenNum, kNumAcceptedTokens});
+  u.spec_steps = first_of(raw, {kSpecVerifyCt, kNumSpecSteps});
   merge_usage(u, out);
 }
 
@@ -217,6 +229,9 @@ void merge_usage(const record::Usage& src, record::Usage* dst) {
   take(src.rejected_prediction_tokens, &dst->rejected_prediction_tokens);
   take(src.tool_use_prompt_tokens, &dst->tool_use_prompt_tokens);
   take(src.prompt_audio_seconds, &dst->prompt_audio_seconds);
+  take(src.spec_draft_tokens, &dst->spec_draft_tokens);
+  take(src.spec_accepted_tokens, &dst->spec_accepted_tokens);
+  take(src.spec_steps, &dst->spec_steps);
 }
 
 bool any_usage(const record::Usage& u) {
@@ -224,7 +239,8 @@ bool any_usage(const record::Usage& u) {
          u.prompt_cache_write_tokens >= 0 || u.prompt_cache_miss_tokens >= 0 ||
          u.prompt_audio_tokens >= 0 || u.completion_audio_tokens >= 0 ||
          u.accepted_prediction_tokens >= 0 || u.rejected_prediction_tokens >= 0 ||
-         u.tool_use_prompt_tokens >= 0 || u.prompt_audio_seconds >= 0;
+         u.tool_use_prompt_tokens >= 0 || u.prompt_audio_seconds >= 0 ||
+         u.spec_draft_tokens >= 0 || u.spec_accepted_tokens >= 0 || u.spec_steps >= 0;
 }
 
 }  // namespace servebench::endpoints

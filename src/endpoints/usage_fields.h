@@ -20,6 +20,9 @@
 //       prediction   {completion,output}_tokens_details.{accepted,rejected}_prediction_tokens
 //       tool use     toolUsePromptTokenCount
 //       audio secs   prompt_audio_seconds (a duration; only a number counts)
+//       spec draft   spec_draft_token_num (SGLang meta_info), num_draft_tokens
+//       spec accept  spec_accept_token_num (SGLang), num_accepted_tokens
+//       spec steps   spec_verify_ct (SGLang), num_spec_steps
 //   - Envelopes inside the object are lifted to its top level (`usageMetadata`, `tokens`,
 //     `meta.tokens`, `meta.cached_tokens`); a key written at the top level wins over a lifted
 //     one.

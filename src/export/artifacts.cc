@@ -184,6 +184,7 @@ Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const Run
   ci.gate_messages = outcome.gate_messages;
   ci.interrupted = context.interrupted;
   ci.extra_text = extra.console;
+  ci.show_trace_timing = options.show_trace_timing;
   ci.artifact_paths = shown_paths;
   ci.artifact_paths.emplace_back("Console Export", path(names.console));
   const std::string console = render_console(ci);

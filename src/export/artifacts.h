@@ -15,6 +15,7 @@
 
 #include "core/capabilities.h"
 #include "core/result.h"
+#include "export/http_trace_json.h"
 #include "record/request_record.h"
 
 namespace servebench::metrics {
@@ -51,6 +52,7 @@ struct ExportOptions {
   // reserved for them up front, so they never grow by copying into fresh pages during the load
   // (0 = unknown; capped, and only address space until a value is stored).
   int64_t expected_records = 0;
+  bool show_trace_timing = false;      // --show-trace-timing: HTTP Trace table in the console
 };
 
 // One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per
@@ -82,6 +84,9 @@ struct RunContext {
   // (<prefix>_inputs.json with --profile-export-prefix).
   // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
+  // --export-http-trace: each JSONL line carries "trace_data" (export/http_trace_json.h).
+  bool export_http_trace = false;
+  HttpTraceContext http_trace;
   // Collectors' additions, called once each when the summary files are written.
   std::vector<ExtraSectionsFn> extra_sections;
 };

@@ -23,6 +23,7 @@ struct ConsoleInput {
   std::vector<std::string> gate_messages;  // --fail-on results
   bool interrupted = false;
   std::string extra_text;  // collectors' panels, after the metrics table
+  bool show_trace_timing = false;  // --show-trace-timing: the HTTP Trace table (k6's phases)
 };
 
 // The metrics table alone (no trailing newline after the bottom border line's '\n').

@@ -91,7 +91,9 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
   // of many MiB, whose new pages cost a fault each.
   constexpr size_t kFlushBytes = size_t{1} << 20;
   for (const record::RequestRecord& r : batch) {
-    if (jsonl_) append_record_line(r, context_.anchor, &sl.lines, context_.capabilities);
+    if (jsonl_)
+      append_record_line(r, context_.anchor, &sl.lines, context_.capabilities,
+                         context_.export_http_trace ? &context_.http_trace : nullptr);
     if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r);
     if (jsonl_ && sl.lines.size() >= kFlushBytes) flush_lines(jsonl_.get(), &sl.lines);

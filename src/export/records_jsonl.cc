@@ -186,6 +186,13 @@ void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::stri
   }
   wall_key(out, "request_sent_ns", a, r.request_sent_ns);
   wall_key(out, "response_complete_ns", a, r.response_complete_ns);
+  if (r.conn_start_ns > 0) {
+    wall_key(out, "connect_start_ns", a, r.conn_start_ns);
+    wall_key(out, "dns_done_ns", a, r.dns_done_ns);
+    wall_key(out, "connected_ns", a, r.connected_ns);
+    wall_key(out, "tls_done_ns", a, r.tls_done_ns);
+  }
+  if (r.response_reads > 0) int_key("response_reads", r.response_reads);
   // Content chunks: their times are the line's time_to_first_token and inter_chunk_latency
   // (exact, see the header); only what those lack is added, and only when it is not the default.
   std::string kinds;
@@ -236,7 +243,7 @@ const char* cancel_reason_name(record::CancelReason reason) {
 }
 
 void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std::string* out,
-                        core::Capabilities capabilities) {
+                        core::Capabilities capabilities, const HttpTraceContext* trace) {
   metrics::RecordValues rv;
   metrics::compute_record_metrics(r, &rv, capabilities);
   out->push_back('{');
@@ -272,6 +279,10 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
     }
   }
   out->append("},");
+  if (trace != nullptr) {
+    append_http_trace(r, a, *trace, out);
+    out->push_back(',');
+  }
   error_obj(r, out);
   out->push_back(',');
   key(out, "servebench");

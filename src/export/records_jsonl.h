@@ -14,7 +14,8 @@
 // request_index, http_status, input_tokens, output_tokens, reasoning_tokens,
 // requested_output_tokens (-1 = unknown), output_items (only when >= 0), cancel_reason ("rate",
 // "grace", "interrupt"; only on cancelled requests), request_sent_ns and response_complete_ns
-// (wall ns or null), streaming, and for successful requests with content chunks:
+// (wall ns or null), streaming, on a new connection its set-up times (connect_start_ns,
+// dns_done_ns, connected_ns, tls_done_ns: wall ns), response_reads, and for successful requests with content chunks:
 //   chunk_kinds   one letter per content chunk ('c' content, 'r' reasoning, 't' tool call);
 //                 omitted when every chunk is 'c' and the count follows from the times (streamed:
 //                 1 + the inter_chunk_latency list; a body: one chunk);
@@ -43,6 +44,7 @@
 
 #include "core/capabilities.h"
 #include "core/result.h"
+#include "export/http_trace_json.h"
 #include "record/request_record.h"
 
 namespace servebench::exporter {
@@ -52,9 +54,11 @@ const char* cancel_reason_name(record::CancelReason reason);
 
 // Appends one profile_export.jsonl line (with '\n') for `r`. `capabilities` are the run's
 // endpoint's, so a line holds exactly the per-request metrics the summary counts.
+// With `trace` (--export-http-trace) the line also carries "trace_data" (http_trace_json.h).
 void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
                         std::string* out,
-                        core::Capabilities capabilities = core::kTextGenerationCaps);
+                        core::Capabilities capabilities = core::kTextGenerationCaps,
+                        const HttpTraceContext* trace = nullptr);
 
 // Appends one profile_export_raw.jsonl line.
 void append_raw_line(const record::RequestRecord& r, const record::RunAnchor& anchor,

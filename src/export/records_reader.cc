@@ -133,6 +133,9 @@ void read_usage_and_bytes(Object metrics, RequestRecord* r) {
   r->request_bytes = std::max<int64_t>(0, count("http_req_data_sent"));
   r->response_bytes = std::max<int64_t>(0, count("http_req_data_received"));
   r->connection_reused = metric(metrics, "http_req_connection_reused") > 0;
+  r->usage.spec_steps = count("spec_decode_steps");
+  r->usage.spec_accepted_tokens = count("spec_decode_accepted_draft_tokens");
+  r->usage.spec_draft_tokens = count("spec_decode_draft_tokens");
 }
 
 // The exact receive time of each content chunk: TTFT, then the inter-chunk gaps (streamed), or
@@ -201,6 +204,11 @@ void read_servebench(Object sb, Object metrics, RequestRecord* r) {
   r->output_items = int_or(sb, "output_items", -1);
   r->request_sent_ns = int_or(sb, "request_sent_ns", 0);
   r->response_complete_ns = int_or(sb, "response_complete_ns", 0);
+  r->conn_start_ns = int_or(sb, "connect_start_ns", 0);
+  r->dns_done_ns = int_or(sb, "dns_done_ns", 0);
+  r->connected_ns = int_or(sb, "connected_ns", 0);
+  r->tls_done_ns = int_or(sb, "tls_done_ns", 0);
+  r->response_reads = static_cast<int32_t>(int_or(sb, "response_reads", 0));
   if (r->cancelled()) {
     // Without our key (an AIPerf line) every cancellation is a counted one, as in AIPerf.
     Element reason;

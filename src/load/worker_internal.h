@@ -80,6 +80,13 @@ struct Worker::Request final : transport::ResponseHandler {
     });
   }
 
+  void on_connect_timing(const transport::ConnectTiming& t) override {
+    rec.conn_start_ns = t.start_ns;
+    rec.dns_done_ns = t.dns_done_ns;
+    rec.connected_ns = t.connected_ns;
+    rec.tls_done_ns = t.tls_done_ns;
+  }
+
   void on_request_sent(int64_t sent_ns) override {
     rec.request_sent_ns = sent_ns;
     if (cancel_timer_armed) arm_cancel(sent_ns);
@@ -92,6 +99,7 @@ struct Worker::Request final : transport::ResponseHandler {
 
   void on_body(std::string_view bytes, int64_t recv_ns) override {
     rec.response_bytes += static_cast<int64_t>(bytes.size());
+    ++rec.response_reads;
     if (rec.first_byte_ns == 0) rec.first_byte_ns = recv_ns;
     last_recv_ns = recv_ns;
     if (!http_ok()) {

@@ -7,6 +7,8 @@
 #include <array>
 
 #include "metrics/sample_series.h"
+#include "metrics/http_trace_rows.h"
+#include "metrics/spec_decode_rows.h"
 #include "metrics/usage_rows.h"
 
 namespace servebench::metrics {
@@ -94,25 +96,6 @@ double stream_prefill(const F& f) {
   const double s = setup(f);
   return std::isnan(s) ? NAN : f.ttft() - s;
 }
-double sending(const F& f) {
-  return f.r->request_sent_ns > 0 ? num(f.r->request_sent_ns - f.r->request_start_ns) : NAN;
-}
-double waiting(const F& f) {
-  return f.r->request_sent_ns > 0 && f.r->first_byte_ns > 0
-             ? num(f.r->first_byte_ns - f.r->request_sent_ns)
-             : NAN;
-}
-double receiving(const F& f) {
-  return f.r->first_byte_ns > 0 && f.r->end_ns > 0 ? num(f.r->end_ns - f.r->first_byte_ns) : NAN;
-}
-double http_duration(const F& f) {
-  return f.r->end_ns > 0 ? num(f.r->end_ns - f.r->request_start_ns) : NAN;
-}
-double bytes_sent(const F& f) { return f.r->request_bytes > 0 ? num(f.r->request_bytes) : NAN; }
-double bytes_received(const F& f) {
-  return f.r->response_bytes > 0 ? num(f.r->response_bytes) : NAN;
-}
-double reused(const F& f) { return f.r->connection_reused ? 1.0 : 0.0; }
 double schedule_lag(const F& f) {
   return f.r->intended_ns > 0 && f.r->request_start_ns > 0
              ? num(f.r->request_start_ns - f.r->intended_ns)
@@ -354,20 +337,47 @@ const MetricInfo kMetrics[] = {
         S::kStreamSetupLatency, setup),
     rec("stream_prefill_latency", "Stream Prefill Latency", "ms", kNsPerMs, kStreamTokens | kHidden,
         0, S::kStreamPrefillLatency, stream_prefill),
-    rec("http_req_sending", "HTTP Request Sending", "ms", kNsPerMs, kHidden, 0, S::kHttpReqSending,
-        sending),
-    rec("http_req_waiting", "HTTP Request Waiting", "ms", kNsPerMs, kHidden, 0, S::kHttpReqWaiting,
-        waiting),
-    rec("http_req_receiving", "HTTP Request Receiving", "ms", kNsPerMs, kHidden, 0,
-        S::kHttpReqReceiving, receiving),
-    rec("http_req_duration", "HTTP Request Duration", "ms", kNsPerMs, kHidden, 0,
-        S::kHttpReqDuration, http_duration),
-    rec("http_req_data_sent", "HTTP Request Data Sent", "B", 1, kIntegerValued | kHidden, 0,
-        S::kHttpReqDataSent, bytes_sent),
-    rec("http_req_data_received", "HTTP Request Data Received", "B", 1, kIntegerValued | kHidden, 0,
-        S::kHttpReqDataReceived, bytes_received),
-    rec("http_req_connection_reused", "HTTP Connection Reused", "count", 1,
-        kIntegerValued | kHidden, 0, S::kHttpReqConnectionReused, reused),
+    // HTTP timing (k6's names, AIPerf's http_req_* rows; metrics/http_trace_rows.h). Console:
+    // the HTTP Trace table of --show-trace-timing only.
+    http_trace_rows::row("http_req_blocked", "HTTP Request Blocked", S::kHttpReqBlocked, 3000),
+    http_trace_rows::row("http_req_dns_lookup", "HTTP Request DNS Lookup", S::kHttpReqDnsLookup, 3010),
+    http_trace_rows::row("http_req_connecting", "HTTP Request Connecting", S::kHttpReqConnecting, 3020),
+    http_trace_rows::row("http_req_tls_handshaking", "HTTP Request TLS Handshaking",
+                         S::kHttpReqTlsHandshaking, 3030),
+    http_trace_rows::row("http_req_sending", "HTTP Request Sending", S::kHttpReqSending, 3040),
+    http_trace_rows::row("http_req_waiting", "HTTP Request Waiting", S::kHttpReqWaiting, 3050),
+    http_trace_rows::row("http_req_receiving", "HTTP Request Receiving", S::kHttpReqReceiving, 3060),
+    http_trace_rows::row("http_req_duration", "HTTP Request Duration", S::kHttpReqDuration, 3070),
+    http_trace_rows::row("http_req_connection_overhead", "HTTP Connection Overhead",
+                         S::kHttpReqConnectionOverhead, 3080),
+    http_trace_rows::row("http_req_total", "HTTP Request Total", S::kHttpReqTotal, 3090),
+    http_trace_rows::row("http_req_data_sent", "HTTP Request Data Sent", S::kHttpReqDataSent, 3100),
+    http_trace_rows::row("http_req_data_received", "HTTP Request Data Received",
+                         S::kHttpReqDataReceived, 3110),
+    http_trace_rows::row("http_req_connection_reused", "HTTP Connection Reused",
+                         S::kHttpReqConnectionReused, 3120),
+    http_trace_rows::row("http_req_chunks_received", "HTTP Request Chunks Received",
+                         S::kHttpReqChunksReceived, 3130),
+    // Speculative decoding (vLLM / SGLang usage counts; metrics/spec_decode_rows.h).
+    spec_decode_rows::row("spec_decode_acceptance_length", "Spec Decode Acceptance Length",
+                          S::kSpecDecodeAcceptanceLength, 4000),
+    spec_decode_rows::row("spec_decode_draft_acceptance_rate", "Spec Decode Draft Acceptance Rate",
+                          S::kSpecDecodeDraftAcceptanceRate, 4010),
+    spec_decode_rows::row("spec_decode_accepted_per_verified", "Spec Decode Accepted Per Verified",
+                          S::kSpecDecodeAcceptedPerVerified, 4020),
+    spec_decode_rows::row("spec_decode_steps", "Spec Decode Steps", S::kSpecDecodeSteps, 4030),
+    spec_decode_rows::row("spec_decode_accepted_draft_tokens", "Spec Decode Accepted Draft Tokens",
+                          S::kSpecDecodeAcceptedDraftTokens, 4040),
+    spec_decode_rows::row("spec_decode_draft_tokens", "Spec Decode Draft Tokens",
+                          S::kSpecDecodeDraftTokens, 4050),
+    spec_decode_rows::total("total_spec_decode_steps", "Total Spec Decode Steps",
+                            S::kSpecDecodeSteps, 4100),
+    spec_decode_rows::total("total_accepted_draft_tokens", "Total Accepted Draft Tokens",
+                            S::kSpecDecodeAcceptedDraftTokens, 4110),
+    spec_decode_rows::total("total_draft_tokens", "Total Draft Tokens", S::kSpecDecodeDraftTokens,
+                            4120),
+    spec_decode_rows::weighted_acceptance_length(4200),
+    spec_decode_rows::overall_acceptance_rate(4210),
 
     // Aggregates.
     formula("request_count", "Request Count", "requests", 1, K::kAggregate,
@@ -481,7 +491,17 @@ core::Capabilities MetricInfo::needs() const {
 }
 
 std::string_view console_group_name(ConsoleGroup g) {
-  return g == ConsoleGroup::kUsage ? "Usage" : "";
+  switch (g) {
+    case ConsoleGroup::kUsage:
+      return "Usage";
+    case ConsoleGroup::kSpecDecode:
+      return "Spec Decode";
+    case ConsoleGroup::kHttpTrace:
+      return "HTTP Trace";
+    case ConsoleGroup::kDefault:
+      break;
+  }
+  return "";
 }
 
 const MetricInfo* find_metric(std::string_view tag) {

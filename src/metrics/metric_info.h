@@ -51,8 +51,10 @@ enum MetricFlag : uint32_t {
 
 // The console table a row is shown in (AIPerf's console_group): kDefault in the endpoint's main
 // table, kUsage in "<title>: Usage" after it. Rows flagged kNoConsole are in no table.
-enum class ConsoleGroup : uint8_t { kDefault, kUsage };
-// "" for kDefault, "Usage" for kUsage: the suffix of the group's table title.
+// kSpecDecode: "<title>: Spec Decode" (speculative decoding, when the server reports it);
+// kHttpTrace: the HTTP timing table, printed only with --show-trace-timing.
+enum class ConsoleGroup : uint8_t { kDefault, kUsage, kSpecDecode, kHttpTrace };
+// The suffix of the group's table title ("" for kDefault, "Usage", "Spec Decode", "HTTP Trace").
 std::string_view console_group_name(ConsoleGroup g);
 
 // How a row's result is produced.

@@ -70,6 +70,10 @@ struct Chunk {
 
 // Server-reported usage from the last non-empty `usage` object; -1 = absent.
 struct Usage {
+  // Speculative decoding (vLLM / SGLang): draft tokens proposed, accepted, verification steps.
+  int64_t spec_draft_tokens = -1;
+  int64_t spec_accepted_tokens = -1;
+  int64_t spec_steps = -1;
   int64_t prompt_tokens = -1;
   int64_t completion_tokens = -1;
   int64_t total_tokens = -1;
@@ -111,6 +115,14 @@ struct RequestRecord {
   // throughput of endpoints without token output (embeddings, rankings, ...) end here.
   int64_t response_complete_ns = 0;
   int64_t cancel_ns = 0;          // when cancellation was triggered (0 if not)
+  // HTTP timing of a request that opened a new connection (transport/http_client.h
+  // ConnectTiming; all 0 on a reused connection): set-up began (after any wait for a free
+  // connection), name resolved, TCP connected, TLS handshake done (https only).
+  int64_t conn_start_ns = 0;
+  int64_t dns_done_ns = 0;
+  int64_t connected_ns = 0;
+  int64_t tls_done_ns = 0;
+  int32_t response_reads = 0;     // socket reads that carried response body bytes
   CancelReason cancel_reason = CancelReason::kNone;
 
   // Response.

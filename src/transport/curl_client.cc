@@ -307,12 +307,29 @@ class CurlClient final : public HttpClient {
     return sh;
   }
 
+  // A new connection's set-up from curl's timers (µs since the transfer start). libcurl 7.88 has
+  // no queue time, so a wait for a free connection counts as DNS time here.
+  void report_connect_timing(Transfer* t) {
+    curl_off_t dns_us = 0, connect_us = 0, tls_us = 0;
+    curl_easy_getinfo(t->easy, CURLINFO_NAMELOOKUP_TIME_T, &dns_us);
+    curl_easy_getinfo(t->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+    curl_easy_getinfo(t->easy, CURLINFO_APPCONNECT_TIME_T, &tls_us);
+    if (connect_us <= 0) return;
+    ConnectTiming timing;
+    timing.start_ns = t->start_ns;
+    timing.dns_done_ns = t->start_ns + dns_us * 1000;
+    timing.connected_ns = t->start_ns + connect_us * 1000;
+    if (tls_us > 0) timing.tls_done_ns = t->start_ns + tls_us * 1000;
+    t->handler->on_connect_timing(timing);
+  }
+
   // Reports headers (and the request-sent time) once, when the final response's headers end.
   void report_headers(Transfer* t) {
     if (t->headers_reported || t->aborted) return;
     t->headers_reported = true;
     long status = 0;
     curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (!connection_reused(t->easy)) report_connect_timing(t);
     curl_off_t pretransfer_us = 0;
     curl_easy_getinfo(t->easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer_us);
     if (pretransfer_us > 0) t->handler->on_request_sent(t->start_ns + pretransfer_us * 1000);

@@ -78,6 +78,7 @@ struct Transfer final : Http1ResponseParser::Sink {
   bool has_timer = false;
 
   int64_t first_byte_ns = 0;
+  int64_t conn_start_ns = 0;  // this transfer's new connection: set-up began
   bool cancel_pending = false;  // cancelled from inside one of its own callbacks
   int* handler_depth = nullptr;  // the client's count of handler callbacks on the stack
   void on_response_headers(int status) override {
@@ -224,6 +225,7 @@ class Http1Client final : public HttpClient {
 
   void open_connection(Transfer* t) {
     Target* target = t->target;
+    t->conn_start_ns = loop_.clock().now_ns();
     int fd = ::socket(target->ep.addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
       fail_later(t, ErrorKind::kConnect, std::string("socket: ") + std::strerror(errno));
@@ -259,8 +261,21 @@ class Http1Client final : public HttpClient {
                                            [this, fd] { on_connect_timeout(fd); });
       }
     } else {
+      report_connected(t);
       write_request(t);
     }
+  }
+
+  // Host names are resolved once per target (target_for), so connection set-up starts with the
+  // name already known: dns_done == start.
+  void report_connected(Transfer* t) {
+    transport::ConnectTiming timing;
+    timing.start_ns = t->conn_start_ns;
+    timing.dns_done_ns = t->conn_start_ns;
+    timing.connected_ns = loop_.clock().now_ns();
+    ++handler_depth_;
+    t->handler->on_connect_timing(timing);
+    --handler_depth_;
   }
 
   void set_interest(Conn* c, uint32_t interest) {
@@ -312,7 +327,8 @@ class Http1Client final : public HttpClient {
       } else {
         c->connecting = false;
         cancel_connect_timer(c);
-        write_request(t);
+        report_connected(t);
+        if (!t->finished && !t->cancel_pending) write_request(t);
       }
     } else {
       if ((events & EventLoop::kWritable) && t->written < t->wire.size()) write_request(t);

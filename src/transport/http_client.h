@@ -32,12 +32,24 @@ struct HttpRequest {
   uint64_t connection_group = 0;     // sticky sessions: same non-zero group reuses one connection
 };
 
+// Set-up of a new connection (steady ns; 0 = not known). DNS is resolved once per host and
+// cached by the native client, so dns_done_ns == start_ns there after the first lookup.
+struct ConnectTiming {
+  int64_t start_ns = 0;      // connection set-up began (after any wait for a free slot)
+  int64_t dns_done_ns = 0;   // name resolved
+  int64_t connected_ns = 0;  // TCP connected
+  int64_t tls_done_ns = 0;   // TLS handshake done (0 for cleartext)
+};
+
 // Callbacks for one transfer. All timestamps are steady ns from the loop's clock.
 class ResponseHandler {
  public:
   virtual ~ResponseHandler() = default;
   // The request was fully written (upload done).
   virtual void on_request_sent(int64_t sent_ns) {}
+  // The transfer opened a new connection; called before on_request_sent. Not called when a
+  // pooled connection was reused.
+  virtual void on_connect_timing(const ConnectTiming& timing) {}
   // Status line and headers received.
   virtual void on_headers(int http_status, int64_t recv_ns) = 0;
   // Body bytes (already de-chunked), stamped when they were read from the socket.

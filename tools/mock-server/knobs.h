@@ -47,6 +47,7 @@ struct RequestKnobs {
   std::optional<int64_t> output_tokens;  // scenario only: force exactly this many output tokens
   bool tool_calls = false;               // --tool-calls: chat answers with a function call
   int64_t cached_tokens = -1;            // --cached-tokens: reported prefix-cache hits (-1: none)
+  int64_t spec_decode_draft = -1;        // --spec-decode K: speculative-decoding counts in usage
 };
 
 // Applies `header` (the X-Mock-Scenario value) on top of `base`. Errors are one line naming the

@@ -70,6 +70,9 @@ Latency model (offsets from admission; see docs):
   --tool-calls                chat answers with one function call (name "lookup", the
                               generated text as its arguments) instead of content
   --cached-tokens N           usage reports prompt_tokens_details.cached_tokens = min(N, prompt)
+  --spec-decode K             usage reports speculative decoding as SGLang names it: each
+                              verification step drafts K tokens and accepts K/2 of them
+                              (spec_verify_ct, spec_accept_token_num, spec_draft_token_num)
   --max-concurrency N         generate at most N at once; queue the rest (default 0 = no limit)
   --default-max-tokens N      output cap when a request sets none (default 128)
   --seed N                    seed of output lengths, text, jitter and faults (default 0)
@@ -178,6 +181,7 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       {"--stall-timeout-ms", set_ms(&s.stall_timeout_ns)},
       {"--record-requests", set_str(&s.record_requests_path)},
       {"--cached-tokens", set_int(&s.knobs.cached_tokens, 0, INT64_MAX)},
+      {"--spec-decode", set_int(&s.knobs.spec_decode_draft, 1, 64)},
       {"--path-prefix",
        [&](const std::string& f, const std::string& v) -> Status {
          if (v.size() < 2 || v.front() != '/' || v.back() == '/') {

@@ -33,6 +33,14 @@ void append_usage_object(const UsageCounts& u, std::string* out) {
   append_int(u.prompt_tokens + u.completion_tokens, out);
   out->append(",\"completion_tokens\":");
   append_int(u.completion_tokens, out);
+  if (u.spec_steps >= 0) {
+    out->append(",\"spec_verify_ct\":");
+    append_int(u.spec_steps, out);
+    out->append(",\"spec_accept_token_num\":");
+    append_int(u.spec_accepted, out);
+    out->append(",\"spec_draft_token_num\":");
+    append_int(u.spec_draft, out);
+  }
   if (u.cached_tokens < 0) {
     out->append(",\"prompt_tokens_details\":null}");
   } else {

@@ -33,6 +33,11 @@ struct UsageCounts {
   int64_t prompt_tokens = 0;
   int64_t completion_tokens = 0;
   int64_t cached_tokens = -1;  // prompt_tokens_details.cached_tokens; -1: details null
+  // Speculative decoding (SGLang's names; -1: not reported): verification steps, accepted and
+  // drafted tokens.
+  int64_t spec_steps = -1;
+  int64_t spec_accepted = -1;
+  int64_t spec_draft = -1;
 };
 
 // The function a --tool-calls answer calls (its arguments are the generated text).

@@ -28,6 +28,13 @@ void append_chunk(const std::string& payload, std::string* out) {
 UsageCounts Session::usage_counts(const Generation& g) {
   UsageCounts u{g.prompt_tokens, g.reasoning_tokens + g.content_tokens};
   if (g.knobs.cached_tokens >= 0) u.cached_tokens = std::min(g.knobs.cached_tokens, g.prompt_tokens);
+  if (g.knobs.spec_decode_draft > 0 && u.completion_tokens > 0) {
+    // Each step yields its accepted drafts plus one token of its own.
+    const int64_t per_step = g.knobs.spec_decode_draft / 2 + 1;
+    u.spec_steps = (u.completion_tokens + per_step - 1) / per_step;
+    u.spec_accepted = u.completion_tokens - u.spec_steps;
+    u.spec_draft = g.knobs.spec_decode_draft * u.spec_steps;
+  }
   return u;
 }
 

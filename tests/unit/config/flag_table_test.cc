@@ -213,8 +213,12 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(t":null,"request_rate":null,"request_rate_ramp_duration":null,"user_centric_rate)JSON"
       R"JSON(":null,"warmup_duration":3.0,"warmup_request_count":null,"workers_max":3},"netwo)JSON"
       R"JSON(rk_latency":{"automatic":false,"mean_ms":null,"ping_interval":1.0},"outpu)JSON"
-      R"JSON(t":{"artifact_directory":"out","export_level":"raw","profile_export_prefix":"pp")JSON"
-      R"JSON(,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
+      R"JSON(t":{"artifact_directory":"out","export_http_trace":false,"export_level":"raw",)JSON"
+      R"JSON("export_outputs_json":false,"mlflow":{"artifact_globs":[],"experiment":null,)JSON"
+      R"JSON("parent_run_id":null,"run_name":null,"tags":[],"tracking_uri":null},"otel":{)JSON"
+      R"JSON("encoding":"protobuf","gen_ai_provider":null,"resource_attributes":[],)JSON"
+      R"JSON("stream":"default","url":null},"profile_export_prefix":"pp",)JSON"
+      R"JSON("show_trace_timing":false,"slice_duration":2.0},"server_metrics":{"enabled":true,"formats":["json","csv"],)JSON"
       R"JSON("interval":0.333,"urls":[]},"tokenizer":{"apply_chat_template":false,"name":"builtin","revision":"r1"}})JSON");
   EXPECT_EQ(got, expected) << got.dump();
 }

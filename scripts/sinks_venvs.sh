@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Pinned Python oracles for the result-sink tests (docs/sinks.md), each in its own venv outside
+# the tree:
+#   otel-venv:   opentelemetry-proto (the official OTLP definitions) decodes what --otel-url sends
+#   mlflow-venv: a real MLflow tracking server (`mlflow server --serve-artifacts`) and its client
+# Usage: scripts/sinks_venvs.sh [otel|mlflow|all]   (default all). Idempotent (a stamp per venv).
+set -euo pipefail
+ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/servebench"
+OTEL_VENV="${SERVEBENCH_OTEL_VENV:-$ROOT/otel-venv}"
+MLFLOW_VENV="${SERVEBENCH_MLFLOW_VENV:-$ROOT/mlflow-venv}"
+OTEL_PINS="opentelemetry-proto==1.45.2"
+MLFLOW_PINS="mlflow==3.17.2"
+
+install() {  # venv pins...
+  local venv="$1"; shift
+  local want="$*"
+  if [[ -f "$venv/.stamp" && "$(cat "$venv/.stamp")" == "$want" ]]; then return 0; fi
+  echo "setup: installing $want into $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "$@"
+  echo "$want" >"$venv/.stamp"
+}
+
+what="${1:-all}"
+if [[ "$what" == otel || "$what" == all ]]; then install "$OTEL_VENV" $OTEL_PINS; fi
+if [[ "$what" == mlflow || "$what" == all ]]; then install "$MLFLOW_VENV" $MLFLOW_PINS; fi
