@@ -79,6 +79,7 @@ void add_live_flags(std::vector<FlagSpec>* out);  // flags_live.cc
 void add_server_metrics_flags(std::vector<FlagSpec>* out);
 void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
+void add_parity_flags(std::vector<FlagSpec>* out);    // flags_parity.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);
