@@ -114,6 +114,12 @@ Status apply_weights(const FlagInput& in, C* c) {
   return {};
 }
 
+// AIPerf's choices are case-insensitive and take '-' for '_' ("round-robin").
+std::string choice_text(std::string v) {
+  for (auto& ch : v) ch = ch == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return v;
+}
+
 Status apply_log_level(const FlagInput& in, C* c) {
   static const std::vector<std::pair<std::string, int>> kLevels = {
       {"TRACE", 3}, {"DEBUG", 2}, {"INFO", 1}, {"NOTICE", 1}, {"SUCCESS", 1},
@@ -157,9 +163,10 @@ void add_warmup_flags(std::vector<FlagSpec>* out) {
                       "/loadgen/warmup_arrival_pattern");
     s.apply = [](const FlagInput& in, C* c) -> Status {
       if (in.text.empty()) return {};
-      if (in.text == "constant") c->parity.warmup.arrival_pattern = ArrivalPattern::kConstant;
-      else if (in.text == "poisson") c->parity.warmup.arrival_pattern = ArrivalPattern::kPoisson;
-      else if (in.text == "gamma") c->parity.warmup.arrival_pattern = ArrivalPattern::kGamma;
+      const std::string v = choice_text(in.text);
+      if (v == "constant") c->parity.warmup.arrival_pattern = ArrivalPattern::kConstant;
+      else if (v == "poisson") c->parity.warmup.arrival_pattern = ArrivalPattern::kPoisson;
+      else if (v == "gamma") c->parity.warmup.arrival_pattern = ArrivalPattern::kGamma;
       else return usage("--warmup-arrival-pattern '" + in.text + "' is invalid; expected constant, poisson or gamma");
       return {};
     };
@@ -213,9 +220,10 @@ void add_endpoint_parity_flags(std::vector<FlagSpec>* out) {
                       "/endpoint/model_selection_strategy");
     s.apply = [](const FlagInput& in, C* c) -> Status {
       if (in.text.empty()) return {};
-      if (in.text == "round_robin") c->parity.model_selection = ModelSelection::kRoundRobin;
-      else if (in.text == "random") c->parity.model_selection = ModelSelection::kRandom;
-      else if (in.text == "weighted") c->parity.model_selection = ModelSelection::kWeighted;
+      const std::string v = choice_text(in.text);
+      if (v == "round_robin") c->parity.model_selection = ModelSelection::kRoundRobin;
+      else if (v == "random") c->parity.model_selection = ModelSelection::kRandom;
+      else if (v == "weighted") c->parity.model_selection = ModelSelection::kWeighted;
       else return usage("--model-selection-strategy '" + in.text + "' is invalid; expected round_robin, random or weighted");
       return {};
     };
@@ -242,9 +250,8 @@ void add_endpoint_parity_flags(std::vector<FlagSpec>* out) {
                       "/endpoint/url_strategy");
     s.apply = [](const FlagInput& in, C* c) -> Status {
       if (in.text.empty()) return {};
-      if (in.text != "round_robin")
+      if (choice_text(in.text) != "round_robin")
         return usage("--url-strategy '" + in.text + "' is invalid; expected round_robin");
-      c->parity.url_strategy = in.text;
       return {};
     };
     s.to_json = [](const C& c) { return JsonValue(c.parity.url_strategy); };
@@ -260,9 +267,10 @@ void add_endpoint_parity_flags(std::vector<FlagSpec>* out) {
                       "/endpoint/wait_for_model_mode");
     s.apply = [](const FlagInput& in, C* c) -> Status {
       if (in.text.empty()) return {};
-      if (in.text == "models") c->parity.wait_for_model_mode = WaitMode::kModels;
-      else if (in.text == "inference") c->parity.wait_for_model_mode = WaitMode::kInference;
-      else if (in.text == "both") c->parity.wait_for_model_mode = WaitMode::kBoth;
+      const std::string v = choice_text(in.text);
+      if (v == "models") c->parity.wait_for_model_mode = WaitMode::kModels;
+      else if (v == "inference") c->parity.wait_for_model_mode = WaitMode::kInference;
+      else if (v == "both") c->parity.wait_for_model_mode = WaitMode::kBoth;
       else return usage("--wait-for-model-mode '" + in.text + "' is invalid; expected models, inference or both");
       return {};
     };
@@ -381,6 +389,41 @@ void add_service_flags(std::vector<FlagSpec>* out) {
                                "servebench is one process and has no ZMQ message bus"));
 }
 
+// An AIPerf flag servebench deliberately refuses (exit 2, one line).
+FlagSpec refused_flag(std::string names, std::string flag, FlagArity arity, std::string why) {
+  FlagSpec s = base(std::move(names), "Not supported yet (" + why + ")", "");
+  s.arity = arity;
+  s.apply = [flag, why](const FlagInput&, C*) -> Status {
+    return usage(flag + " is not supported yet: " + why + "; drop the flag");
+  };
+  return s;
+}
+
+void add_misc_parity_flags(std::vector<FlagSpec>* out) {
+  {
+    FlagSpec s = base("--transport,--transport-type", "Transport: http (HTTP/1.1 or --http-version 2)", "");
+    s.apply = [](const FlagInput& in, C*) -> Status {
+      if (in.text.empty() || choice_text(in.text) == "http") return {};
+      return usage("--transport '" + in.text + "' is invalid; expected http");
+    };
+    out->push_back(std::move(s));
+  }
+  out->push_back(internal_flag("--tokenizer-trust-remote-code", "--tokenizer-trust-remote-code",
+                               FlagArity::kSwitch,
+                               "servebench's native tokenizers run no model code"));
+  out->push_back(internal_flag("--auto-plot,--no-auto-plot", "--auto-plot", FlagArity::kSwitch,
+                               "report.html always carries the plots; `servebench plot` draws PNG/SVG"));
+  out->push_back(internal_flag("--plot-required", "--plot-required", FlagArity::kSwitch,
+                               "report.html always carries the plots; `servebench plot` draws PNG/SVG"));
+  const std::string why = "servebench measures performance, not accuracy";
+  for (const char* f : {"--accuracy-benchmark", "--accuracy-tasks", "--accuracy-n-shots",
+                        "--accuracy-grader", "--accuracy-system-prompt"})
+    out->push_back(refused_flag(f, f, FlagArity::kValue, why));
+  out->push_back(refused_flag("--accuracy-enable-cot,--accuracy-no-enable-cot", "--accuracy-enable-cot",
+                              FlagArity::kSwitch, why));
+  out->push_back(refused_flag("--accuracy-verbose", "--accuracy-verbose", FlagArity::kSwitch, why));
+}
+
 }  // namespace
 
 bool arity_given(const FlagInput& in) { return in.on || in.count > 0 || !in.text.empty() || !in.texts.empty(); }
@@ -390,6 +433,7 @@ void add_parity_flags(std::vector<FlagSpec>* out) {
   add_load_parity_flags(out);
   add_endpoint_parity_flags(out);
   add_service_flags(out);
+  add_misc_parity_flags(out);
 }
 
 }  // namespace servebench::config
