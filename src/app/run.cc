@@ -446,11 +446,12 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (profiler) run_hooks = profiler->wrap(run_hooks, spec.has_warmup());
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
   stop_target.store(nullptr);
-  // A threshold stop is a stop, not an interrupt: the artifacts are not marked interrupted.
-  const bool threshold_stop = threshold && threshold->tripped() && !core::interrupt_requested();
-  if (outcome && threshold_stop) outcome->interrupted = false;
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
+  // A threshold stop is a stop, not an interrupt: the artifacts are not marked interrupted.
+  // Records still in the processor at the end count too (a short run may end first).
+  const bool threshold_stop = threshold && threshold->tripped() && !core::interrupt_requested();
+  if (outcome && threshold_stop) outcome->interrupted = false;
   const exporter::RunSummaries summaries = (*stream)->finish();
   info.at_ns = clock.now_ns();
   if (run_hooks.after_grace) run_hooks.after_grace(info);
