@@ -110,4 +110,9 @@ if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]
   "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
   echo "$PROM_PIN" >"$PROM_VENV/.stamp"
 fi
+# NVIDIA AIPerf (pinned) in its own venv: the flag-parity list generator and the side-by-side
+# parity suite (scripts/parity/). SERVEBENCH_SKIP_PY=1 skips it.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  "$(dirname "$0")/parity/setup_aiperf.sh"
+fi
 echo "setup: ok" >&2
