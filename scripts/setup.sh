@@ -128,4 +128,9 @@ fi
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
   "$(dirname "$0")/sinks_venvs.sh" all
 fi
+# NVIDIA AIPerf (pinned) in its own venv: the flag-parity list generator and the side-by-side
+# parity suite (scripts/parity/). SERVEBENCH_SKIP_PY=1 skips it.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+  "$(dirname "$0")/parity/setup_aiperf.sh"
+fi
 echo "setup: ok" >&2

@@ -1,5 +1,6 @@
 #include "app/load_setup.h"
 
+#include "app/parity_setup.h"
 #include "endpoints/registry.h"
 
 namespace servebench::app {
@@ -51,6 +52,7 @@ load::LoadSpec make_load_spec(const config::BenchmarkConfig& config, const Workl
   s.user_centric = c.user_centric_rate.has_value();
   s.fixed_offsets_ns = shape.fixed_offsets_ns;
   s.workers_max = c.workers_max;
+  apply_parity_load(c, &s);  // warm-up shape, rate series, prefill ramp
   return s;
 }
 

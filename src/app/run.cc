@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <random>
 #include <thread>
@@ -16,6 +17,8 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/parity_run.h"
+#include "app/parity_setup.h"
 #include "app/server_metrics_hooks.h"
 #include "app/sink_hooks.h"
 #include "app/telemetry_hooks.h"
@@ -372,8 +375,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   uint64_t tag_state = prep.seed;
   const uint64_t run_tag = sharded ? shard::shard_run_tag(prep.seed)
                                    : core::splitmix64(&tag_state) ^ static_cast<uint64_t>(clock.wall_ns());
-  const load::WorkerSettings settings =
+  load::WorkerSettings built_settings =
       build_worker_settings(cfg, *prep.endpoint, prep.work, prep.seed, run_tag);
+  apply_parity_worker(cfg, prep.seed, &built_settings);  // --model-selection-strategy
+  const load::WorkerSettings& settings = built_settings;
   const load::LoadSpec spec = make_load_spec(cfg, prep.shape);
   load::Plan plan = load::build_plan(spec, prep.seed);
   const load::Shard part{cfg.shard_index, std::max(1, cfg.shard_count)};
@@ -384,6 +389,11 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
               prep.work.sessions ? "conversation(s)" : "prompt(s)");
 
   if (core::interrupt_requested()) return interrupted_in_setup();
+  note_internal_flags(cfg);
+  if (cfg.parity.wait_for_model_timeout_ns > 0)
+    if (auto st = wait_until_ready(cfg, *prep.endpoint, settings.urls); !st)
+      return st.error().code == ErrorCode::kInterrupted ? interrupted_in_setup()
+                                                        : failed(3, st.error().message);
   // The artifact folder exists and takes files before anything is sent (KV-cache reset
   // included); until the load starts, leaving returns it to how it was.
   auto artifacts =
@@ -399,6 +409,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (cfg.reset_kv_cache)
     if (auto st = reset_kv_cache(cfg); !st) return failed(3, st.error().message);
   if (core::interrupt_requested()) return interrupted_in_setup();
+  // --server-profiler: started here when profiling comes first, else when it starts (a hook).
+  std::optional<ServerProfiler> profiler;
+  if (cfg.parity.server_profiler) {
+    profiler.emplace(server_profiler_options(cfg));
+    if (!spec.has_warmup())
+      if (auto st = profiler->start(); !st) return failed(3, st.error().message);
+  }
 
   // Run. The run's context and per-request files are set up before the load, so records are
   // written and summarized as they complete and then dropped (export/record_stream.h).
@@ -424,12 +441,18 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (auto st = sinks.open(artifacts->path, anchor.wall_ns); !st)
     return usage_error(st.error().message + "; no load was sent");
   const RunHooks sink_hooks = sinks.wrap(hooks);
+  // --failed-request-threshold: the processor thread counts and stops the runner once.
+  std::optional<load::FailureThreshold> threshold = make_failure_threshold(cfg, spec);
+  std::atomic<load::Runner*> stop_target{nullptr};
   record::RecordProcessor processor(
       prep.tok, cfg.use_server_token_count, 1,
-      [&stream, &outages, &report_columns, want_report, anchor, &sink_hooks](
+      [&stream, &outages, &report_columns, want_report, anchor, &sink_hooks,
+       &threshold, &stop_target](
           const std::vector<record::RequestRecord>& batch, size_t slot) {
         (*stream)->add_batch(batch, slot);
         for (const auto& r : batch) {
+          if (threshold && threshold->add(r))
+            if (load::Runner* target = stop_target.load()) target->interrupt();
           outages.add(r);  // one processor thread: no lock
           if (want_report) report_html::add_record(r, &report_columns, anchor);
         }
@@ -439,12 +462,14 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
                       [&processor](std::vector<record::RequestRecord>&& batch) {
                         processor.submit(std::move(batch));
                       });
+  stop_target.store(&runner);
   PhaseInfo info;
   info.artifact_dir = artifacts->path;
   info.anchor = anchor;
   info.random_seed = prep.seed;
   ServerMetricsHooks server_metrics(cfg);  // its own thread; never touches the workers
-  const RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
+  RunHooks run_hooks = server_metrics.wrap(telemetry_hooks);
+  if (profiler) run_hooks = profiler->wrap(run_hooks, spec.has_warmup());
   shard::ShardFacts shard_facts;  // --start-at: every shard starts its load together
   int64_t start_at = cfg.start_at_wall_ns.value_or(0);
   if (sharded && !cfg.rendezvous.empty()) {  // a TCP barrier with shard 0 (shard/rendezvous.h)
@@ -457,13 +482,20 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   shard_facts.start = shard::wait_until(start_at, clock);
   if (shard_facts.start.interrupted) return interrupted_in_setup();
   Result<load::RunOutcome> outcome = run_load(runner, run_hooks, spec, stream->get(), &info);
+  stop_target.store(nullptr);
   result.sent = outcome.has_value();  // else no worker could be set up: nothing was sent
   processor.finish();
+  // A threshold stop is a stop, not an interrupt: the artifacts are not marked interrupted.
+  // Records still in the processor at the end count too (a short run may end first).
+  const bool threshold_stop = threshold && threshold->tripped() && !core::interrupt_requested();
+  if (outcome && threshold_stop) outcome->interrupted = false;
   const exporter::RunSummaries summaries = (*stream)->finish();
   sinks.finish_records(&prep.warnings);
   info.at_ns = clock.now_ns();
   if (run_hooks.after_grace) run_hooks.after_grace(info);
   for (auto& w : server_metrics.take_warnings()) prep.warnings.push_back(std::move(w));
+  if (profiler)
+    for (auto& w : profiler->take_warnings()) warn(w, &prep.warnings);
   if (!outcome) {
     // Worker set-up failed before any phase: nothing was measured.
     result.exit_code = outcome.error().is_usage() ? 2 : 3;
@@ -489,6 +521,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
                                              report_html::kDefaultMaxRequests, &report_columns});
     if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
     if (report && cfg.verbosity > 0) SB_LOG_INFO("HTML report: {}", report->path);
+  }
+  if (threshold_stop && result.exit_code != 2) {
+    result.exit_code = 3;
+    result.failure_reason = threshold->reason();
   }
   if (result.exit_code == 0 && unreachable.fail_run) {
     result.exit_code = 3;

@@ -1,4 +1,5 @@
 #include "config/benchmark_config.h"
+#include "config/parity_validate.h"
 
 #include "media/synthetic_media.h"
 
@@ -90,7 +91,8 @@ Status validate(const BenchmarkConfig& c) {
       return bad("--arrival-smoothness applies only to the gamma pattern; add --arrival-pattern gamma or drop it");
     if (!(*c.arrival_smoothness > 0)) return bad("--arrival-smoothness must be > 0 (1 = Poisson)");
   }
-  if (c.arrival_pattern_given && !c.request_rate)
+  if (auto st = validate_parity(c); !st) return st;
+  if (c.arrival_pattern_given && !c.request_rate && c.parity.request_rate_series.empty())
     return bad("--arrival-pattern needs --request-rate; add a rate or drop the pattern");
   if (c.grace_period_ns && !c.benchmark_duration_ns)
     return bad("--benchmark-grace-period applies only with --benchmark-duration; add a duration or drop it");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/parity_options.h"
 #include "core/result.h"
 #include "load/load_types.h"  // header-only: the enums config shares with the load module
 
@@ -209,6 +210,8 @@ struct BenchmarkConfig {
   std::vector<std::string> mlflow_tags;       // --mlflow-tag k=v
   std::string mlflow_parent_run_id;           // --mlflow-parent-run-id
   std::vector<std::string> mlflow_artifact_globs;  // --mlflow-artifact-glob
+  // AIPerf parity options (flags_parity.cc): warm-up shape, rate series, readiness, profiler...
+  ParityOptions parity;
 
   // Provenance (secrets redacted).
   std::string cli_command;

@@ -23,6 +23,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_telemetry_flags(&all);
     add_shard_flags(&all);
     add_sinks_flags(&all);
+    add_parity_flags(&all);
     return all;
   }();
   return kFlags;

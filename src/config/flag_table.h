@@ -90,6 +90,7 @@ void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
 // "2026-01-02T03:04:05[.fff]Z") to Unix ns; an error names the flag and both forms.
 Result<int64_t> parse_start_at(const std::string& text);
 void add_sinks_flags(std::vector<FlagSpec>* out);  // flags_sinks.cc
+void add_parity_flags(std::vector<FlagSpec>* out);    // flags_parity.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -38,6 +38,10 @@ LiveSessionOptions live_options_from(const config::BenchmarkConfig& cfg) {
   o.api_port = cfg.api_port;
   o.api_host = cfg.api_host;
   if (cfg.api_port) o.config_json = core::secrets::scrub(config::to_json(cfg));
+  if (cfg.parity.stats_interval_ns) {  // --stats-interval (0: no progress lines)
+    o.plain_interval_ns = *cfg.parity.stats_interval_ns;
+    if (o.plain_interval_ns == 0 && o.display == Display::kPlain) o.display = Display::kNone;
+  }
   o.has_warmup = cfg.has_warmup();
   o.stats.expected_requests = cfg.effective_request_count().value_or(-1);
   o.stats.duration_ns = cfg.benchmark_duration_ns.value_or(0);

@@ -12,10 +12,25 @@
 #include <vector>
 
 #include "load/load_types.h"
+#include "load/rate_series.h"
 
 namespace servebench::load {
 
 inline constexpr int64_t kNever = INT64_MAX;
+
+// The warm-up's own load shape (AIPerf's --warmup-*): each unset value falls back to the
+// profiling phase's. A warm-up rate makes the warm-up open loop (under --warmup-concurrency, or
+// the user's --concurrency, as a ceiling) even when profiling is closed loop.
+struct WarmupLoad {
+  std::optional<double> request_rate;
+  std::optional<ArrivalPattern> arrival_pattern;
+  std::optional<int64_t> concurrency;
+  std::optional<int64_t> prefill_concurrency;
+  std::optional<int64_t> grace_ns;  // after the warm-up duration (default: wait for all)
+  std::optional<int64_t> concurrency_ramp_ns;
+  std::optional<int64_t> prefill_ramp_ns;
+  std::optional<int64_t> rate_ramp_ns;
+};
 
 struct LoadSpec {
   // Shape of the load (profiling; warm-up uses the same shape).
@@ -30,6 +45,9 @@ struct LoadSpec {
   std::optional<int64_t> prefill_concurrency;
   int64_t concurrency_ramp_ns = 0;
   int64_t rate_ramp_ns = 0;
+  int64_t prefill_ramp_ns = 0;  // prefill-concurrency ramp, stepped like the concurrency ramp
+  // Profiling rate over time (request_rate then holds the series' first rate); null = constant.
+  std::shared_ptr<const RateSeries> rate_series;
 
   // When the profiling phase stops.
   std::optional<int64_t> request_count;  // nullopt: the duration or the sessions stop it
@@ -40,6 +58,7 @@ struct LoadSpec {
   std::optional<int64_t> warmup_request_count;
   std::optional<int64_t> warmup_duration_ns;
   std::optional<int64_t> warmup_sessions;  // sessions (or single requests without sessions)
+  WarmupLoad warmup_load;
 
   // Multi-turn sessions and trace replay.
   bool sessions = false;

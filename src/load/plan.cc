@@ -19,12 +19,63 @@ int64_t PhasePlan::concurrency_limit_at(int64_t offset_ns) const {
   return std::prev(it)->limit;
 }
 
+int64_t PhasePlan::prefill_limit_at(int64_t offset_ns) const {
+  if (prefill_steps.empty()) return kNever;
+  auto it = std::upper_bound(prefill_steps.begin(), prefill_steps.end(), offset_ns,
+                             [](int64_t t, const RampStep& s) { return t < s.offset_ns; });
+  if (it == prefill_steps.begin()) return prefill_steps.front().limit;
+  return std::prev(it)->limit;
+}
+
+double phase_rate_at(const PhaseSpec& spec, int64_t offset_ns) {
+  if (spec.rate_series && offset_ns >= spec.rate_ramp_ns)
+    return spec.rate_series->rate_at(offset_ns - spec.rate_ramp_ns);
+  return ramped_rate(*spec.request_rate, spec.rate_ramp_ns, offset_ns);
+}
+
+std::vector<RampStep> ramp_steps(int64_t target, int64_t ramp_ns) {
+  std::vector<RampStep> steps;
+  if (ramp_ns <= 0 || target <= 1) {
+    steps.push_back({0, target});
+    return steps;
+  }
+  for (int64_t k = 0; k < target; ++k) {
+    // Integer arithmetic so step instants are exact: k * ramp / (target - 1).
+    const int64_t at = static_cast<int64_t>((static_cast<__int128>(k) * ramp_ns) / (target - 1));
+    steps.push_back({at, k + 1});
+  }
+  return steps;
+}
+
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns) {
   if (ramp_ns <= 0 || offset_ns >= ramp_ns) return target_per_s;
   const int64_t step = offset_ns / kRateRampUpdateNs + 1;
   const double frac = static_cast<double>(step * kRateRampUpdateNs) / static_cast<double>(ramp_ns);
   return target_per_s * std::min(1.0, frac);
 }
+
+namespace {
+
+// The profiling shape with the warm-up's own values where given (each falls back).
+PhaseSpec warmup_shape(const PhaseSpec& base, const LoadSpec& s) {
+  PhaseSpec w = base;
+  const WarmupLoad& o = s.warmup_load;
+  if (o.request_rate) {
+    w.request_rate = o.request_rate;
+    // Open loop: only a limit the user gave is a ceiling (not the closed-loop default of 1).
+    w.concurrency = o.concurrency ? o.concurrency : s.concurrency_ceiling;
+  } else if (o.concurrency) {
+    w.concurrency = o.concurrency;
+  }
+  if (o.arrival_pattern) w.pattern = *o.arrival_pattern;
+  if (o.prefill_concurrency) w.prefill_concurrency = o.prefill_concurrency;
+  if (o.concurrency_ramp_ns) w.concurrency_ramp_ns = *o.concurrency_ramp_ns;
+  if (o.prefill_ramp_ns) w.prefill_ramp_ns = *o.prefill_ramp_ns;
+  if (o.rate_ramp_ns) w.rate_ramp_ns = *o.rate_ramp_ns;
+  return w;
+}
+
+}  // namespace
 
 std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
   PhaseSpec base;
@@ -35,14 +86,16 @@ std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
   base.prefill_concurrency = s.prefill_concurrency;
   base.concurrency_ramp_ns = s.concurrency_ramp_ns;
   base.rate_ramp_ns = s.rate_ramp_ns;
+  base.prefill_ramp_ns = s.prefill_ramp_ns;
   base.sessions = s.sessions;
   std::vector<PhaseSpec> out;
   if (s.has_warmup()) {
-    PhaseSpec w = base;
+    PhaseSpec w = warmup_shape(base, s);
     w.phase = record::Phase::kWarmup;
     w.request_count = s.warmup_request_count;
     w.duration_ns = s.warmup_duration_ns;
-    w.grace_ns = kNever;  // AIPerf: warm-up grace defaults to infinity
+    // AIPerf: warm-up grace defaults to infinity.
+    w.grace_ns = s.warmup_load.grace_ns && *s.warmup_load.grace_ns != INT64_MAX ? *s.warmup_load.grace_ns : kNever;
     if (s.warmup_sessions) {
       // Sessions of one turn are requests.
       if (s.sessions) w.session_count = s.warmup_sessions;
@@ -52,6 +105,7 @@ std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
   }
   PhaseSpec p = base;
   p.phase = record::Phase::kProfiling;
+  p.rate_series = s.rate_series;
   p.request_count = s.request_count;
   p.duration_ns = s.duration_ns;
   if (s.duration_ns) p.grace_ns = s.grace_ns;
@@ -79,19 +133,9 @@ std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
 PhasePlan build_phase_plan(const PhaseSpec& spec, uint64_t seed) {
   PhasePlan plan;
   plan.spec = spec;
-  if (spec.concurrency) {
-    const int64_t target = *spec.concurrency;
-    if (spec.concurrency_ramp_ns > 0 && target > 1) {
-      for (int64_t k = 0; k < target; ++k) {
-        // Integer arithmetic so step instants are exact: k * ramp / (target - 1).
-        const int64_t at = static_cast<int64_t>(
-            (static_cast<__int128>(k) * spec.concurrency_ramp_ns) / (target - 1));
-        plan.concurrency_steps.push_back({at, k + 1});
-      }
-    } else {
-      plan.concurrency_steps.push_back({0, target});
-    }
-  }
+  if (spec.concurrency) plan.concurrency_steps = ramp_steps(*spec.concurrency, spec.concurrency_ramp_ns);
+  if (spec.prefill_concurrency)
+    plan.prefill_steps = ramp_steps(*spec.prefill_concurrency, spec.prefill_ramp_ns);
   plan.seed = seed;
   return plan;
 }
@@ -120,7 +164,7 @@ int64_t ArrivalGenerator::next() {
   const int64_t at = static_cast<int64_t>(std::llround(t_ns_));
   if (at >= spec_.duration_ns.value_or(kNever)) return kNever;
   ++produced_;
-  const double rate = ramped_rate(*spec_.request_rate, spec_.rate_ramp_ns, at);
+  const double rate = phase_rate_at(spec_, at);
   t_ns_ += process_->next_gap_s(rate) * 1e9;
   return at;
 }
@@ -180,6 +224,7 @@ LoadSpec shard_load_spec(LoadSpec spec, Shard shard) {
 int default_worker_count(const LoadSpec& spec, int cores) {
   int64_t w = std::max(1, cores - 1);
   if (spec.workers_max) w = *spec.workers_max;  // explicit: may exceed cores (tests, I/O-bound runs)
+  // A warm-up with a larger limit than profiling is served by the profiling phase's workers.
   if (spec.concurrency) w = std::min<int64_t>(w, *spec.concurrency);
   if (spec.prefill_concurrency) w = std::min<int64_t>(w, *spec.prefill_concurrency);
   return static_cast<int>(std::max<int64_t>(1, w));

@@ -42,6 +42,10 @@ struct PhaseSpec {
   int64_t grace_ns = kNever;                  // after the duration: then cancel what is in flight
   int64_t concurrency_ramp_ns = 0;
   int64_t rate_ramp_ns = 0;
+  int64_t prefill_ramp_ns = 0;
+  // Open loop: the rate follows this series after the rate ramp (request_rate is then its
+  // first rate); null = the constant request_rate (rate_series.h).
+  std::shared_ptr<const RateSeries> rate_series;
   // Fixed schedule (trace replay): the intended offsets of every request, ascending; request i
   // of the phase is dataset entry i. Open loop when set; `request_rate` must be unset.
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;
@@ -108,10 +112,13 @@ struct PhasePlan {
   std::optional<uint64_t> index_base;
   uint64_t seed = 0;                          // arrivals: ArrivalGenerator(spec, seed)
   std::vector<RampStep> concurrency_steps;    // closed loop or ceiling; empty = no limit
+  std::vector<RampStep> prefill_steps;        // prefill-concurrency limit; empty = no limit
 
   bool open_loop() const { return spec.request_rate.has_value() || spec.fixed_offsets_ns != nullptr; }
   // Global concurrency limit at offset t (kNever when unlimited).
   int64_t concurrency_limit_at(int64_t offset_ns) const;
+  // Global prefill-concurrency limit at offset t (kNever when unlimited).
+  int64_t prefill_limit_at(int64_t offset_ns) const;
 };
 
 struct Plan {
@@ -120,8 +127,9 @@ struct Plan {
   Shard shard;
 };
 
-// Phases the spec asks for: warm-up (if any; same load shape, infinite grace as in AIPerf), then
-// profiling with its stop conditions, sessions and fixed schedule.
+// Phases the spec asks for: warm-up (if any; the profiling load shape overridden by the spec's
+// warm-up load, infinite grace unless given, as in AIPerf), then profiling with its stop
+// conditions, rate series, sessions and fixed schedule.
 std::vector<PhaseSpec> phases_from_spec(const LoadSpec& spec);
 
 // Builds one phase. Open loop needs a request count or a duration (else it would be infinite).
@@ -141,6 +149,11 @@ LoadSpec shard_load_spec(LoadSpec spec, Shard shard);
 
 // Global rate at offset t of a phase with the given target and ramp (0 = no ramp).
 double ramped_rate(double target_per_s, int64_t ramp_ns, int64_t offset_ns);
+// The phase's open-loop rate at offset t: the ramp towards request_rate, then the rate series
+// (when set) from the end of the ramp.
+double phase_rate_at(const PhaseSpec& spec, int64_t offset_ns);
+// AIPerf's ramp steps from 1 to `target`: +1 at k * ramp / (target - 1); one step without a ramp.
+std::vector<RampStep> ramp_steps(int64_t target, int64_t ramp_ns);
 
 // Worker w's share of a global limit dealt round-robin over `workers`.
 inline int64_t worker_share(int64_t limit, int worker, int workers) {

@@ -23,7 +23,8 @@ WorkerSchedule::WorkerSchedule(const PhasePlan& plan, int worker, int workers, i
   const auto& s = plan.spec;
   issue_deadline_ns_ = s.duration_ns ? start_ns_ + *s.duration_ns : kNever;
   cancel_deadline_ns_ = (s.duration_ns && s.grace_ns != kNever) ? issue_deadline_ns_ + s.grace_ns : kNever;
-  if (s.prefill_concurrency) prefill_share_ = std::max<int64_t>(1, worker_share(*s.prefill_concurrency, worker, workers));
+  if (s.prefill_concurrency)
+    prefill_share_ = std::max<int64_t>(1, worker_share(plan.prefill_limit_at(0), worker, workers));
   if (plan.open_loop()) {
     arrivals_.emplace(plan.spec, plan.seed);
     // This worker's arrivals are the shard's arrivals j ≡ worker (mod W); the shard's arrival j
@@ -47,6 +48,10 @@ int64_t WorkerSchedule::concurrency_share_at(int64_t now_ns) const {
 }
 
 void WorkerSchedule::apply_ramp(int64_t now_ns) {
+  // Prefill ramp: this worker's share of the limit now (at least one, as without a ramp).
+  if (plan_.prefill_steps.size() > 1)
+    prefill_share_ = std::max<int64_t>(
+        1, worker_share(plan_.prefill_limit_at(now_ns - start_ns_), worker_, workers_));
   // Closed loop: each ramp step that has come due adds this worker's new slots, free from the
   // step's instant (that instant is their intended time).
   const auto& steps = plan_.concurrency_steps;

@@ -220,7 +220,7 @@ Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_
   rec.request_index = index;
   rec.phase = phase_;
   rec.worker_id = id_;
-  rec.model = settings_.models[index % settings_.models.size()];
+  rec.model = settings_.models[settings_.model_of(index)];
   rec.streaming = settings_.streaming;
   rec.intended_ns = intended_ns;
   rec.credit_issued_ns = now_ns;
@@ -274,7 +274,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   req->slot_failures = credit.slot_failures;
   auto& rec = req->rec;
   rec.session_num = static_cast<int32_t>(index);
-  const size_t model = index % settings_.models.size();
+  const size_t model = settings_.model_of(index);
   const size_t entry = settings_.order[index % settings_.order.size()];
   const size_t template_index = entry * settings_.models.size() + model;
   const bool warmup_bodies = phase_ == record::Phase::kWarmup && !settings_.warmup_requests.empty();

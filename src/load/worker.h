@@ -60,7 +60,7 @@ struct WorkerSettings {
   std::vector<std::string> urls;          // full request URLs (base + path), round robin
   std::vector<std::string> headers;       // static headers (Content-Type, Authorization, -H ...)
   // Pre-rendered bodies, entry-major: requests[entry * models.size() + m]. Request i uses entry
-  // order[i % order.size()] and model i % models.size() (AIPerf's round_robin model selection).
+  // order[i % order.size()] and model model_of(i) (AIPerf's model selection strategies).
   std::vector<RequestTemplate> requests;
   // Warm-up bodies (AIPerf's warm-up marker), same layout; empty: warm-up sends `requests`.
   std::vector<RequestTemplate> warmup_requests;
@@ -71,6 +71,12 @@ struct WorkerSettings {
   // rendered at send time with the session's live history.
   std::shared_ptr<const SessionWorkload> sessions;
   std::vector<std::string> models;        // -m/--model (one or more)
+  // --model-selection-strategy random/weighted (model_order.h): request i uses model
+  // model_order[i % size]; empty: i % models.size() (round robin).
+  std::vector<uint32_t> model_order;
+  size_t model_of(uint64_t index) const {
+    return model_order.empty() ? index % models.size() : model_order[index % model_order.size()];
+  }
   // Makes each worker's response parser (the endpoint's or its spec's factory; registry.h).
   std::function<std::unique_ptr<endpoints::EventParser>()> make_parser;
   bool streaming = false;

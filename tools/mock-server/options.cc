@@ -103,7 +103,7 @@ Files:
   --ground-truth FILE         one JSON line per request (server-side write times)
 
 Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,
-GET /metrics (vLLM names), POST /reset_prefix_cache.
+GET /metrics (vLLM names), POST /reset_prefix_cache, POST /start_profile and /stop_profile.
 )";
 }
 

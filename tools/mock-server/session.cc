@@ -213,6 +213,8 @@ void Session::route() {
       write_simple(200, "text/plain; version=0.0.4; charset=utf-8",
                    state_.metrics.render(state_.config.model));
     }
+  } else if (target == "/start_profile" || target == "/stop_profile") {
+    if (need(http::verb::post)) answer_control(target);
   } else if (target == "/reset_prefix_cache") {
     if (need(http::verb::post)) write_simple(200, "application/json", "");
   } else {

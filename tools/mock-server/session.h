@@ -128,6 +128,7 @@ class Session : public std::enable_shared_from_this<Session> {
   // The usage a generation reports (prompt, completion, and the --cached-tokens hits).
   static UsageCounts usage_counts(const Generation& g);
   void answer_bad_request(const std::string& message);
+  void answer_control(std::string_view target);  // control_route.cc: /start_profile, /stop_profile
   // The seeded generator of the index-th generation request (same seed, same answers).
   core::Rng request_rng(uint64_t index) const;
   // The fields every route's --record line starts with.
