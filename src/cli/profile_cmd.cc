@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "config/cli_options.h"
 #include "core/log.h"
+#include "experiment/experiment_cli.h"
 #include "live/live_session.h"
 
 namespace servebench::cli {
@@ -40,6 +41,8 @@ int run_profile(int argc, char** argv) {
   }
   const config::BenchmarkConfig& cfg = parsed->config;
   core::init_logging(cfg.verbosity);
+  // Lists, scenarios or several trials: a loop of runs (experiment/experiment.h).
+  if (experiment::is_experiment(*parsed)) return experiment::run_experiment_cli(*parsed, &watcher);
 
   app::RunHooks hooks;
   hooks.before_load = [&watcher](const app::PhaseInfo&) { watcher.set_stage(app::Stage::kLoad); };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "config/experiment_options.h"
 #include "core/result.h"
 #include "load/load_types.h"  // header-only: the enums config shares with the load module
 
@@ -157,6 +158,9 @@ struct BenchmarkConfig {
   bool network_latency_automatic = false;     // --network-latency-automatic (TCP-connect probes)
   std::optional<double> network_latency_mean_ms;  // --network-latency-mean (fixed RTT, ms)
   int64_t network_latency_ping_interval_ns = 1'000'000'000;  // --network-latency-ping-interval
+
+  // Sweeps and repeated trials (flags_experiment.cc; src/experiment/).
+  ExperimentOptions experiment;
 
   // Provenance (secrets redacted).
   std::string cli_command;

@@ -16,6 +16,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_live_flags(&all);
     add_server_metrics_flags(&all);
     add_telemetry_flags(&all);
+    add_experiment_flags(&all);
     return all;
   }();
   return kFlags;
