@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "config/cli_options.h"
 #include "core/log.h"
+#include "experiment/experiment.h"
 #include "experiment/experiment_cli.h"
 #include "live/live_session.h"
 
