@@ -9,5 +9,6 @@ int run_tokenize(int argc, char** argv);
 int run_report(int argc, char** argv);
 int run_compare(int argc, char** argv);
 int run_plot(int argc, char** argv);
+int run_search(int argc, char** argv);
 
 }  // namespace servebench::cli
