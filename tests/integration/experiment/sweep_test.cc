@@ -109,3 +109,48 @@ TEST(SweepIntegration, BadCellIsUsageErrorBeforeSending) {
 
 }  // namespace
 }  // namespace servebench::itest
+
+namespace servebench::itest {
+namespace {
+
+std::string fmt_probe(int index, double load) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "probe_%03d_concurrency_%g", index, load);
+  return buf;
+}
+
+// The mock generates at most 5 requests at once and queues the rest: TTFT stays near its
+// 20 ms up to concurrency 5 and jumps by a queue wait (tens of ms) from 6 on, so the
+// capacity under "TTFT p99 <= 40 ms" is 5, found to resolution 1.
+TEST(SearchIntegration, FindsMockKnee) {
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "2", "--max-concurrency", "5"}));
+  const std::string dir = make_temp_dir("search");
+  const std::string art = dir + "/art";
+  std::vector<std::string> argv = {bin_dir() + "/servebench", "search", "--slo",
+                                   "time_to_first_token:p99<=40ms", "--over", "concurrency",
+                                   "--min", "1", "--max", "32", "-m", "mock-model", "--url",
+                                   mock.url(), "--streaming", "--tokenizer", "builtin", "--osl",
+                                   "40", "--request-count", "40", "--artifact-dir", art, "-q"};
+  const std::string out_path = dir + "/out.txt";
+  int fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  pid_t pid = spawn(argv, fd, -1);
+  close(fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(out_path);
+  const std::string root = art + "/mock-model-openai-chat-search_concurrency";
+  const Json h = Json::parse(read_file(root + "/search_history.json"));
+  EXPECT_EQ(h["result"]["answer"], 5) << h.dump(1);
+  EXPECT_EQ(h["result"]["first_fail"], 6);
+  EXPECT_EQ(h["result"]["stop_reason"], "resolution");
+  for (const auto& s : h["history"])
+    EXPECT_TRUE(fs::exists(root + "/" +
+                           fmt_probe(s["index"].get<int>(), s["load"].get<double>()) +
+                           "/profile_export_aiperf.json"));
+  EXPECT_NE(read_file(out_path).find("answer: concurrency 5"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace servebench::itest
