@@ -10,5 +10,6 @@ int run_report(int argc, char** argv);
 int run_compare(int argc, char** argv);
 int run_plot(int argc, char** argv);
 int run_search(int argc, char** argv);
+int run_selftest(int argc, char** argv);
 
 }  // namespace servebench::cli

@@ -21,7 +21,8 @@ void print_usage(std::FILE* out) {
                "  report     recompute a run's summary files and report.html from its files\n"
                "  compare    compare runs: differences with bootstrap intervals, compare.html\n"
                "  plot       SVG/PNG charts of one run, or comparison charts of several\n"
-               "  search     the highest concurrency or request rate that meets SLOs\n\n"
+               "  search     the highest concurrency or request rate that meets SLOs\n"
+               "  selftest   this machine's client limits: lag, timing error, CPU per request\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
   if (cmd == "compare") return servebench::cli::run_compare(argc - 1, argv + 1);
   if (cmd == "plot") return servebench::cli::run_plot(argc - 1, argv + 1);
   if (cmd == "search") return servebench::cli::run_search(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot or search; see --help)\n",
+  if (cmd == "selftest") return servebench::cli::run_selftest(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, search or selftest; see --help)\n",
                argv[1]);
   return 2;
 }
