@@ -59,7 +59,7 @@ struct Trial {
 std::map<std::string, TrialStats> aggregate_trials(const std::vector<Trial>& trials,
                                                    double confidence);
 
-// aggregate/profile_export_aiperf_aggregate.json and .csv.
+// The aggregate folder's profile_export_aiperf_aggregate JSON and CSV texts.
 std::string aggregate_json(const std::vector<Trial>& trials, int64_t planned, double confidence);
 std::string aggregate_csv(const std::vector<Trial>& trials, double confidence);
 
