@@ -82,7 +82,7 @@ Result<ArtifactDir> prepare_artifact_dir(const std::string& root, const std::str
   if (auto p = check_export_prefix(prefix); !p) return tl::unexpected(p.error());
   if (root.empty()) return tl::unexpected(dir_error(root, "empty folder name"));
   ArtifactDir out;
-  const fs::path dir = fs::path(root) / run_folder;
+  const fs::path dir = run_folder.empty() ? fs::path(root) : fs::path(root) / run_folder;
   out.path = dir.string();
   if (auto st = make_dirs(root, dir, &out.created); !st) {
     remove_unused(out);

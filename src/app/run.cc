@@ -90,6 +90,8 @@ const endpoints::EndpointSpec& spec_of(const config::BenchmarkConfig& cfg) {
 }
 
 std::string run_folder(const config::BenchmarkConfig& cfg) {
+  // An experiment names each run's folder itself (profile_runs/run_0001, variation_0000_...).
+  if (cfg.experiment.artifact_dir_is_final) return "";
   std::string name = exporter::artifact_dir_name(cfg.model(), std::string(spec_of(cfg).artifact_name),
                                                  cfg.streaming, cfg.load_label());
   // Shards of one plan may share a folder (one host, a shared volume): one sub-name each.

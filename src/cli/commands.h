@@ -13,5 +13,7 @@ int run_config(int argc, char** argv);
 int run_analyze_trace(int argc, char** argv);
 int run_merge(int argc, char** argv);
 int run_launch(int argc, char** argv);
+int run_search(int argc, char** argv);
+int run_selftest(int argc, char** argv);
 
 }  // namespace servebench::cli

@@ -25,7 +25,9 @@ void print_usage(std::FILE* out) {
                "  config     YAML config files: init from a template, validate, expand a sweep\n"
                "  analyze-trace  ISL/OSL, rate and prefix-cache hit rate of a mooncake trace\n"
                "  merge      one run's artifacts from the folders of its shards (--shard I/N)\n"
-               "  launch     print a Kubernetes Indexed Job or a Slurm batch script for shards\n\n"
+               "  launch     print a Kubernetes Indexed Job or a Slurm batch script for shards\n"
+               "  search     the highest concurrency or request rate that meets SLOs\n"
+               "  selftest   this machine's client limits: lag, timing error, CPU per request\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -55,7 +57,9 @@ int main(int argc, char** argv) {
   if (cmd == "analyze-trace") return servebench::cli::run_analyze_trace(argc - 1, argv + 1);
   if (cmd == "merge") return servebench::cli::run_merge(argc - 1, argv + 1);
   if (cmd == "launch") return servebench::cli::run_launch(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config, analyze-trace, merge or launch; see --help)\n",
+  if (cmd == "search") return servebench::cli::run_search(argc - 1, argv + 1);
+  if (cmd == "selftest") return servebench::cli::run_selftest(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config, analyze-trace, merge, launch, search or selftest; see --help)\n",
                argv[1]);
   return 2;
 }

@@ -11,6 +11,8 @@
 #include "cli/commands.h"
 #include "config/cli_options.h"
 #include "core/log.h"
+#include "experiment/experiment.h"
+#include "experiment/experiment_cli.h"
 #include "live/live_session.h"
 #include "yaml_config/yaml_config.h"
 #include "shard/placement.h"
@@ -57,6 +59,8 @@ int run_profile(int argc, char** argv) {
     cfg.shard_count = place->count;
     cfg.launcher = std::string(shard::launcher_name(place->launcher));
   }
+  // Lists, scenarios or several trials: a loop of runs (experiment/experiment.h).
+  if (experiment::is_experiment(*parsed)) return experiment::run_experiment_cli(*parsed, &watcher);
 
   app::RunHooks hooks;
   const std::vector<std::string> words(expanded->begin() + 1, expanded->end());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/parity_options.h"
+#include "config/experiment_options.h"
 #include "core/result.h"
 #include "load/load_types.h"  // header-only: the enums config shares with the load module
 
@@ -212,6 +213,8 @@ struct BenchmarkConfig {
   std::vector<std::string> mlflow_artifact_globs;  // --mlflow-artifact-glob
   // AIPerf parity options (flags_parity.cc): warm-up shape, rate series, readiness, profiler...
   ParityOptions parity;
+  // Sweeps and repeated trials (flags_experiment.cc; src/experiment/).
+  ExperimentOptions experiment;
 
   // Provenance (secrets redacted).
   std::string cli_command;

@@ -85,6 +85,42 @@ std::string one_line(const std::string& raw) {
   return out;
 }
 
+// "1, 2,4" → {"1","2","4"}; empty items are an error.
+Result<std::vector<std::string>> split_list(const FlagSpec& f, const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (item.empty())
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("--{} '{}' has an empty item; expected a comma list such as 1,2,4",
+                                    f.sweep_name, text));
+    out.push_back(std::move(item));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// A sweepable flag with a comma list becomes an axis: every value must convert; the first one
+// lands in the config.
+Status apply_sweep_list(const FlagSpec& f, size_t index, FlagInput input, BenchmarkConfig* c,
+                        std::vector<SweepAxis>* axes) {
+  auto values = split_list(f, input.text);
+  if (!values) return tl::unexpected(values.error());
+  for (const auto& v : *values) {
+    BenchmarkConfig scratch = *c;
+    input.text = v;
+    if (auto st = f.apply(input, &scratch); !st) return st;
+  }
+  input.text = values->front();
+  if (auto st = f.apply(input, c); !st) return st;
+  axes->push_back(SweepAxis{index, f.sweep_name, std::move(*values)});
+  return {};
+}
+
 }  // namespace
 
 namespace {
@@ -174,6 +210,11 @@ Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
   for (size_t i = 0; i < table.size(); ++i) {
     if (slots[i].option->count() == 0) continue;
     slots[i].input.on = slots[i].on;
+    if (table[i].sweepable && slots[i].input.text.find(',') != std::string::npos) {
+      if (auto st = apply_sweep_list(table[i], i, slots[i].input, &c, &out.sweep); !st)
+        return make_error(st.error().code, one_line(st.error().message));
+      continue;
+    }
     if (auto st = table[i].apply(slots[i].input, &c); !st)
       return make_error(st.error().code, one_line(st.error().message));
   }

@@ -16,8 +16,17 @@
 
 namespace servebench::config {
 
+// A sweepable flag given a comma list ("--concurrency 1,2,4"): one value per sweep cell.
+struct SweepAxis {
+  size_t flag_index = 0;             // into profile_flags()
+  std::string name;                  // FlagSpec::sweep_name ("concurrency")
+  std::vector<std::string> values;   // as typed, in order; each one converts without error
+};
+
 struct ParsedArgs {
+  // With sweep axes: the config of the first value of every axis (validated).
   BenchmarkConfig config;
+  std::vector<SweepAxis> sweep;  // empty for a single run
   bool help = false;  // --help was given: print help_text to stdout, exit 0
   std::string help_text;
 };

@@ -56,6 +56,14 @@ std::function<JsonValue(const C&)> field_json(T C::*f) {
 
 FlagSpec base(std::string names, std::string help, std::string key);
 
+// Marks a value flag as sweepable: a comma list of its values becomes a sweep whose axis is
+// called `name` ("concurrency") in folder names and the sweep table.
+inline FlagSpec sweepable(std::string name, FlagSpec s) {
+  s.sweepable = true;
+  s.sweep_name = std::move(name);
+  return s;
+}
+
 // Integer >= min ("{flag} '{v}' is invalid; expected an integer >= {min}").
 template <class T>
 FlagSpec count_flag(std::string names, std::string flag, std::string help, T C::*f, int64_t min,

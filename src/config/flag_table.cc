@@ -24,6 +24,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_shard_flags(&all);
     add_sinks_flags(&all);
     add_parity_flags(&all);
+    add_experiment_flags(&all);
     return all;
   }();
   return kFlags;

@@ -55,6 +55,10 @@ struct FlagSpec {
   bool one_value_per_use = false;
   // kList only: the flag may also be given with no value at all ("--gpu-telemetry").
   bool value_optional = false;
+  // kValue only: a comma list ("1,2,4") makes a sweep, one run per value (experiment/sweep.h);
+  // other flags keep their single-value error.
+  bool sweepable = false;
+  std::string sweep_name;  // sweepable flags: the axis name in folders and tables ("concurrency")
   std::string default_text;  // shown in --help when the default is a rule ("cores-1")
   // JSON pointer of this flag's value in input_config ("/loadgen/concurrency"); empty when the
   // flag is exported through another flag's key (named in a comment at its declaration).
@@ -91,6 +95,7 @@ void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
 Result<int64_t> parse_start_at(const std::string& text);
 void add_sinks_flags(std::vector<FlagSpec>* out);  // flags_sinks.cc
 void add_parity_flags(std::vector<FlagSpec>* out);    // flags_parity.cc
+void add_experiment_flags(std::vector<FlagSpec>* out);  // flags_experiment.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -15,10 +15,10 @@ void add_input_flags(std::vector<FlagSpec>* out) {
   out->push_back(count_flag("--num-dataset-entries,--num-prompts", "--num-dataset-entries",
                             "Unique prompts", &C::num_dataset_entries, 1,
                             "/input/num_dataset_entries"));
-  out->push_back(double_flag("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
+  out->push_back(sweepable("isl", double_flag("--synthetic-input-tokens-mean,--prompt-input-tokens-mean,--isl",
                              "--isl", "Mean input tokens", &C::isl_mean_tokens,
                              "a positive number of tokens", Bound::kAny,
-                             "/input/prompt/input_tokens/mean"));
+                             "/input/prompt/input_tokens/mean")));
   out->push_back(
       double_flag("--synthetic-input-tokens-stddev,--prompt-input-tokens-stddev,--isl-stddev",
                   "--isl-stddev", "Input tokens stddev", &C::isl_stddev_tokens,
@@ -31,7 +31,7 @@ void add_input_flags(std::vector<FlagSpec>* out) {
     s.to_json = [](const C& c) {
       return c.osl_mean_tokens > 0 ? JsonValue(c.osl_mean_tokens) : JsonValue(nullptr);
     };
-    out->push_back(std::move(s));
+    out->push_back(sweepable("osl", std::move(s)));
   }
   out->push_back(double_flag("--output-tokens-stddev,--prompt-output-tokens-stddev,--osl-stddev",
                              "--osl-stddev", "Output tokens stddev", &C::osl_stddev_tokens,

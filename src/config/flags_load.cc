@@ -9,12 +9,12 @@ using namespace flags;  // NOLINT: the builders read as a table
 }  // namespace
 
 void add_load_flags(std::vector<FlagSpec>* out) {
-  out->push_back(count_flag("--concurrency", "--concurrency",
+  out->push_back(sweepable("concurrency", count_flag("--concurrency", "--concurrency",
                             "Max in-flight requests (closed loop alone)", &C::concurrency, 1,
-                            "/loadgen/concurrency"));
-  out->push_back(double_flag("--request-rate", "--request-rate", "Target requests/s (open loop)",
+                            "/loadgen/concurrency")));
+  out->push_back(sweepable("request_rate", double_flag("--request-rate", "--request-rate", "Target requests/s (open loop)",
                              &C::request_rate, "requests per second > 0", Bound::kPositive,
-                             "/loadgen/request_rate"));
+                             "/loadgen/request_rate")));
   {
     FlagSpec s =
         choice_flag<ArrivalPattern>("--arrival-pattern,--request-rate-mode", "--arrival-pattern",
@@ -40,11 +40,11 @@ void add_load_flags(std::vector<FlagSpec>* out) {
                    "Profiling requests to send", &C::request_count, 1, "/loadgen/request_count");
     s.default_text = "max(10, 2 x concurrency) without --benchmark-duration";
     s.to_json = [](const C& c) { return json_of(c.effective_request_count()); };
-    out->push_back(std::move(s));
+    out->push_back(sweepable("request_count", std::move(s)));
   }
-  out->push_back(seconds_flag("--benchmark-duration", "--benchmark-duration",
+  out->push_back(sweepable("benchmark_duration", seconds_flag("--benchmark-duration", "--benchmark-duration",
                               "Stop issuing after this many seconds", &C::benchmark_duration_ns,
-                              false, "/loadgen/benchmark_duration"));
+                              false, "/loadgen/benchmark_duration")));
   {
     FlagSpec s = seconds_flag("--benchmark-grace-period", "--benchmark-grace-period",
                               "Wait for in-flight requests after the duration (or inf)",
@@ -72,9 +72,9 @@ void add_load_flags(std::vector<FlagSpec>* out) {
                               "Ramp the request rate over this many seconds",
                               &C::request_rate_ramp_ns, false,
                               "/loadgen/request_rate_ramp_duration"));
-  out->push_back(count_flag("--prefill-concurrency", "--prefill-concurrency",
+  out->push_back(sweepable("prefill_concurrency", count_flag("--prefill-concurrency", "--prefill-concurrency",
                             "Max requests waiting for their first token", &C::prefill_concurrency,
-                            1, "/loadgen/prefill_concurrency"));
+                            1, "/loadgen/prefill_concurrency")));
   out->push_back(double_flag("--request-cancellation-rate", "--request-cancellation-rate",
                              "Percent of requests to cancel (0-100)", &C::cancellation_rate_pct,
                              "a percentage 0-100", Bound::kAny,
@@ -98,8 +98,8 @@ void add_load_flags(std::vector<FlagSpec>* out) {
                              "Requests/s over --num-users users, each at a fixed gap",
                              &C::user_centric_rate, "requests per second > 0", Bound::kPositive,
                              "/loadgen/user_centric_rate"));
-  out->push_back(count_flag("--num-users", "--num-users", "Simulated users for --user-centric-rate",
-                            &C::num_users, 1, "/loadgen/num_users"));
+  out->push_back(sweepable("num_users", count_flag("--num-users", "--num-users", "Simulated users for --user-centric-rate",
+                            &C::num_users, 1, "/loadgen/num_users")));
 }
 
 void add_output_flags(std::vector<FlagSpec>* out) {

@@ -25,9 +25,9 @@ JsonValue reset_json(const C& c) {
 }  // namespace
 
 void add_session_flags(std::vector<FlagSpec>* out) {
-  out->push_back(count_flag("--num-sessions,--num-conversations,--conversation-num",
+  out->push_back(sweepable("conversation_num", count_flag("--num-sessions,--num-conversations,--conversation-num",
                             "--num-sessions", "Sessions to run (instead of --request-count)",
-                            &C::num_sessions, 1, "/input/conversation/num"));
+                            &C::num_sessions, 1, "/input/conversation/num")));
   struct Turn {
     const char* names;
     const char* flag;

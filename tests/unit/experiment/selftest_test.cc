@@ -1,0 +1,53 @@
+// Self-test analysis on hand-made records and ground truth with known lags and errors.
+#include "experiment/selftest.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace servebench::experiment {
+namespace {
+
+std::string record(const std::string& id, int64_t intended, int64_t start, double ttft_ms) {
+  return "{\"metadata\":{\"x_request_id\":\"" + id + "\",\"intended_ns\":" +
+         std::to_string(intended) + ",\"request_start_ns\":" + std::to_string(start) +
+         "},\"metrics\":{\"time_to_first_token\":{\"value\":" + std::to_string(ttft_ms) +
+         ",\"unit\":\"ms\"}}}\n";
+}
+
+// The mock's clocks: wall = steady + 1e12 here.
+std::string truth(const std::string& id, int64_t first_token_wall) {
+  const int64_t offset = 1'000'000'000'000;
+  const int64_t recv_wall = first_token_wall - 5'000'000;
+  return "{\"x_request_id\":\"" + id + "\",\"received_wall_ns\":" + std::to_string(recv_wall) +
+         ",\"received_steady_ns\":" + std::to_string(recv_wall - offset) +
+         ",\"first_token_steady_ns\":" + std::to_string(first_token_wall - offset) +
+         ",\"chunks\":[{},{},{}]}\n";
+}
+
+TEST(Selftest, LagAndTimingError) {
+  const int64_t t0 = 2'000'000'000'000;
+  // Request a: sent 0.5 ms late; client first token 20 ms after send; mock wrote it 19.8 ms
+  // after that send → error 0.2 ms. Request b: on time, error 0.1 ms.
+  const std::string recs = record("a", t0, t0 + 500'000, 20.0) +
+                           record("b", t0 + 10'000'000, t0 + 10'000'000, 30.0);
+  const std::string tr = truth("a", t0 + 500'000 + 19'800'000) +
+                         truth("b", t0 + 10'000'000 + 29'900'000);
+  const SelftestReport r = analyze_selftest(recs, tr, 2'000'000, 1.0, 1.0);
+  EXPECT_EQ(r.requests, 2);
+  EXPECT_EQ(r.matched, 2);
+  EXPECT_EQ(r.sse_events, 6);
+  EXPECT_NEAR(r.schedule_lag.max, 0.5, 1e-6);
+  EXPECT_NEAR(r.schedule_lag.p50, 0.0, 1e-6);
+  EXPECT_NEAR(r.ttft_error.max, 0.2, 1e-3);
+  EXPECT_NEAR(r.ttft_error.p50, 0.1, 1e-3);
+  EXPECT_DOUBLE_EQ(r.cpu_us_per_request, 1000);
+  EXPECT_EQ(r.verdict.rfind("ok:", 0), 0u) << r.verdict;
+  const SelftestReport strict = analyze_selftest(recs, tr, 2'000'000, 0.1, 1.0);
+  EXPECT_EQ(strict.verdict.rfind("client-limited", 0), 0u) << strict.verdict;
+  const SelftestReport none = analyze_selftest(recs, "", 0, 1, 1);
+  EXPECT_EQ(none.matched, 0);
+}
+
+}  // namespace
+}  // namespace servebench::experiment
