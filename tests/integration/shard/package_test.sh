@@ -5,19 +5,25 @@
 set -euo pipefail
 BUILD=$1
 WORK=$(mktemp -d /tmp/sb_pkg.XXXXXX)
-trap 'kill ${MOCK_PID:-0} 2>/dev/null || true; rm -rf "$WORK"' EXIT
+# Only our own mock: `kill 0` (an unset PID) would signal the whole process group, ctest included.
+trap 'if [[ -n ${MOCK_PID:-} ]]; then kill "$MOCK_PID" 2>/dev/null || true; fi; rm -rf "$WORK"' EXIT
 (cd "$BUILD" && cpack -G DEB -B "$WORK/out" >/dev/null)
 DEB=$(ls "$WORK"/out/servebench_*.deb)
-dpkg-deb -f "$DEB" Depends | grep -q libcurl4
-dpkg-deb -c "$DEB" | grep -q usr/share/man/man1/servebench.1
-dpkg-deb -c "$DEB" | grep -q usr/share/bash-completion/completions/servebench
-dpkg-deb -c "$DEB" | grep -q usr/share/zsh/vendor-completions/_servebench
+# Whole outputs first: `cmd | grep -q` under pipefail fails when grep stops reading early.
+DEPENDS=$(dpkg-deb -f "$DEB" Depends)
+LISTING=$(dpkg-deb -c "$DEB")
+grep -q libcurl4 <<<"$DEPENDS"
+grep -q usr/share/man/man1/servebench.1 <<<"$LISTING"
+grep -q usr/share/bash-completion/completions/servebench <<<"$LISTING"
+grep -q usr/share/zsh/vendor-completions/_servebench <<<"$LISTING"
 dpkg -x "$DEB" "$WORK/root"
 run_from() {  # BIN_DIR: --version and a short profile with the cwd in an empty folder
   local bin=$1
   mkdir -p "$WORK/cwd" && cd "$WORK/cwd"
-  "$bin/servebench" --version | grep -q "^servebench "
-  "$bin/servebench" --version | grep -q "^git commit: "
+  local version
+  version=$("$bin/servebench" --version)
+  grep -q "^servebench " <<<"$version"
+  grep -q "^git commit: " <<<"$version"
   "$bin/servebench-mock" --port 0 > mock.out 2>&1 &
   MOCK_PID=$!
   for _ in $(seq 50); do grep -q listening mock.out 2>/dev/null && break; sleep 0.1; done
