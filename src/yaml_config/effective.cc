@@ -45,7 +45,8 @@ std::string effective_config_yaml(const std::vector<std::string>& words) {
       v = w.substr(0, eq + 1) + placeholder(w.substr(0, eq), w.substr(eq + 1));
     else if (!prev.empty() && prev[0] == '-')
       v = placeholder(prev, w);
-    out += "  - " + nlohmann::json(v).dump() + "\n";
+    // A byte that is not UTF-8 (a -H value typed as such) becomes U+FFFD: YAML carries text only.
+    out += "  - " + nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     prev = w;
   }
   return out;

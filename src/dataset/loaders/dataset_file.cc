@@ -72,10 +72,11 @@ Result<FileFormat> detect_text_format(std::string_view t, const std::string& pat
   if (parser.parse(line.data(), line.size(), true).get(doc) != simdjson::SUCCESS) {
     // Not one object per line: a whole-file JSON object is AIPerf's inputs.json.
     element whole;
-    if (parser.parse(t.data(), t.size(), true).get(whole) == simdjson::SUCCESS &&
-        whole.is_object() && whole["data"].error() == simdjson::SUCCESS)
+    // `whole` is only valid when the parse succeeded (an unparsed element must not be read).
+    const bool parsed = parser.parse(t.data(), t.size(), true).get(whole) == simdjson::SUCCESS;
+    if (parsed && whole.is_object() && whole["data"].error() == simdjson::SUCCESS)
       return FileFormat::kInputsJson;
-    if (whole.is_object()) {
+    if (parsed && whole.is_object()) {
       if (auto agentic = agent_trace_format(object(whole))) return *agentic;
     }
     return make_error(ErrorCode::kParse,
