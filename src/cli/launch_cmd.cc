@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 
+#include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "shard/launch.h"
 
@@ -30,15 +31,7 @@ int run_launch(int argc, char** argv) {
   app.add_option("--partition", o.partition, "slurm: partition");
   app.add_option("--time", o.time_limit, "slurm: time limit");
   app.add_option("profile_args", o.profile_args, "servebench profile flags (after --)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "servebench launch: %s (see servebench launch --help)\n", e.what());
-    return 2;
-  }
+  if (auto stop = parse_command_line(app, "launch", argc, argv)) return *stop;
   o.seed = (static_cast<uint64_t>(std::random_device{}()) << 16) ^ std::random_device{}();
   if (auto st = shard::check_launch_options(o); !st) {
     std::fprintf(stderr, "servebench launch: %s\n", st.error().message.c_str());

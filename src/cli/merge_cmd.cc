@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "report_html/report_html.h"
 #include "shard/merge.h"
@@ -31,15 +32,7 @@ int run_merge(int argc, char** argv) {
                  "The shards' --profile-export-prefix, when they had one");
   app.add_flag("-q,--quiet", quiet, "Do not print the console table and the shard table");
   app.add_flag("--no-report", no_report, "Do not write report.html");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "servebench merge: %s (see servebench merge --help)\n", e.what());
-    return 2;
-  }
+  if (auto stop = parse_command_line(app, "merge", argc, argv)) return *stop;
   options.print_console = !quiet;
   auto out = shard::merge_shards(options);
   if (!out) {

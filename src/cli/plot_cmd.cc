@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "plot/plot_files.h"
 
@@ -27,15 +28,7 @@ int run_plot(int argc, char** argv) {
   app.add_option("--width", o.width, "Image width in pixels (default 900)");
   app.add_option("--height", o.height, "Image height in pixels (default 500)");
   app.add_option("--theme", theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "servebench plot: %s (see servebench plot --help)\n", e.what());
-    return 2;
-  }
+  if (auto stop = parse_command_line(app, "plot", argc, argv)) return *stop;
   o.svg = format != "png";
   o.png = format != "svg";
   o.dark = theme == "dark";

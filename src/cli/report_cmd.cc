@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/cli_parse.h"
 #include "cli/commands.h"
 #include "export/report.h"
 #include "report_html/report_html.h"
@@ -30,15 +31,7 @@ int run_report(int argc, char** argv) {
                  "The run's --profile-export-prefix, when it had one");
   app.add_flag("-q,--quiet", quiet, "Do not print the console table");
   app.add_flag("--no-report", no_report, "Do not write report.html");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    std::fputs(app.help().c_str(), stdout);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "servebench report: %s (see servebench report --help)\n", e.what());
-    return 2;
-  }
+  if (auto stop = parse_command_line(app, "report", argc, argv)) return *stop;
   options.print_console = !quiet;
   auto out = exporter::report_from_artifacts(options);
   if (!out) {

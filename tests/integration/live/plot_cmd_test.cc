@@ -9,26 +9,6 @@
 namespace servebench::itest {
 namespace {
 
-struct Proc {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Proc run_cmd(const std::string& scratch, const std::vector<std::string>& argv) {
-  const std::string out_path = scratch + "/cmd_out.txt", err_path = scratch + "/cmd_err.txt";
-  int out_fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  pid_t pid = spawn(argv, out_fd, err_fd);
-  close(out_fd);
-  close(err_fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Proc p;
-  p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  p.out = read_file(out_path);
-  p.err = read_file(err_path);
-  return p;
-}
 
 // Parses an SVG with python3 and prints "<class> <count>" lines and each series' data-points.
 std::map<std::string, int> svg_classes(const std::string& scratch, const std::string& svg) {
@@ -42,7 +22,7 @@ std::map<std::string, int> svg_classes(const std::string& scratch, const std::st
       "e.get('data-points'))\n";
   const std::string script_path = scratch + "/svg_count.py";
   std::ofstream(script_path) << script;
-  const Proc p = run_cmd(scratch, {"/usr/bin/python3", script_path, svg});
+  const Proc p = run_process(scratch, {"/usr/bin/python3", script_path, svg});
   std::map<std::string, int> out;
   EXPECT_EQ(p.exit_code, 0) << svg << ": " << p.err;
   std::istringstream in(p.out);
@@ -80,7 +60,7 @@ TEST(PlotCommand, SingleRunChartsAreValidSvgAndPng) {
   const std::string run = profile_run(dir, mock, "100", "60");
   ASSERT_FALSE(run.empty());
   const std::string out = dir + "/plots";
-  const Proc p = run_cmd(dir, {bin_dir() + "/servebench", "plot", run, "-o", out, "--width", "640",
+  const Proc p = run_process(dir, {bin_dir() + "/servebench", "plot", run, "-o", out, "--width", "640",
                                "--height", "360"});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   const std::vector<Json> records = read_jsonl(run + "/profile_export.jsonl");
@@ -134,7 +114,7 @@ TEST(PlotCommand, SeveralRunsGiveOverlaysAndAParetoPointPerRun) {
   std::vector<std::string> argv = {bin_dir() + "/servebench", "plot"};
   argv.insert(argv.end(), runs.begin(), runs.end());
   argv.insert(argv.end(), {"-o", dir + "/cmp", "--format", "svg"});
-  const Proc p = run_cmd(dir, argv);
+  const Proc p = run_process(dir, argv);
   ASSERT_EQ(p.exit_code, 0) << p.err;
   const auto pareto = svg_classes(dir, dir + "/cmp/pareto_latency_throughput.svg");
   EXPECT_EQ(pareto.at("point"), 3);
@@ -148,13 +128,13 @@ TEST(PlotCommand, SeveralRunsGiveOverlaysAndAParetoPointPerRun) {
 
 TEST(PlotCommand, BadInputIsAOneLineUsageError) {
   const std::string dir = make_temp_dir("plot-bad");
-  Proc p = run_cmd(dir, {bin_dir() + "/servebench", "plot", dir + "/missing"});
+  Proc p = run_process(dir, {bin_dir() + "/servebench", "plot", dir + "/missing"});
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_NE(p.err.find("profile_export.jsonl not found"), std::string::npos) << p.err;
   EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1);
-  p = run_cmd(dir, {bin_dir() + "/servebench", "plot", dir, "--format", "gif"});
+  p = run_process(dir, {bin_dir() + "/servebench", "plot", dir, "--format", "gif"});
   EXPECT_EQ(p.exit_code, 2);
-  p = run_cmd(dir, {bin_dir() + "/servebench", "plot"});
+  p = run_process(dir, {bin_dir() + "/servebench", "plot"});
   EXPECT_EQ(p.exit_code, 2);
 }
 

@@ -12,22 +12,6 @@
 namespace servebench::itest {
 namespace {
 
-struct Proc {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Proc run_cmd(const std::string& scratch, const std::vector<std::string>& argv) {
-  const std::string out_path = scratch + "/cmd_out.txt", err_path = scratch + "/cmd_err.txt";
-  int out_fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  pid_t pid = spawn(argv, out_fd, err_fd);
-  close(out_fd);
-  close(err_fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out_path), read_file(err_path)};
-}
 
 bool have_tools() {
   return fs::exists("/usr/bin/python3") && fs::exists("/usr/bin/ffprobe") &&
@@ -80,7 +64,7 @@ TEST(ProfileMedia, ImagesAndAudioDecodeWithIndependentTools) {
   mock.stop();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   std::ofstream(dir + "/decode.py") << kDecode;
-  const Proc p = run_cmd(dir, {"/usr/bin/python3", dir + "/decode.py", r.artifact_dir + "/inputs.json", dir});
+  const Proc p = run_process(dir, {"/usr/bin/python3", dir + "/decode.py", r.artifact_dir + "/inputs.json", dir});
   ASSERT_EQ(p.exit_code, 0) << p.err;
   std::istringstream lines(p.out);
   std::string kind;
@@ -99,7 +83,7 @@ TEST(ProfileMedia, ImagesAndAudioDecodeWithIndependentTools) {
     } else {
       std::string format, path;
       lines >> format >> path;
-      const Proc f = run_cmd(dir, {"/usr/bin/ffprobe", "-v", "error", "-show_entries",
+      const Proc f = run_process(dir, {"/usr/bin/ffprobe", "-v", "error", "-show_entries",
                                    "stream=sample_rate,channels,bits_per_sample,duration", "-of",
                                    "default=noprint_wrappers=1", path});
       ASSERT_EQ(f.exit_code, 0) << f.err;
@@ -142,9 +126,9 @@ TEST(ProfileMedia, SameSeedSameBytesMp3Decodes) {
     inputs[i] = read_file(r.artifact_dir + "/inputs.json");
     if (i == 0) {
       std::ofstream(dir + "/decode.py") << kDecode;
-      const Proc p = run_cmd(dir, {"/usr/bin/python3", dir + "/decode.py", r.artifact_dir + "/inputs.json", dir});
+      const Proc p = run_process(dir, {"/usr/bin/python3", dir + "/decode.py", r.artifact_dir + "/inputs.json", dir});
       ASSERT_EQ(p.exit_code, 0) << p.err;
-      const Proc f = run_cmd(dir, {"/usr/bin/ffprobe", "-v", "error", "-show_entries",
+      const Proc f = run_process(dir, {"/usr/bin/ffprobe", "-v", "error", "-show_entries",
                                    "stream=codec_name,sample_rate", "-of", "default=noprint_wrappers=1",
                                    dir + "/clip1.mp3"});
       EXPECT_NE(f.out.find("codec_name=mp3"), std::string::npos) << f.out << f.err;

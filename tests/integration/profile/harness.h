@@ -164,6 +164,29 @@ struct RunResult {
   std::vector<Json> records() const { return read_jsonl(artifact_dir + "/profile_export.jsonl"); }
 };
 
+// A finished child process: exit code (128 + signal when killed) and what it wrote.
+struct Proc {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs argv to completion with stdout and stderr captured through files in `scratch`.
+inline Proc run_process(const std::string& scratch, const std::vector<std::string>& argv) {
+  const std::string out_path = scratch + "/cmd_out.txt", err_path = scratch + "/cmd_err.txt";
+  int out_fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  pid_t pid = spawn(argv, out_fd, err_fd);
+  close(out_fd);
+  close(err_fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Proc p;
+  p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  p.out = read_file(out_path);
+  p.err = read_file(err_path);
+  return p;
+}
+
 // Runs `servebench profile <args> --artifact-dir <dir>/art -q`. With sigint_after_s > 0, sends
 // SIGINT once after that many seconds.
 inline RunResult run_profile(const std::string& dir, std::vector<std::string> args, double timeout_s = 60,

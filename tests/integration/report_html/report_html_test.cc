@@ -10,28 +10,12 @@
 namespace servebench::itest {
 namespace {
 
-struct Proc {
-  int exit_code = -1;
-  std::string out, err;
-};
-
 Proc run_cmd(const std::string& scratch, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {bin_dir() + "/servebench"};
   argv.insert(argv.end(), args.begin(), args.end());
-  const std::string out_path = scratch + "/cmd_out.txt", err_path = scratch + "/cmd_err.txt";
-  int out_fd = open(out_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  int err_fd = open(err_path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-  pid_t pid = spawn(argv, out_fd, err_fd);
-  close(out_fd);
-  close(err_fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  Proc p;
-  p.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  p.out = read_file(out_path);
-  p.err = read_file(err_path);
-  return p;
+  return run_process(scratch, argv);
 }
+
 
 // The JSON inlined in a page (between the sb-data script tags, "<\/" unescaped by the parser).
 Json page_data(const std::string& page) {
