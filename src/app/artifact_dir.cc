@@ -21,25 +21,34 @@ Error dir_error(const std::string& root, const std::string& what) {
           root, what)};
 }
 
-// Creates `dir` and its missing parents one by one, recording what it created.
+// Creates `dir` and its missing parents one by one, recording what it created (only what this
+// process made: a folder another process made meanwhile is not ours to remove). Shards started
+// together race on the same new folders, and one's probe may remove an empty parent between
+// another's steps: a vanished parent (ENOENT) restarts the walk, a few times.
 Status make_dirs(const std::string& root, const fs::path& dir, std::vector<std::string>* created) {
-  fs::path partial;
-  for (const auto& part : dir) {
-    partial /= part;
+  for (int attempt = 0;; ++attempt) {
+    fs::path partial;
     std::error_code ec;
-    const auto st = fs::status(partial, ec);
-    if (fs::exists(st)) {
-      if (!fs::is_directory(st))
-        return tl::unexpected(
-            dir_error(root, fmt::format("'{}' is not a folder", partial.string())));
-      continue;
+    for (const auto& part : dir) {
+      partial /= part;
+      const auto st = fs::status(partial, ec);
+      if (fs::exists(st)) {
+        if (!fs::is_directory(st))
+          return tl::unexpected(
+              dir_error(root, fmt::format("'{}' is not a folder", partial.string())));
+        continue;
+      }
+      if (fs::create_directory(partial, ec)) {
+        created->push_back(partial.string());
+      } else if (ec) {
+        break;
+      }
     }
-    if (!fs::create_directory(partial, ec) && ec)
+    if (!ec) return {};
+    if (ec != std::errc::no_such_file_or_directory || attempt == 3)
       return tl::unexpected(
           dir_error(root, fmt::format("cannot create '{}' ({})", partial.string(), ec.message())));
-    created->push_back(partial.string());
   }
-  return {};
 }
 
 // Creates, writes and removes a probe file: a folder can exist and still refuse files

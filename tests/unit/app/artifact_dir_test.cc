@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <atomic>
 #include <fstream>
+#include <thread>
 
 namespace servebench::app {
 namespace {
@@ -84,6 +86,36 @@ TEST(ArtifactDir, ReadOnlyFolderIsCaughtByTheProbe) {
   EXPECT_FALSE(dir);
   fs::permissions(root + "/ro/run", fs::perms::owner_all);
   fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace servebench::app
+
+namespace servebench::app {
+namespace {
+
+// Shards started together create the same new folders, and a probe that fails elsewhere removes
+// its empty parents: several threads preparing and removing the same tree at once all succeed.
+TEST(ArtifactDir, ConcurrentPreparesOfOneNewTreeAllSucceed) {
+  const std::string base = temp_root("race");
+  ASSERT_FALSE(base.empty());
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 150; ++i) {
+        auto dir = prepare_artifact_dir(base + "/shared/deep/tree", "shard" + std::to_string(t), "");
+        if (!dir) {
+          ++failures;
+          continue;
+        }
+        if (i % 2 == 0) remove_unused(*dir);  // a shard whose set-up failed cleans up
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  fs::remove_all(base);
 }
 
 }  // namespace
