@@ -28,7 +28,10 @@ Value str_split(const std::string& s, const CallArgs& a) {
   const Value* maxv = a.get(1, "maxsplit");
   int64_t max_split = (maxv && maxv->kind == Kind::kInt) ? maxv->i : -1;
   List out;
-  if (sep == nullptr || sep->kind == Kind::kNone) {
+  if (sep != nullptr && sep->kind != Kind::kNone && sep->kind != Kind::kUndefined &&
+      !sep->is_string())
+    throw TemplateError(0, "split() separator must be a string");
+  if (sep == nullptr || sep->kind == Kind::kNone || sep->kind == Kind::kUndefined) {
     size_t k = 0;
     while (true) {
       while (k < s.size() && std::string_view(kWhitespace).find(s[k]) != std::string_view::npos) ++k;

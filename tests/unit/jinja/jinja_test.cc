@@ -96,6 +96,9 @@ TEST(Jinja, ErrorsNameTheLine) {
   EXPECT_EQ(render("{% if x %}"), "PARSE: template line 1: unexpected end of template, expected 'elif'");
   EXPECT_EQ(render("{{ 'a' + 1 }}"), "ERR: template line 1: unsupported operands for '+': 'a' and 1");
   EXPECT_EQ(render("{% frobnicate %}"), "PARSE: template line 1: unknown tag 'frobnicate'");
+  // Found by fuzz_jinja: a separator that is not a string read a string that was not there.
+  EXPECT_EQ(render("{{ 'a b'.split(3) }}"), "ERR: template line 1: split() separator must be a string");
+  EXPECT_EQ(render("{{ 'a b'.split(nothing)|length }}"), "2");  // undefined: split on whitespace
 }
 
 }  // namespace
