@@ -309,33 +309,55 @@ Value from_nlohmann(const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-std::string to_repr(const Value& v) {
+namespace {
+
+// Printing a value may not grow past this: `{{ 40141 * [500141 * [50]] }}` is a small template
+// whose text would be 20 billion items (found by fuzz_jinja).
+constexpr size_t kMaxPrinted = size_t{64} << 20;
+
+void append_repr(const Value& v, std::string* out) {
+  if (out->size() > kMaxPrinted) throw TemplateError(0, "value too large to print (over 64 MiB)");
   switch (v.kind) {
     case Kind::kString:
-      return string_repr(v.str());
+      *out += string_repr(v.str());
+      return;
     case Kind::kList: {
-      std::string out = v.is_tuple ? "(" : "[";
+      *out += v.is_tuple ? "(" : "[";
       for (size_t k = 0; k < v.list->size(); ++k) {
-        if (k) out += ", ";
-        out += to_repr((*v.list)[k]);
+        if (k) *out += ", ";
+        append_repr((*v.list)[k], out);
       }
-      if (v.is_tuple && v.list->size() == 1) out += ",";
-      return out + (v.is_tuple ? ")" : "]");
+      if (v.is_tuple && v.list->size() == 1) *out += ",";
+      *out += v.is_tuple ? ")" : "]";
+      return;
     }
     case Kind::kDict: {
-      if (v.is_namespace) return "<Namespace>";
-      std::string out = "{";
+      if (v.is_namespace) {
+        *out += "<Namespace>";
+        return;
+      }
+      *out += "{";
       bool first = true;
       for (const auto& [k, e] : v.dict->items) {
-        if (!first) out += ", ";
+        if (!first) *out += ", ";
         first = false;
-        out += string_repr(k) + ": " + to_repr(e);
+        *out += string_repr(k) + ": ";
+        append_repr(e, out);
       }
-      return out + "}";
+      *out += "}";
+      return;
     }
     default:
-      return to_str(v);
+      *out += to_str(v);
   }
+}
+
+}  // namespace
+
+std::string to_repr(const Value& v) {
+  std::string out;
+  append_repr(v, &out);
+  return out;
 }
 
 std::string to_str(const Value& v) {

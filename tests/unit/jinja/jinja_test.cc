@@ -99,6 +99,9 @@ TEST(Jinja, ErrorsNameTheLine) {
   // Found by fuzz_jinja: a separator that is not a string read a string that was not there.
   EXPECT_EQ(render("{{ 'a b'.split(3) }}"), "ERR: template line 1: split() separator must be a string");
   EXPECT_EQ(render("{{ 'a b'.split(nothing)|length }}"), "2");  // undefined: split on whitespace
+  // Found by fuzz_jinja: a tiny template whose text is 20 billion items stops with an error.
+  EXPECT_EQ(render("{{ 40141 * [500141 * [50]] }}"),
+            "ERR: template line 1: value too large to print (over 64 MiB)");
 }
 
 }  // namespace
