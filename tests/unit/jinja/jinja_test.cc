@@ -102,6 +102,7 @@ TEST(Jinja, ErrorsNameTheLine) {
   // Found by fuzz_jinja: a tiny template whose text is 20 billion items stops with an error.
   EXPECT_EQ(render("{{ 40141 * [500141 * [50]] }}"),
             "ERR: template line 1: value too large to print (over 64 MiB)");
+  EXPECT_EQ(render("{{ (6399999999999999 * [])|length }}{{ 3 * '' }}|{{ -2 * 'ab' }}"), "0|");
 }
 
 }  // namespace
