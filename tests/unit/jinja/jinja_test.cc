@@ -103,6 +103,9 @@ TEST(Jinja, ErrorsNameTheLine) {
   EXPECT_EQ(render("{{ 40141 * [500141 * [50]] }}"),
             "ERR: template line 1: value too large to print (over 64 MiB)");
   EXPECT_EQ(render("{{ (6399999999999999 * [])|length }}{{ 3 * '' }}|{{ -2 * 'ab' }}"), "0|");
+  EXPECT_EQ(render("{{ ('x' * 5000000).join('ab' * 100) }}"),
+            "ERR: template line 1: join() result larger than 64 MiB");
+  EXPECT_EQ(render("{{ '-'.join('abc') }}"), "a-b-c");
 }
 
 }  // namespace
