@@ -126,11 +126,13 @@ fi
 # Result-sink oracles (docs/sinks.md): opentelemetry-proto decodes what --otel-url sends; a real
 # MLflow tracking server for `make sinks-test`. SERVEBENCH_SKIP_PY=1 skips them.
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
-  "$(dirname "$0")/sinks_venvs.sh" all
+  # The MLflow server (hundreds of MB) is installed by `make sinks-test`, which alone uses it.
+  "$(dirname "$0")/sinks_venvs.sh" otel
 fi
 # NVIDIA AIPerf (pinned) in its own venv: the flag-parity list generator and the side-by-side
-# parity suite (scripts/parity/). SERVEBENCH_SKIP_PY=1 skips it.
-if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
+# parity suite (scripts/parity/). About 300 packages, and `make test` needs none of them (the
+# flag list is committed): only with SERVEBENCH_WITH_AIPERF=1.
+if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" && "${SERVEBENCH_WITH_AIPERF:-0}" == "1" ]]; then
   "$(dirname "$0")/parity/setup_aiperf.sh"
 fi
 echo "setup: ok" >&2
