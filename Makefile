@@ -46,11 +46,13 @@ test-asan: setup
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-asan"
 
+# TSan builds and runs the tests labelled `threads` (engine, transports, collectors, mock, and the
+# engine end to end against servebench-mock): single-threaded code gains nothing from it.
 test-tsan: setup
 	@cmake --preset tsan $(SAN_CMAKE_FLAGS) >/dev/null
-	@cmake --build build-tsan -j $(JOBS)
+	@cmake --build build-tsan -j $(JOBS) --target sb_threads_tests
 	@cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -LE "slow|no-tsan"
+	  ctest --output-on-failure -j $(CTEST_JOBS) --timeout 600 -L threads -LE "slow|no-tsan"
 
 # Short real-server run against llama.cpp's llama-server (built once from the pinned npm package
 # into ~/.cache/servebench, 6-15 min cold); `make conformance` runs the full suite.

@@ -1,5 +1,6 @@
 // The comparison's outputs: comparability warnings, the console table and the page's data.
 #include <cmath>
+#include <algorithm>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,14 +69,17 @@ std::string comparison_text(const Comparison& c) {
       c.labels.size(), c.labels[0], c.resamples, c.seed);
   for (size_t i = 0; i < c.labels.size(); ++i) out += fmt::format("  [{}] {}\n", i, c.labels[i]);
   for (const auto& w : c.warnings) out += "warning: " + w + "\n";
-  out += fmt::format("\n{:<34} {:>5}", "metric", "stat");
+  // The metric column is as wide as its widest "tag (unit)", so no name is cut.
+  size_t w = 6;
+  for (const Row& r : c.rows) w = std::max(w, r.tag.size() + r.unit.size() + 3);
+  out += fmt::format("\n{:<{}} {:>5}", "metric", w, "stat");
   for (size_t i = 0; i < c.labels.size(); ++i) out += fmt::format(" {:>12}", fmt::format("[{}]", i));
   out += fmt::format("  {:>12} {:>9} {:>25}  {}\n", "diff", "diff %", "95 % interval", "verdict");
   for (const Row& r : c.rows) {
     for (size_t k = 0; k < r.versus.size(); ++k) {
       const Versus& v = r.versus[k];
       std::string name = k == 0 ? fmt::format("{} ({})", r.tag, r.unit) : "";
-      out += fmt::format("{:<34} {:>5}", name.substr(0, 34), k == 0 ? r.stat : "");
+      out += fmt::format("{:<{}} {:>5}", name, w, k == 0 ? r.stat : "");
       for (size_t i = 0; i < r.values.size(); ++i)
         out += fmt::format(" {:>12}", k == 0 ? shown(r.values[i]) : "");
       const std::string iv =

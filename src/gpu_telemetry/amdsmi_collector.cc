@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <optional>
 
 #include "gpu_telemetry/dl_library.h"
 #include "gpu_telemetry/gpu_collector.h"
@@ -54,6 +56,16 @@ struct AmdErrorCountBuffer {
   uint64_t rest[30];
 };
 
+// amdsmi_gpu_metrics_t: the header and the first fields are the same in every ROCm release
+// (4-byte header, six uint16 temperatures, four uint16 activities/power, two uint64 counters,
+// fourteen uint16 clocks), so throttle_status sits at byte 68; later fields changed between
+// releases, so the whole table is read into a buffer far larger than any of them.
+struct AmdGpuMetricsBuffer {
+  unsigned char bytes[64 * 1024];
+};
+constexpr size_t kThrottleStatusOffset = 68;
+static_assert(kThrottleStatusOffset + sizeof(uint32_t) <= sizeof(AmdGpuMetricsBuffer));
+
 struct AmdApi {
   AmdStatus (*init)(uint64_t) = nullptr;
   AmdStatus (*shut_down)() = nullptr;
@@ -67,6 +79,7 @@ struct AmdApi {
   AmdStatus (*memory_usage)(AmdHandle, int, uint64_t*) = nullptr;
   AmdStatus (*temperature)(AmdHandle, int, int, int64_t*) = nullptr;
   AmdStatus (*ecc_total)(AmdHandle, void*) = nullptr;
+  AmdStatus (*gpu_metrics)(AmdHandle, void*) = nullptr;
 };
 
 class AmdSmiCollector final : public GpuCollector {
@@ -123,6 +136,7 @@ class AmdSmiCollector final : public GpuCollector {
     api_.memory_usage = lib_.symbol<decltype(api_.memory_usage)>("amdsmi_get_gpu_memory_usage");
     api_.temperature = lib_.symbol<decltype(api_.temperature)>("amdsmi_get_temp_metric");
     api_.ecc_total = lib_.symbol<decltype(api_.ecc_total)>("amdsmi_get_gpu_total_ecc_count");
+    api_.gpu_metrics = lib_.symbol<decltype(api_.gpu_metrics)>("amdsmi_get_gpu_metrics_info");
     if (api_.init == nullptr || api_.sockets == nullptr || api_.processors == nullptr)
       return make_error(ErrorCode::kUnsupported,
                         library_ + " lacks amdsmi_init/amdsmi_get_socket_handles: not AMD SMI");
@@ -191,7 +205,20 @@ class AmdSmiCollector final : public GpuCollector {
     AmdErrorCountBuffer ecc{};
     if (api_.ecc_total != nullptr && api_.ecc_total(h, &ecc) == kAmdSuccess)
       put("amd_ecc_uncorrectable", static_cast<double>(ecc.uncorrectable_count));
+    if (auto throttle = throttle_status(h)) put("amd_throttle_status", *throttle);
     return r;
+  }
+
+  // The throttle-status bit field of the GPU metrics table; UINT32_MAX means not supported.
+  std::optional<double> throttle_status(AmdHandle h) const {
+    if (api_.gpu_metrics == nullptr) return std::nullopt;
+    auto table = std::make_unique<AmdGpuMetricsBuffer>();
+    std::memset(table.get(), 0xff, sizeof(AmdGpuMetricsBuffer));
+    if (api_.gpu_metrics(h, table.get()) != kAmdSuccess) return std::nullopt;
+    uint32_t v = 0;
+    std::memcpy(&v, table->bytes + kThrottleStatusOffset, sizeof(v));
+    if (v == kUnsupported32) return std::nullopt;
+    return static_cast<double>(v);
   }
 
   std::string library_;

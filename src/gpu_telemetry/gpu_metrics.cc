@@ -78,6 +78,7 @@ const std::vector<GpuMetricInfo>& builtin_gpu_metrics() {
     r.push_back(m("amd_memory_used", "AMD GPU Memory Used", "GB"));
     r.push_back(m("amd_temperature", "AMD GPU Temperature", "°C"));
     r.push_back(m("amd_ecc_uncorrectable", "AMD ECC Uncorrectable", "count", true));
+    r.push_back(m("amd_throttle_status", "AMD Throttle Status", "bitmask"));
     return r;
   }();
   return rows;

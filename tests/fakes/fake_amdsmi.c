@@ -182,3 +182,33 @@ EXPORT amdsmi_status_t amdsmi_get_gpu_total_ecc_count(amdsmi_processor_handle h,
   ec->deferred_count = 7;
   return AMDSMI_STATUS_SUCCESS;
 }
+
+/* amdsmi_gpu_metrics_t, ROCm 6.x (format revision 1.x): the fields up to throttle_status, then
+ * the rest of the table as opaque bytes. GPU 0 reports throttling bits 0x21; GPU 1 reports
+ * UINT32_MAX (not supported), which the collector must leave out. */
+typedef struct {
+  uint16_t structure_size;
+  uint8_t format_revision;
+  uint8_t content_revision;
+  uint16_t temperature[6];
+  uint16_t average_activity[3];
+  uint16_t average_socket_power;
+  uint64_t energy_accumulator;
+  uint64_t system_clock_counter;
+  uint16_t clocks[14];
+  uint32_t throttle_status;
+  uint8_t rest[1024];
+} amdsmi_gpu_metrics_t;
+_Static_assert(__builtin_offsetof(amdsmi_gpu_metrics_t, throttle_status) == 68,
+               "throttle_status offset of amdsmi_gpu_metrics_t");
+EXPORT amdsmi_status_t amdsmi_get_gpu_metrics_info(amdsmi_processor_handle h,
+                                                   amdsmi_gpu_metrics_t* m) {
+  const int i = index_of(h);
+  if (i < 0 || m == NULL) return AMDSMI_STATUS_INVAL;
+  memset(m, 0, sizeof(*m));
+  m->structure_size = (uint16_t)sizeof(*m);
+  m->format_revision = 1;
+  m->content_revision = 5;
+  m->throttle_status = i == 0 ? 0x21u : UINT32_MAX;
+  return AMDSMI_STATUS_SUCCESS;
+}

@@ -176,5 +176,20 @@ TEST(Output, TextAndPageData) {
   EXPECT_EQ(j["comparison"]["resamples"], 2000);
 }
 
+TEST(Output, LongMetricNamesAreNotCut) {
+  const std::vector<RunFiles> runs = {make_run(20, 300, 1), make_run(30, 300, 2)};
+  Comparison c = compare_runs(runs, {"a", "b"}, {});
+  ASSERT_FALSE(c.rows.empty());
+  c.rows[0].tag = "energy_per_output_token_with_a_long_vendor_prefix";
+  const std::string text = comparison_text(c);
+  for (const auto& r : c.rows)
+    EXPECT_NE(text.find(r.tag + " (" + r.unit + ")"), std::string::npos) << r.tag;
+  // Every table line starts its "stat" column at the same place: the header's.
+  const size_t header = text.find("\nmetric");
+  ASSERT_NE(header, std::string::npos);
+  const size_t stat_col = text.find("stat", header) - header - 1;
+  EXPECT_EQ(stat_col, c.rows[0].tag.size() + c.rows[0].unit.size() + 3 + 1 + 1);
+}
+
 }  // namespace
 }  // namespace servebench::compare

@@ -103,6 +103,10 @@ TEST(AmdSmiCollector, ReadsTwoFakeGpus) {
     EXPECT_DOUBLE_EQ(v.at("amd_memory_used"), kFakeMemUsedBytes[i] / 1e9);
     EXPECT_DOUBLE_EQ(v.at("amd_temperature"), kFakeTempC[i]);
     EXPECT_DOUBLE_EQ(v.at("amd_ecc_uncorrectable"), i);  // the second field, not correctable
+    if (i == 0)
+      EXPECT_DOUBLE_EQ(v.at("amd_throttle_status"), 0x21);  // byte 68 of the metrics table
+    else
+      EXPECT_EQ(v.count("amd_throttle_status"), 0u);  // UINT32_MAX = not supported
     // accumulator × resolution (µJ) in MJ, within one accumulator step.
     EXPECT_NEAR(v.at("amd_energy_consumption"), kFakeEnergyBaseMj * 1e-9, 1e-3);
   }

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Compares AIPerf's and servebench's artifacts for the same command line (scripts/parity/parity.sh).
+
+    side_by_side.py --label NAME --aiperf DIR [DIR...] --servebench DIR [DIR...] [--known FILE]
+
+Each DIR is one run's artifact folder (repeats of the same command). Checks:
+  files    every file AIPerf wrote (logs aside) has a servebench file of the same name;
+  json     every key path of AIPerf's profile_export_aiperf.json (input_config aside: it echoes
+           each tool's own resolved config) exists in servebench's with the same JSON type;
+  csv      the header of profile_export_aiperf.csv's first table and its metric names;
+  records  the key paths of the first profile_export.jsonl line (metadata and metrics);
+  inputs   the key paths of inputs.json;
+  metrics  headline metrics agree: |mean(servebench) - mean(aiperf)| within the spread of the
+           repeats of both tools plus a floor (1 % of the value, 0.5 ms for times, 1 token).
+A difference listed in --known (lines "check<TAB>path<TAB>why") is reported as known, not failed.
+Prints one PASS/FAIL/KNOWN line per finding and exits 1 when something failed.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import sys
+
+HEADLINE = {  # tag: (stat, floor)
+    "time_to_first_token": ("avg", 0.5),
+    "inter_token_latency": ("avg", 0.05),
+    "request_latency": ("avg", 0.5),
+    "input_sequence_length": ("avg", 1.0),
+    "output_sequence_length": ("avg", 1.0),
+    "output_token_throughput": ("avg", 0.0),
+    "request_throughput": ("avg", 0.0),
+}
+SKIP_TOP = {"input_config"}
+
+
+def kind(v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if v is None:
+        return "null"
+    return type(v).__name__
+
+
+def key_paths(obj, prefix="", out=None, depth=0):
+    out = {} if out is None else out
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if depth == 0 and k in SKIP_TOP:
+                continue
+            p = f"{prefix}.{k}" if prefix else k
+            out[p] = kind(v)
+            key_paths(v, p, out, depth + 1)
+    elif isinstance(obj, list) and obj and isinstance(obj[0], (dict, list)):
+        key_paths(obj[0], prefix + "[]", out, depth + 1)
+    return out
+
+
+def run_files(d):
+    found = set()
+    for root, dirs, files in os.walk(d):
+        dirs[:] = [x for x in dirs if x not in ("logs", "plots")]
+        for f in files:
+            found.add(os.path.relpath(os.path.join(root, f), d))
+    return found
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def first_record(path):
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                return json.loads(line)
+    return {}
+
+
+def csv_first_table(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    header = rows[0] if rows else []
+    names = []
+    for r in rows[1:]:
+        if not r or not any(r):
+            break
+        names.append(r[0])
+    return header, names
+
+
+class Report:
+    def __init__(self, label, known):
+        self.label, self.known, self.failed = label, known, False
+
+    def diff(self, check, path, what):
+        why = self.known.get((check, path))
+        if why is not None:
+            print(f"KNOWN {self.label} {check} {path}: {what} ({why})")
+        else:
+            print(f"FAIL {self.label} {check} {path}: {what}")
+            self.failed = True
+
+    def ok(self, check, what):
+        print(f"PASS {self.label} {check}: {what}")
+
+
+def compare_trees(rep, check, a, s):
+    missing = 0
+    for path, k in sorted(a.items()):
+        if path not in s:
+            rep.diff(check, path, "missing in servebench")
+            missing += 1
+        elif s[path] != k and not (k == "null" or s[path] == "null"):
+            rep.diff(check, path, f"type {s[path]} where AIPerf has {k}")
+            missing += 1
+    if not missing:
+        rep.ok(check, f"{len(a)} key paths of AIPerf's present with the same types")
+
+
+def headline(rep, a_dirs, s_dirs):
+    def values(dirs, tag, stat):
+        out = []
+        for d in dirs:
+            m = load_json(os.path.join(d, "profile_export_aiperf.json")).get(tag)
+            if isinstance(m, dict) and isinstance(m.get(stat), (int, float)):
+                out.append(float(m[stat]))
+        return out
+
+    for tag, (stat, floor) in HEADLINE.items():
+        a, s = values(a_dirs, tag, stat), values(s_dirs, tag, stat)
+        if not a or not s:
+            rep.diff("metrics", tag, f"absent (aiperf {len(a)} runs, servebench {len(s)} runs)")
+            continue
+        ma, ms = statistics.mean(a), statistics.mean(s)
+        spread = (max(a) - min(a)) + (max(s) - min(s))
+        tol = spread + max(floor, 0.01 * abs(ma))
+        what = f"{stat} aiperf {ma:.4g} (runs {', '.join(f'{x:.4g}' for x in a)}) servebench {ms:.4g} (runs {', '.join(f'{x:.4g}' for x in s)}), tolerance {tol:.3g}"
+        if abs(ms - ma) <= tol:
+            rep.ok("metrics " + tag, what)
+        else:
+            rep.diff("metrics", tag, what)
+
+
+def load_known(path):
+    known = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    check, p, why = (line.rstrip("\n").split("\t") + ["", ""])[:3]
+                    known[(check, p)] = why
+    return known
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--label", required=True)
+    ap.add_argument("--aiperf", nargs="+", required=True)
+    ap.add_argument("--servebench", nargs="+", required=True)
+    ap.add_argument("--known")
+    args = ap.parse_args()
+    rep = Report(args.label, load_known(args.known))
+    a0, s0 = args.aiperf[0], args.servebench[0]
+
+    a_files, s_files = run_files(a0), run_files(s0)
+    missing = sorted(a_files - s_files)
+    for f in missing:
+        rep.diff("files", f, "AIPerf wrote it, servebench did not")
+    if not missing:
+        rep.ok("files", f"all {len(a_files)} of AIPerf's files present ({len(s_files - a_files)} more in servebench)")
+
+    pj = "profile_export_aiperf.json"
+    if os.path.exists(os.path.join(a0, pj)) and os.path.exists(os.path.join(s0, pj)):
+        compare_trees(rep, "json", key_paths(load_json(os.path.join(a0, pj))),
+                      key_paths(load_json(os.path.join(s0, pj))))
+    pc = "profile_export_aiperf.csv"
+    if os.path.exists(os.path.join(a0, pc)) and os.path.exists(os.path.join(s0, pc)):
+        (ha, na), (hs, ns) = csv_first_table(os.path.join(a0, pc)), csv_first_table(os.path.join(s0, pc))
+        if ha != hs:
+            rep.diff("csv", "header", f"servebench {hs} vs AIPerf {ha}")
+        lost = [n for n in na if n not in ns]
+        for n in lost:
+            rep.diff("csv", n, "metric row missing in servebench")
+        if ha == hs and not lost:
+            rep.ok("csv", f"same header, all {len(na)} metric rows present")
+    pr = "profile_export.jsonl"
+    if os.path.exists(os.path.join(a0, pr)) and os.path.exists(os.path.join(s0, pr)):
+        compare_trees(rep, "records", key_paths(first_record(os.path.join(a0, pr))),
+                      key_paths(first_record(os.path.join(s0, pr))))
+    pi = "inputs.json"
+    if os.path.exists(os.path.join(a0, pi)) and os.path.exists(os.path.join(s0, pi)):
+        compare_trees(rep, "inputs", key_paths(load_json(os.path.join(a0, pi))),
+                      key_paths(load_json(os.path.join(s0, pi))))
+    headline(rep, args.aiperf, args.servebench)
+    return 1 if rep.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
