@@ -417,6 +417,12 @@ while IFS= read -r line; do summary+=("$line"); [[ $line == FAIL* ]] && failed=1
   < <(SERVEBENCH_BIN="$servebench" "$repo/scripts/llama/chat_template_conformance.sh" "$out" 2>&1 || true)
 # ---- end --apply-chat-template -------------------------------------------------------------------
 
+# ---- the result views on a real run: report.html in chromium, `servebench report`, plots --------
+while IFS= read -r line; do summary+=("$line"); [[ $line == FAIL* ]] && failed=1; done \
+  < <(SERVEBENCH_BIN="$servebench" "$repo/scripts/llama/report_conformance.sh" \
+      "$out/llama3-chat-stream/artifacts" llama3-chat-stream 2>&1 || true)
+# ---- end result views --------------------------------------------------------------------------
+
 echo "== conformance $([[ $short -eq 1 ]] && echo short || echo full): $(( $(date +%s) - t_start )) s, artifacts in $out"
 printf '%s\n' "${summary[@]}" | cut -c1-400
 exit $failed
