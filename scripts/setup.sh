@@ -24,6 +24,7 @@ APT_PACKAGES=(
   python3-venv    # the pinned Python reference packages below
   strace          # relocation test: no file of the source or build tree is opened
   dpkg-dev        # make package: dpkg-shlibdeps computes the .deb's Depends
+  openmpi-bin     # the shard tests' `mpirun --oversubscribe -n 4` (tests/integration/shard)
   chromium        # report.html tested in a real browser (tests/browser/)
   libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )

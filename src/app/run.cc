@@ -17,6 +17,7 @@
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
 #include "app/load_setup.h"
+#include "app/mpi_shards.h"
 #include "app/parity_run.h"
 #include "app/parity_setup.h"
 #include "app/server_metrics_hooks.h"
@@ -474,6 +475,13 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   if (profiler) run_hooks = profiler->wrap(run_hooks, spec.has_warmup());
   shard::ShardFacts shard_facts;  // --start-at: every shard starts its load together
   int64_t start_at = cfg.start_at_wall_ns.value_or(0);
+  auto mpi = shard::MpiShardRun::maybe_open(cfg, &prep.warnings);  // inside mpirun (mpi_run.h)
+  if (!mpi) return usage_error(mpi.error().message);
+  if (*mpi) {
+    auto offset = (*mpi)->meet(clock);
+    if (!offset) return failed(3, offset.error().message + "; no load was sent");
+    shard_facts.clock_offset_ns = *offset;
+  }
   if (sharded && !cfg.rendezvous.empty()) {  // a TCP barrier with shard 0 (shard/rendezvous.h)
     auto met = shard::meet_shards(cfg, ctx, clock);
     if (core::interrupt_requested()) return interrupted_in_setup();
@@ -523,6 +531,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
                                              report_html::kDefaultMaxRequests, &report_columns});
     if (!report) warn("report.html not written: " + report.error().message, &prep.warnings);
     if (report && cfg.verbosity > 0) SB_LOG_INFO("HTML report: {}", report->path);
+  }
+  if (*mpi && !result.artifact_dir.empty()) {
+    const int gate = gather_mpi_shards(**mpi, cfg, result.artifact_dir, eo.print_console, &prep.warnings);
+    if (gate != 0 && result.exit_code == 0) result.exit_code = gate;
   }
   if (threshold_stop && result.exit_code != 2) {
     result.exit_code = 3;

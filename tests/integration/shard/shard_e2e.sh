@@ -112,22 +112,46 @@ assert spread_ms < 1000, spread_ms
 print(f"rendezvous: 4 shards, start spread {spread_ms:.3f} ms")
 PY
 
-# mpirun (Open MPI): rank and size from the environment, the rendezvous on rank 0's host.
+# mpirun (Open MPI): rank and size from the environment. With --rendezvous: the TCP barrier and a
+# separate merge. Without: MPI_Barrier before t0 (libmpi loaded at run time) and rank 0 gathers
+# the shard folders (over MPI when it cannot see them) and writes the merged run itself.
 if command -v mpirun >/dev/null; then
   ROOT_FLAG=(); [ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-run-as-root)
   PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  mkdir -p mpi
+  mkdir -p mpi mpi-barrier mpi-apart/rank0
   mpirun "${ROOT_FLAG[@]}" --oversubscribe -n 4 "$BIN/servebench" profile "${COMMON[@]}" --url "$URL" \
     --request-rate 100 --request-count 24 --rendezvous 127.0.0.1:$PORT --artifact-dir mpi >mpi.log 2>&1
   "$BIN/servebench" merge mpi/* -o mpi-merged -q --no-report
+  mpirun "${ROOT_FLAG[@]}" --oversubscribe -n 4 "$BIN/servebench" profile "${COMMON[@]}" --url "$URL" \
+    --request-rate 100 --request-count 24 --artifact-dir mpi-barrier >mpi-barrier.log 2>&1
+  # Each rank its own folder: rank 0 cannot see the others' and receives them over MPI.
+  mpirun "${ROOT_FLAG[@]}" --oversubscribe -n 4 -x SERVEBENCH_MPI_ALWAYS_SEND=1 sh -c "exec '$BIN/servebench' profile ${COMMON[*]} \
+    --url '$URL' --request-rate 100 --request-count 24 --artifact-dir mpi-apart/rank\$OMPI_COMM_WORLD_RANK" \
+    >mpi-apart.log 2>&1
   python3 - <<'PY'
-import glob, json
+import glob, json, os
+def ids(path):
+    return [json.loads(l)["metadata"]["x_request_id"] for l in open(path)]
 ms = [json.load(open(d + "/shard.json")) for d in glob.glob("mpi/*")]
 assert sorted(m["shard"]["index"] for m in ms) == [0, 1, 2, 3]
 assert all(m["shard"]["launcher"] == "mpi" and m["shard"]["count"] == 4 for m in ms)
-ids = [json.loads(l)["metadata"]["x_request_id"] for l in open("mpi-merged/profile_export.jsonl")]
-assert len(ids) == len(set(ids)) == 24, len(ids)
-print("mpirun: 4 ranks, 24 requests merged")
+rdv = ids("mpi-merged/profile_export.jsonl")
+assert len(rdv) == len(set(rdv)) == 24, len(rdv)
+for top in ("mpi-barrier", "mpi-apart/rank0"):
+    merged = [d for d in glob.glob(top + "/*") if "-shard" not in d]
+    shards = sorted(glob.glob(top + "/*-shard*of4"))
+    assert len(merged) == 1 and len(shards) == 4, (top, os.listdir(top))
+    got = ids(merged[0] + "/profile_export.jsonl")
+    # The plan's requests, each once: the same IDs as the rendezvous run of the same plan.
+    assert sorted(got) == sorted(rdv), (top, len(got))
+    assert os.path.exists(merged[0] + "/profile_export_aiperf.json")
+    assert json.load(open(merged[0] + "/shards.json"))
+    offsets = [json.load(open(d + "/shard.json"))["start"]["clock_offset_ns"] for d in shards]
+    assert all(o is not None for o in offsets), offsets
+    assert offsets[0] == 0, offsets
+apart = sorted(os.path.basename(d) for d in glob.glob("mpi-apart/rank[123]/*"))
+assert len(apart) == 3, apart  # ranks 1-3 wrote their own folders; rank 0 received copies
+print("mpirun: rendezvous + merge, MPI barrier + gather (shared and separate folders): 24 requests each")
 PY
 fi
 
