@@ -97,7 +97,7 @@ Result<std::string> MpiShardRun::receive_folder(int rank, const std::string& par
   const bool may_skip = always == nullptr || std::string_view(always) != "1";
   for (const fs::path& p : {theirs, here}) {
     // The same path is never received onto itself, whatever the test switch says.
-    if ((may_skip || p == here && theirs == here) && read_text(p / kManifestFile) == manifest) {
+    if ((may_skip || (p == here && theirs == here)) && read_text(p / kManifestFile) == manifest) {
       if (auto st = world_->send(rank, kTagDecision, "have"); !st) return st.error();
       return p.string();
     }
