@@ -173,13 +173,15 @@ def main():
     if not missing:
         rep.ok("files", f"all {len(a_files)} of AIPerf's files present ({len(s_files - a_files)} more in servebench)")
 
-    pj = "profile_export_aiperf.json"
-    if os.path.exists(os.path.join(a0, pj)) and os.path.exists(os.path.join(s0, pj)):
-        compare_trees(rep, "json", key_paths(load_json(os.path.join(a0, pj))),
-                      key_paths(load_json(os.path.join(s0, pj))))
-    pc = "profile_export_aiperf.csv"
-    if os.path.exists(os.path.join(a0, pc)) and os.path.exists(os.path.join(s0, pc)):
-        (ha, na), (hs, ns) = csv_first_table(os.path.join(a0, pc)), csv_first_table(os.path.join(s0, pc))
+    both = lambda name: all(os.path.exists(os.path.join(d, name)) for d in (a0, s0))
+    trees = [("json", "profile_export_aiperf.json", load_json), ("records", "profile_export.jsonl", first_record),
+             ("inputs", "inputs.json", load_json)]
+    for check, name, reader in trees:
+        if both(name):
+            compare_trees(rep, check, key_paths(reader(os.path.join(a0, name))),
+                          key_paths(reader(os.path.join(s0, name))))
+    if both("profile_export_aiperf.csv"):
+        (ha, na), (hs, ns) = (csv_first_table(os.path.join(d, "profile_export_aiperf.csv")) for d in (a0, s0))
         if ha != hs:
             rep.diff("csv", "header", f"servebench {hs} vs AIPerf {ha}")
         lost = [n for n in na if n not in ns]
@@ -187,14 +189,6 @@ def main():
             rep.diff("csv", n, "metric row missing in servebench")
         if ha == hs and not lost:
             rep.ok("csv", f"same header, all {len(na)} metric rows present")
-    pr = "profile_export.jsonl"
-    if os.path.exists(os.path.join(a0, pr)) and os.path.exists(os.path.join(s0, pr)):
-        compare_trees(rep, "records", key_paths(first_record(os.path.join(a0, pr))),
-                      key_paths(first_record(os.path.join(s0, pr))))
-    pi = "inputs.json"
-    if os.path.exists(os.path.join(a0, pi)) and os.path.exists(os.path.join(s0, pi)):
-        compare_trees(rep, "inputs", key_paths(load_json(os.path.join(a0, pi))),
-                      key_paths(load_json(os.path.join(s0, pi))))
     headline(rep, args.aiperf, args.servebench)
     return 1 if rep.failed else 0
 
