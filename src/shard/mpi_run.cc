@@ -64,10 +64,10 @@ Result<std::unique_ptr<MpiShardRun>> MpiShardRun::maybe_open(const config::Bench
 }
 
 Result<int64_t> MpiShardRun::meet(const core::Clock& clock) {
-  if (auto st = world_->barrier(); !st) return st.error();
+  SB_TRY(world_->barrier());
   const int64_t mine = clock.wall_ns();
   auto root = world_->broadcast(mine);
-  if (!root) return root.error();
+  if (!root) return tl::unexpected(root.error());
   return mine - *root;
 }
 
@@ -75,18 +75,17 @@ Status MpiShardRun::send_folder(const std::string& shard_dir) {
   std::string names;
   for (const auto& e : fs::directory_iterator(shard_dir))
     if (e.is_regular_file()) names += e.path().filename().string() + "\n";
-  if (auto st = world_->send(0, kTagFiles, names); !st) return st;
+  SB_TRY(world_->send(0, kTagFiles, names));
   std::istringstream list(names);
   for (std::string name; std::getline(list, name);)
-    if (auto st = world_->send_file(0, kTagFiles, (fs::path(shard_dir) / name).string()); !st)
-      return st;
+    SB_TRY(world_->send_file(0, kTagFiles, (fs::path(shard_dir) / name).string()));
   return {};
 }
 
 // Rank 0: where `rank`'s folder is on this host, received over MPI when it is not already here.
 Result<std::string> MpiShardRun::receive_folder(int rank, const std::string& parent) {
   auto meta = world_->receive(rank, kTagMeta);
-  if (!meta) return meta.error();
+  if (!meta) return tl::unexpected(meta.error());
   const size_t nl = meta->find('\n');
   if (nl == std::string::npos) return make_error(ErrorCode::kIo, "malformed MPI shard message");
   const fs::path theirs = meta->substr(0, nl);
@@ -98,21 +97,21 @@ Result<std::string> MpiShardRun::receive_folder(int rank, const std::string& par
   for (const fs::path& p : {theirs, here}) {
     // The same path is never received onto itself, whatever the test switch says.
     if ((may_skip || (p == here && theirs == here)) && read_text(p / kManifestFile) == manifest) {
-      if (auto st = world_->send(rank, kTagDecision, "have"); !st) return st.error();
+      SB_TRY(world_->send(rank, kTagDecision, "have"));
       return p.string();
     }
   }
-  if (auto st = world_->send(rank, kTagDecision, "send"); !st) return st.error();
+  SB_TRY(world_->send(rank, kTagDecision, "send"));
   std::error_code ec;
   fs::create_directories(here, ec);
   if (ec) return make_error(ErrorCode::kIo, "cannot create " + here.string() + ": " + ec.message());
   auto names = world_->receive(rank, kTagFiles);
-  if (!names) return names.error();
+  if (!names) return tl::unexpected(names.error());
   std::istringstream list(*names);
   for (std::string name; std::getline(list, name);) {
     if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
       return make_error(ErrorCode::kIo, "malformed file name from rank " + std::to_string(rank));
-    if (auto st = world_->receive_file(rank, kTagFiles, (here / name).string()); !st) return st.error();
+    SB_TRY(world_->receive_file(rank, kTagFiles, (here / name).string()));
   }
   return here.string();
 }
@@ -122,12 +121,12 @@ Result<std::optional<MergeOutcome>> MpiShardRun::gather_and_merge(const std::str
   const std::string abs = fs::absolute(shard_dir).lexically_normal().string();
   if (world_->rank() != 0) {
     const std::string meta = abs + "\n" + read_text(fs::path(abs) / kManifestFile);
-    if (auto st = world_->send(0, kTagMeta, meta); !st) return st.error();
+    SB_TRY(world_->send(0, kTagMeta, meta));
     auto decision = world_->receive(0, kTagDecision);
-    if (!decision) return decision.error();
+    if (!decision) return tl::unexpected(decision.error());
     if (*decision == "send")
-      if (auto st = send_folder(abs); !st) return st.error();
-    if (auto st = world_->finish(); !st) return st.error();
+      SB_TRY(send_folder(abs));
+    SB_TRY(world_->finish());
     return std::optional<MergeOutcome>();
   }
   MergeOptions o = merge_template;
@@ -135,13 +134,13 @@ Result<std::optional<MergeOutcome>> MpiShardRun::gather_and_merge(const std::str
   const std::string parent = fs::path(abs).parent_path().string();
   for (int r = 1; r < world_->size(); ++r) {
     auto dir = receive_folder(r, parent);
-    if (!dir) return dir.error();
+    if (!dir) return tl::unexpected(dir.error());
     o.shard_dirs.push_back(*dir);
   }
-  if (auto st = world_->finish(); !st) return st.error();
+  SB_TRY(world_->finish());
   o.output_dir = merged_dir_for(abs);
   auto merged = merge_shards(o);
-  if (!merged) return merged.error();
+  if (!merged) return tl::unexpected(merged.error());
   return std::optional<MergeOutcome>(std::move(*merged));
 }
 

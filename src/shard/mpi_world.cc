@@ -33,6 +33,7 @@ struct MpiWorld::Api {
 };
 
 MpiWorld::MpiWorld() : api_(std::make_unique<Api>()) {}
+MpiWorld::~MpiWorld() = default;
 
 // libmpi stays loaded (no dlclose): Open MPI's components keep threads and atexit handlers.
 Status MpiWorld::finish() {
@@ -69,8 +70,8 @@ Result<std::unique_ptr<MpiWorld>> MpiWorld::open(const std::string& library) {
   if (!already && a.init(nullptr, nullptr) != kSuccess)
     return make_error(ErrorCode::kUnsupported, "MPI_Init failed");
   a.finalize = reinterpret_cast<int (*)()>(dlsym(h, "MPI_Finalize"));
-  if (auto st = w->call(a.comm_rank(a.comm_world, &w->rank_), "MPI_Comm_rank"); !st) return st.error();
-  if (auto st = w->call(a.comm_size(a.comm_world, &w->size_), "MPI_Comm_size"); !st) return st.error();
+  SB_TRY(w->call(a.comm_rank(a.comm_world, &w->rank_), "MPI_Comm_rank"));
+  SB_TRY(w->call(a.comm_size(a.comm_world, &w->size_), "MPI_Comm_size"));
   return w;
 }
 
@@ -82,18 +83,14 @@ Status MpiWorld::call(int rc, const char* what) const {
 Status MpiWorld::barrier() { return call(api_->barrier(api_->comm_world), "MPI_Barrier"); }
 
 Result<int64_t> MpiWorld::broadcast(int64_t value) {
-  if (auto st = call(api_->bcast(&value, sizeof(value), api_->byte, 0, api_->comm_world), "MPI_Bcast");
-      !st)
-    return st.error();
+  SB_TRY(call(api_->bcast(&value, sizeof(value), api_->byte, 0, api_->comm_world), "MPI_Bcast"));
   return value;
 }
 
 Status MpiWorld::send_raw(int dest, int tag, const char* data, int64_t n) {
   for (int64_t off = 0; off < n; off += kPiece) {
     const int count = static_cast<int>(std::min(kPiece, n - off));
-    if (auto st = call(api_->send(data + off, count, api_->byte, dest, tag, api_->comm_world), "MPI_Send");
-        !st)
-      return st;
+    SB_TRY(call(api_->send(data + off, count, api_->byte, dest, tag, api_->comm_world), "MPI_Send"));
   }
   return {};
 }
@@ -101,26 +98,24 @@ Status MpiWorld::send_raw(int dest, int tag, const char* data, int64_t n) {
 Status MpiWorld::receive_raw(int source, int tag, char* data, int64_t n) {
   for (int64_t off = 0; off < n; off += kPiece) {
     const int count = static_cast<int>(std::min(kPiece, n - off));
-    if (auto st = call(api_->recv(data + off, count, api_->byte, source, tag, api_->comm_world, nullptr),
-                       "MPI_Recv");
-        !st)
-      return st;
+    SB_TRY(call(api_->recv(data + off, count, api_->byte, source, tag, api_->comm_world, nullptr),
+                "MPI_Recv"));
   }
   return {};
 }
 
 Status MpiWorld::send(int dest, int tag, const std::string& bytes) {
   const int64_t n = static_cast<int64_t>(bytes.size());
-  if (auto st = send_raw(dest, tag, reinterpret_cast<const char*>(&n), sizeof(n)); !st) return st;
+  SB_TRY(send_raw(dest, tag, reinterpret_cast<const char*>(&n), sizeof(n)));
   return send_raw(dest, tag, bytes.data(), n);
 }
 
 Result<std::string> MpiWorld::receive(int source, int tag) {
   int64_t n = 0;
-  if (auto st = receive_raw(source, tag, reinterpret_cast<char*>(&n), sizeof(n)); !st) return st.error();
+  SB_TRY(receive_raw(source, tag, reinterpret_cast<char*>(&n), sizeof(n)));
   if (n < 0) return make_error(ErrorCode::kIo, "MPI_Recv: negative length");
   std::string out(static_cast<size_t>(n), '\0');
-  if (auto st = receive_raw(source, tag, out.data(), n); !st) return st.error();
+  SB_TRY(receive_raw(source, tag, out.data(), n));
   return out;
 }
 
@@ -129,25 +124,25 @@ Status MpiWorld::send_file(int dest, int tag, const std::string& path) {
   if (!in) return make_error(ErrorCode::kIo, "cannot read " + path);
   const int64_t size = static_cast<int64_t>(in.tellg());
   in.seekg(0);
-  if (auto st = send_raw(dest, tag, reinterpret_cast<const char*>(&size), sizeof(size)); !st) return st;
+  SB_TRY(send_raw(dest, tag, reinterpret_cast<const char*>(&size), sizeof(size)));
   std::string piece(static_cast<size_t>(std::min(size, kFilePiece)), '\0');
   for (int64_t off = 0; off < size; off += kFilePiece) {
     const int64_t n = std::min(kFilePiece, size - off);
     if (!in.read(piece.data(), n)) return make_error(ErrorCode::kIo, "cannot read " + path);
-    if (auto st = send_raw(dest, tag, piece.data(), n); !st) return st;
+    SB_TRY(send_raw(dest, tag, piece.data(), n));
   }
   return {};
 }
 
 Status MpiWorld::receive_file(int source, int tag, const std::string& path) {
   int64_t size = 0;
-  if (auto st = receive_raw(source, tag, reinterpret_cast<char*>(&size), sizeof(size)); !st) return st;
+  SB_TRY(receive_raw(source, tag, reinterpret_cast<char*>(&size), sizeof(size)));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return make_error(ErrorCode::kIo, "cannot write " + path);
   std::string piece(static_cast<size_t>(std::min(size, kFilePiece)), '\0');
   for (int64_t off = 0; off < size; off += kFilePiece) {
     const int64_t n = std::min(kFilePiece, size - off);
-    if (auto st = receive_raw(source, tag, piece.data(), n); !st) return st;
+    SB_TRY(receive_raw(source, tag, piece.data(), n));
     if (!out.write(piece.data(), n)) return make_error(ErrorCode::kIo, "cannot write " + path);
   }
   return {};

@@ -26,7 +26,7 @@ class MpiWorld {
   static Result<std::unique_ptr<MpiWorld>> open(const std::string& library = "libmpi.so.40");
   // No MPI_Finalize: a rank that stops early (an error) exits without it, so mpirun ends the
   // job instead of the other ranks waiting for it. finish() ends MPI after a good run.
-  ~MpiWorld() = default;
+  ~MpiWorld();
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
