@@ -164,5 +164,24 @@ TEST(AgenticReplay, ScenarioRefusesOtherFormats) {
   EXPECT_NE(r.stderr_text.find("weka_trace"), std::string::npos) << r.stderr_text;
 }
 
+// theoretical_prefix_cache_hit end to end on examples/agentic/weka_trace.json, by hand (blocks
+// of 64 tokens; a hit is a leading block an earlier request of the trace produced, in t order):
+// parent 0/4 (t 0), 4/6 (t 0.1); a1 0/3 (t 0.2), a2 0/2 (t 0.2), a1 3/4 (t 0.3); parent 6/8
+// (t 0.4): 13 of 27 blocks.
+TEST(AgenticReplay, WekaTheoreticalPrefixCacheHitIsReported) {
+  const std::string dir = make_temp_dir("wekahit");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--tokenizer", "builtin"}));
+  auto r = run_profile(dir, {"-m", "m-big", "-m", "m-small", "--tokenizer", "builtin", "-u", mock.url(),
+                             "--input-file", std::string(SB_AGENTX_DIR) + "/../weka_trace.json"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const Json summary = r.summary();
+  ASSERT_TRUE(summary.contains("theoretical_prefix_cache_hit")) << summary.dump().substr(0, 400);
+  EXPECT_NEAR(metric_avg(summary, "theoretical_prefix_cache_hit"), 100.0 * 13 / 27, 1e-6);
+  EXPECT_EQ(summary.at("theoretical_prefix_cache_hit").at("unit"), "%");
+  EXPECT_FALSE(summary.contains("submission_valid"));  // no scenario, no stamp
+}
+
 }  // namespace
 }  // namespace servebench::itest
