@@ -5,12 +5,17 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 
 #include "dataset/loaders/trace_timing.h"
 #include "load/agentic_lanes.h"
 
 namespace servebench::app {
+namespace {
+constexpr double kContextOverflowRateLimit = 0.01;  // AIPerf's: strictly above 1% is invalid
+}  // namespace
 
 Status prepare_agentic_file(const config::BenchmarkConfig& cfg, dataset::DatasetFile* file) {
   const config::AgenticOptions& a = cfg.agentic;
@@ -71,13 +76,35 @@ std::shared_ptr<load::IdleGapCap> agentic_idle_cap(const config::BenchmarkConfig
   return std::make_shared<load::IdleGapCap>(static_cast<int64_t>(std::llround(*cfg.agentic.system_idle_gap_cap_s * 1e9)));
 }
 
+int64_t context_overflow_count(const metrics::Summary& summary) {
+  static constexpr std::string_view kNeedles[] = {"context length", "maximum context", "context_length_exceeded",
+                                                  "prompt is too long"};
+  int64_t n = 0;
+  for (const auto& g : summary.error_summary) {
+    std::string lower = g.message;
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (std::string_view needle : kNeedles)
+      if (lower.find(needle) != std::string::npos) {
+        n += g.count;
+        break;
+      }
+  }
+  return n;
+}
+
 exporter::ExtraSectionsFn scenario_sections(const config::BenchmarkConfig& cfg, const bool* interrupted) {
   if (!cfg.agentic.outcome) return nullptr;
   const config::ScenarioOutcome outcome = *cfg.agentic.outcome;
   const std::string name = cfg.agentic.scenario;
-  return [outcome, name, interrupted](const metrics::Summary&) {
+  return [outcome, name, interrupted](const metrics::Summary& s) {
     bool valid = outcome.submission_valid;
     std::vector<std::string> reasons = outcome.invalid_reasons;
+    const int64_t overflows = context_overflow_count(s);
+    const int64_t responses = s.request_count + s.error_request_count;
+    if (responses > 0 && static_cast<double>(overflows) / static_cast<double>(responses) > kContextOverflowRateLimit) {
+      valid = false;
+      reasons.emplace_back("context_overflow_rate_exceeded");
+    }
     if (interrupted && *interrupted) {
       valid = false;
       reasons.emplace_back("run_cancelled");
@@ -85,7 +112,8 @@ exporter::ExtraSectionsFn scenario_sections(const config::BenchmarkConfig& cfg, 
     exporter::ExtraSections e;
     nlohmann::json scenario = {{"name", name},
                                {"applied_locks", outcome.applied_locks},
-                               {"violations", outcome.violations}};
+                               {"violations", outcome.violations},
+                               {"context_overflow_count", overflows}};
     e.json.emplace_back("scenario", scenario.dump());
     e.json.emplace_back("submission_valid", valid ? "true" : "false");
     e.json.emplace_back("submission_invalid_reasons", nlohmann::json(reasons).dump());

@@ -14,6 +14,7 @@
 #include "core/result.h"
 #include "dataset/loaders/dataset_file.h"
 #include "export/artifacts.h"
+#include "metrics/summary.h"
 #include "load/idle_gap_cap.h"
 #include "load/load_spec.h"
 
@@ -36,9 +37,16 @@ void apply_agentic_load(const config::BenchmarkConfig& cfg, int64_t lanes, int64
 // without agentic replay or a cap.
 std::shared_ptr<load::IdleGapCap> agentic_idle_cap(const config::BenchmarkConfig& cfg);
 
-// The scenario's section of profile_export_aiperf.json: "scenario", "submission_valid" (false
-// when --unsafe-override downgraded a lock, or when the run was interrupted) and
-// "submission_invalid_reasons". Null without --scenario.
+// Failed requests whose error names a context overflow (case-insensitive: "context length",
+// "maximum context", "context_length_exceeded", "prompt is too long"), counted from the summary's
+// error groups.
+int64_t context_overflow_count(const metrics::Summary& summary);
+
+// The scenario's section of profile_export_aiperf.json: "scenario" (name, applied_locks,
+// violations, context_overflow_count), "submission_valid" and "submission_invalid_reasons":
+// false with "unsafe_override" when --unsafe-override downgraded a lock, "run_cancelled" when the
+// run was interrupted, "context_overflow_rate_exceeded" when more than 1% of the responses were
+// context overflows. Null without --scenario.
 exporter::ExtraSectionsFn scenario_sections(const config::BenchmarkConfig& cfg, const bool* interrupted);
 
 }  // namespace servebench::app
