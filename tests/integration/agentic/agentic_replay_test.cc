@@ -5,6 +5,7 @@
 // turns recorded 0.2 s apart; turn k of trace j asks for 1000 j + 100 (k + 2) input tokens, so a
 // request's prompt size names its trace and turn (the cache-bust marker adds a few tokens).
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -162,6 +163,45 @@ TEST(AgenticReplay, ScenarioRefusesOtherFormats) {
   mock.stop();
   EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
   EXPECT_NE(r.stderr_text.find("weka_trace"), std::string::npos) << r.stderr_text;
+}
+
+// --system-idle-gap-cap-seconds: a 30 s recorded pause while nothing is in flight shrinks to the
+// cap. One lane replays a trace whose turns start at 0, 0.2, 30.2 and 30.4 s from turn 0.
+TEST(AgenticReplay, SystemIdleGapCapShortensAPauseWhenNothingIsInFlight) {
+  const std::string dir = make_temp_dir("agentxidle");
+  const std::string trace = dir + "/idle.json";
+  {
+    std::ofstream f(trace);
+    f << R"({"id":"idle","models":["m"],"block_size":64,"hash_id_scope":"local","requests":[)"
+      << R"({"t":0,"type":"n","model":"m","in":200,"out":4,"api_time":0.05},)"
+      << R"({"t":0.2,"type":"n","model":"m","in":300,"out":4,"api_time":0.05},)"
+      << R"({"t":30.2,"type":"n","model":"m","in":400,"out":4,"api_time":0.05},)"
+      << R"({"t":30.4,"type":"n","model":"m","in":500,"out":4,"api_time":0.05}]})";
+  }
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs), "--record-requests",
+                               dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "m", "--tokenizer", "builtin", "-u", mock.url(), "--input-file", trace,
+                             "--scenario", "inferencex-agentx-mvp", "--unsafe-override", "--benchmark-duration", "3",
+                             "--concurrency", "1", "--trajectory-start-min-ratio", "0", "--trajectory-start-max-ratio",
+                             "0", "--system-idle-gap-cap-seconds", "0.3"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  auto server = read_jsonl(dir + "/rec.jsonl");
+  std::stable_sort(server.begin(), server.end(), [](const Json& a, const Json& b) {
+    return a.at("received_steady_ns").get<int64_t>() < b.at("received_steady_ns").get<int64_t>();
+  });
+  std::vector<int64_t> at_ms;  // the first play: warm-up turn 0, then turns 1, 2, 3
+  for (const auto& q : server) {
+    at_ms.push_back(q.at("received_steady_ns").get<int64_t>() / 1'000'000);
+    if (at_ms.size() == 4) break;
+  }
+  ASSERT_EQ(at_ms.size(), 4u) << "the 30 s pause was not shortened";
+  EXPECT_EQ(server[2].at("prompt_tokens").get<int64_t>() / 100, 4);  // turn 2 (400 tokens + marker)
+  // Turn 2 waits the cap (0.3 s) after turn 1's reply, not the recorded 29.95 s.
+  const int64_t gap = at_ms[2] - at_ms[1];
+  EXPECT_GE(gap, kTtftMs + 250) << gap;
+  EXPECT_LT(gap, kTtftMs + 1500) << gap;
 }
 
 // theoretical_prefix_cache_hit end to end on examples/agentic/weka_trace.json, by hand (blocks
