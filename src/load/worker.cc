@@ -155,7 +155,7 @@ void Worker::pump() {
     Credit credit;
     int64_t now = clock_.now_ns();
     if (sessions_) {
-      apply_idle_cap(now);
+      apply_idle_cap();
       while (sent < kMaxSendsPerPump && session_step(now)) {
         ++sent;
         now = clock_.now_ns();

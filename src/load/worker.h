@@ -172,7 +172,7 @@ class Worker {
   void stop_issuing();
   bool no_new_sessions() const;
   int64_t session_wake_ns() const;
-  void apply_idle_cap(int64_t now_ns);  // idle_gap_cap.h
+  void apply_idle_cap();  // idle_gap_cap.h
   void advance_user();
   void finish(Request* req);
   void cancel_all(record::CancelReason reason);

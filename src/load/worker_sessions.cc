@@ -37,8 +37,7 @@ int64_t Worker::session_wake_ns() const {
   return std::min(wake, schedule_->issue_deadline_ns());
 }
 
-void Worker::apply_idle_cap(int64_t now_ns) {
-  (void)now_ns;
+void Worker::apply_idle_cap() {
   if (!settings_.idle_cap || ready_.empty()) return;
   const IdleGapCap& cap = *settings_.idle_cap;
   const int64_t shift = idle_shift_ns(cap.cap_ns, cap.in_flight.load(std::memory_order_relaxed),

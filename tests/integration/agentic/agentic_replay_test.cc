@@ -204,6 +204,33 @@ TEST(AgenticReplay, SystemIdleGapCapShortensAPauseWhenNothingIsInFlight) {
   EXPECT_LT(gap, kTtftMs + 1500) << gap;
 }
 
+// --ignore-trace-delays: a trace recorded 20 s apart goes back to back (no fixed schedule).
+TEST(AgenticReplay, IgnoreTraceDelaysSendsRecordedTurnsBackToBack) {
+  const std::string dir = make_temp_dir("ignoredelays");
+  const std::string trace = dir + "/slow.json";
+  {
+    std::ofstream f(trace);
+    f << R"({"id":"slow","models":["m"],"block_size":64,"hash_id_scope":"local","requests":[)"
+      << R"({"t":0,"type":"n","model":"m","in":200,"out":4},{"t":20,"type":"n","model":"m","in":300,"out":4},)"
+      << R"({"t":40,"type":"n","model":"m","in":400,"out":4}]})";
+  }
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--tokenizer", "builtin", "--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "m", "--tokenizer", "builtin", "-u", mock.url(), "--input-file", trace,
+                             "--ignore-trace-delays"},
+                       15);
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_LT(r.wall_s, 10);  // the recorded schedule alone would take 40 s
+  const auto server = read_jsonl(dir + "/rec.jsonl");
+  ASSERT_EQ(server.size(), 3u);
+  std::vector<int64_t> isl;
+  for (const auto& q : server) isl.push_back(q.at("prompt_tokens").get<int64_t>());
+  std::sort(isl.begin(), isl.end());
+  EXPECT_EQ(isl, (std::vector<int64_t>{200, 300, 400}));
+}
+
 // theoretical_prefix_cache_hit end to end on examples/agentic/weka_trace.json, by hand (blocks
 // of 64 tokens; a hit is a leading block an earlier request of the trace produced, in t order):
 // parent 0/4 (t 0), 4/6 (t 0.1); a1 0/3 (t 0.2), a2 0/2 (t 0.2), a1 3/4 (t 0.3); parent 6/8
