@@ -1,5 +1,6 @@
 #include "app/load_setup.h"
 
+#include "app/agentic_setup.h"
 #include "app/parity_setup.h"
 #include "endpoints/registry.h"
 
@@ -11,6 +12,8 @@ WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWork
   s.sessions = work.sessions != nullptr;
   s.entries = work.entries;
   s.fixed_offsets_ns = work.fixed_offsets_ns;
+  s.agentic_lanes = work.agentic_lanes;
+  s.agentic_warmup_span_ns = work.agentic_warmup_span_ns;
   return s;
 }
 
@@ -53,6 +56,7 @@ load::LoadSpec make_load_spec(const config::BenchmarkConfig& config, const Workl
   s.fixed_offsets_ns = shape.fixed_offsets_ns;
   s.workers_max = c.workers_max;
   apply_parity_load(c, &s);  // warm-up shape, rate series, prefill ramp
+  apply_agentic_load(c, shape.agentic_lanes, shape.agentic_warmup_span_ns, &s);  // lanes and their warm-up
   return s;
 }
 

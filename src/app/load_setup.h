@@ -24,6 +24,8 @@ struct WorkloadShape {
   bool sessions = false;   // multi-turn sessions
   size_t entries = 0;      // single-turn entries, or conversations
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: no fixed schedule
+  int64_t agentic_lanes = 0;           // agentic replay (app/agentic_setup.h)
+  int64_t agentic_warmup_span_ns = 0;
 };
 WorkloadShape shape_of(const config::BenchmarkConfig& config, const PreparedWorkload& work);
 

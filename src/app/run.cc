@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "app/agentic_setup.h"
 #include "app/artifact_dir.h"
 #include "app/fd_budget.h"
 #include "app/load_monitor.h"
@@ -118,6 +119,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.warmup_requests = std::move(work.warmup_requests);
   settings.order = std::move(work.order);
   settings.sessions = work.sessions;
+  settings.idle_cap = agentic_idle_cap(cfg);
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
   settings.make_parser = [&endpoint, spec_make = spec_of(cfg).make_parser] {
@@ -427,6 +429,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   const core::WallAnchor anchor = core::WallAnchor::capture(clock);
   exporter::RunContext ctx = make_context(cfg, prep, settings, anchor);
   if (*telemetry) ctx.extra_sections.push_back(telemetry_sections(telemetry->get()));
+  if (auto scen = scenario_sections(cfg, &ctx.interrupted)) ctx.extra_sections.push_back(std::move(scen));
   ctx.export_http_trace = cfg.export_http_trace;
   ctx.http_trace.headers = exporter::redacted_headers(settings.headers);
   ctx.http_trace.session_header = cfg.session_header;

@@ -1,5 +1,6 @@
 #include "app/workload_setup.h"
 #include "app/trace_input.h"
+#include "app/agentic_setup.h"
 
 #include <algorithm>
 #include <cmath>
@@ -365,6 +366,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   if (!file) return tl::unexpected(file.error());
   if (auto applied = dataset::apply_weka_options(&*file, agentic_trace_options(cfg)); !applied)
     return tl::unexpected(applied.error());
+  if (auto st = prepare_agentic_file(cfg, &*file); !st) return tl::unexpected(st.error());
   auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::FileWorkloadOptions wo;
@@ -411,6 +413,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       st.input_tokens = t.input_tokens;
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
       st.model_rank = t.model_rank;
+      st.recorded_ns = core::ms_to_ns_or_absent(t.recorded_t_ms);
+      st.prefix_hit_blocks = t.prefix_hit_blocks;
+      st.prefix_total_blocks = t.prefix_total_blocks;
       for (const auto& [role, text] : t.lead_messages) st.lead.push_back({role, text});
       if (!t.payload_json.empty()) {
         st.body = t.payload_json;
@@ -438,9 +443,16 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   }
   if (dropped_sharegpt_turns)
     out.warnings.push_back("ShareGPT: only each conversation's first exchange is sent (as vLLM bench does)");
-  a.sessions |= cfg.user_centric_rate.has_value();
+  a.sessions |= cfg.user_centric_rate.has_value() || cfg.agentic.replay;
 
-  // Fixed schedule: on when asked, or automatically when the file has timestamps.
+  // Fixed schedule: on when asked, or automatically when the file has timestamps (agentic
+  // replay plays lanes instead: app/agentic_setup.h).
+  if (cfg.agentic.replay) {
+    auto assembled = assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
+    if (assembled)
+      if (auto st = add_agentic_lanes(cfg, seed, &*assembled); !st) return tl::unexpected(st.error());
+    return finish(std::move(assembled));
+  }
   const bool fixed = cfg.fixed_schedule.value_or(workload->has_timestamps);
   if (!fixed) {
     if (workload->has_timestamps) out.warnings.push_back("timestamps in the input file are ignored (--no-fixed-schedule)");

@@ -35,6 +35,8 @@ struct PreparedWorkload {
   std::vector<std::vector<std::string>> input_payloads;
   std::vector<std::string> warnings;
   std::string format;        // input file format name ("" = synthetic)
+  int64_t agentic_lanes = 0;           // agentic replay lanes (app/agentic_setup.h; 0 = none)
+  int64_t agentic_warmup_span_ns = 0;  // the latest lane's spread warm-up start
 };
 
 // Synthetic prompts (no --input-file).

@@ -13,6 +13,7 @@
 #include "config/parity_options.h"
 #include "config/experiment_options.h"
 #include "core/result.h"
+#include "config/agentic_options.h"
 #include "load/load_types.h"  // header-only: the enums config shares with the load module
 
 namespace servebench::config {
@@ -125,6 +126,7 @@ struct BenchmarkConfig {
   int64_t isl_block_size = 0;                 // --isl-block-size (0 = the format's default)
   bool use_think_time_only = false;           // --use-think-time-only (flags_agentic.cc)
   int64_t max_context_length = 0;             // --max-context-length (0 = no limit)
+  AgenticOptions agentic;                     // --scenario and agentic replay (flags_agentic.cc)
   std::optional<bool> fixed_schedule;         // --fixed-schedule / --no-fixed-schedule (unset: auto)
   bool fixed_schedule_auto_offset = false;    // --fixed-schedule-auto-offset
   std::optional<int64_t> fixed_schedule_start_offset_ms;  // --fixed-schedule-start-offset

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/flag_table.h"
+#include "config/scenario.h"
 #include "core/secrets.h"
 #include "core/units.h"
 
@@ -219,6 +220,7 @@ Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
       return make_error(st.error().code, one_line(st.error().message));
   }
   if (auto st = finish(&c); !st) return make_error(st.error().code, one_line(st.error().message));
+  if (auto st = apply_scenario(&c); !st) return make_error(st.error().code, one_line(st.error().message));
   register_config_secrets(c);
   c.cli_command = redacted_command_line(argc, argv);
   if (auto st = validate(c); !st) return make_error(st.error().code, one_line(st.error().message));

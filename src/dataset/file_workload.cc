@@ -109,6 +109,9 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.delay_ms = t.delay_ms;
       w.lead_messages = t.lead_messages;
       w.model_rank = t.model_rank;
+      w.recorded_t_ms = t.timestamp_ms >= 0 ? t.timestamp_ms : t.recorded_t_ms;  // the replay clock
+      w.prefix_hit_blocks = t.prefix_hit_blocks;
+      w.prefix_total_blocks = t.prefix_total_blocks;
       if (t.input_length > 0) {
         SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;

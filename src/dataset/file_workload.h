@@ -36,6 +36,9 @@ struct WorkloadTurn {
   double delay_ms = -1;           // wait before this turn (ms); -1 = none
   std::vector<std::pair<std::string, std::string>> lead_messages;  // role, text before `text`
   int32_t model_rank = -1;        // --model[rank % count]; -1 = the default choice
+  double recorded_t_ms = -1;      // traces: recorded start from the trace's start (-1 = none)
+  int64_t prefix_hit_blocks = -1;    // weka_trace: theoretical prefix-cache hit (dataset_file.h)
+  int64_t prefix_total_blocks = -1;
 };
 
 struct WorkloadConversation {

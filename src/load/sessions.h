@@ -55,6 +55,12 @@ struct SessionTurn {
   // The --model this turn goes to: models[model_rank % models.size()] (-1: the request's own
   // round-robin choice). Traces remap their recorded models by first appearance.
   int32_t model_rank = -1;
+  // Traces: the turn's recorded start from the trace's start (-1: none); agentic lanes sample
+  // their start turn and spread their phase starts by it (agentic_lanes.h).
+  int64_t recorded_ns = -1;
+  // weka_trace: the turn's theoretical prefix-cache hit and blocks (RequestRecord's; -1: none).
+  int64_t prefix_hit_blocks = -1;
+  int64_t prefix_total_blocks = -1;
 };
 
 // Child conversations (children.h): started when turn `after_turn` of the parent completes
@@ -81,6 +87,11 @@ struct SessionTemplate {
   bool carry_history = true;
   std::vector<SessionBranch> branches;  // child conversations this one starts (children.h)
   bool is_child = false;                // only ever started by a parent's branch
+  // Agentic lanes (agentic_lanes.h): the first turn waits this long after the session starts,
+  // and the cache-bust marker is keyed by this (>= 0) instead of the phase and session number,
+  // so a lane's warm-up play and its profiling continuation share one marker.
+  int64_t first_delay_ns = 0;
+  int64_t cache_bust_key = -1;
 };
 
 struct SessionWorkload {
@@ -93,9 +104,22 @@ struct SessionWorkload {
   double user_centric_rate = 0;   // > 0: first turns from UserCentricGenerator
   int64_t num_users = 0;
   bool has_children = false;      // some conversation has branches (children.h)
+  // Agentic replay (agentic_lanes.h): session k < lead.size() of a phase plays lead[k] (its
+  // lane), later sessions order[(k - lead.size()) % order.size()] (traces recycled in order).
+  std::vector<uint32_t> warmup_lead;
+  std::vector<uint32_t> profiling_lead;
+  // Agentic replay: warm-up requests carry no "warmup" marker (they prime the cache the
+  // profiling continuation hits), and turns without history carry the first-turn cache-bust
+  // marker too (each is a whole prompt starting with the play's prefix).
+  bool agentic = false;
 
   const SessionTemplate& conversation_of(uint64_t session) const {
     return conversations[order[session % order.size()]];
+  }
+  const SessionTemplate& conversation_of(uint64_t session, bool warmup) const {
+    const std::vector<uint32_t>& lead = warmup ? warmup_lead : profiling_lead;
+    if (session < lead.size()) return conversations[lead[session]];
+    return conversation_of(session - lead.size());
   }
   double average_turns() const;
 };

@@ -155,6 +155,7 @@ void Worker::pump() {
     Credit credit;
     int64_t now = clock_.now_ns();
     if (sessions_) {
+      apply_idle_cap();
       while (sent < kMaxSendsPerPump && session_step(now)) {
         ++sent;
         now = clock_.now_ns();
@@ -248,6 +249,7 @@ void Worker::launch(Request* req, transport::HttpRequest& http, uint64_t connect
   req->awaiting_first_token = settings_.streaming;
   if (req->awaiting_first_token) ++prefill_in_flight_;
   ++in_flight_;
+  if (settings_.idle_cap) settings_.idle_cap->on_send();
   ++stats_.issued;
   issued_total_.store(issued_total_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   req->active_pos = active_.size();
@@ -318,6 +320,7 @@ void Worker::finish(Request* req) {
     --prefill_in_flight_;
   }
   --in_flight_;
+  if (settings_.idle_cap) settings_.idle_cap->on_done(clock_.now_ns());
   ++stats_.completed;
   if (req->cancel_reason == record::CancelReason::kGrace) ++stats_.cancelled_grace;
   if (req->cancel_reason == record::CancelReason::kInterrupt) ++stats_.cancelled_interrupt;

@@ -23,6 +23,7 @@
 #include "load/load_types.h"
 #include "core/clock.h"
 #include "core/result.h"
+#include "load/idle_gap_cap.h"
 #include "load/schedule.h"
 #include "load/sessions.h"
 #include "record/request_record.h"
@@ -97,6 +98,8 @@ struct WorkerSettings {
   uint64_t run_tag = 0;                   // distinguishes X-Request-IDs between runs
   // Closed-loop back-off after connection-level failures (schedule.h, unreachable.h).
   Backoff backoff;
+  // Agentic replay's system idle-gap cap (idle_gap_cap.h), shared by the workers; null = none.
+  std::shared_ptr<IdleGapCap> idle_cap;
 };
 
 using RecordSink = std::function<void(std::vector<record::RequestRecord>&&)>;
@@ -169,6 +172,7 @@ class Worker {
   void stop_issuing();
   bool no_new_sessions() const;
   int64_t session_wake_ns() const;
+  void apply_idle_cap();  // idle_gap_cap.h
   void advance_user();
   void finish(Request* req);
   void cancel_all(record::CancelReason reason);

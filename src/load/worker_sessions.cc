@@ -31,7 +31,20 @@ int64_t Worker::session_wake_ns() const {
     if (!rate_mode || r > clock_.now_ns()) wake = r;
   }
   if (users_ && !users_done_ && !users_blocked_) wake = std::min(wake, phase_start_ns_ + next_user_.offset_ns);
+  // Idle-gap cap: a far wait is re-checked now and then (another worker may leave the run idle).
+  if (settings_.idle_cap && wake != kNever && wake > clock_.now_ns() + settings_.idle_cap->cap_ns)
+    wake = std::min(wake, clock_.now_ns() + kIdleCapPollNs);
   return std::min(wake, schedule_->issue_deadline_ns());
+}
+
+void Worker::apply_idle_cap() {
+  if (!settings_.idle_cap || ready_.empty()) return;
+  const IdleGapCap& cap = *settings_.idle_cap;
+  const int64_t shift = idle_shift_ns(cap.cap_ns, cap.in_flight.load(std::memory_order_relaxed),
+                                      cap.idle_since_ns.load(std::memory_order_relaxed), phase_start_ns_,
+                                      ready_.front().ready_ns);
+  if (shift <= 0) return;
+  for (auto& r : ready_) r.ready_ns -= shift;  // one amount for all: the heap order holds
 }
 
 void Worker::advance_user() {
@@ -114,13 +127,16 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
   s->number = number;
   s->holds_slot = holds_slot;
   s->slot_failures = slot_failures;
-  s->conv = &sessions_->conversation_of(number);
+  s->conv = &sessions_->conversation_of(number, phase_ == record::Phase::kWarmup);
   const auto turns = static_cast<int32_t>(s->conv->turns.size());
   s->max_turns = max_turns > 0 ? std::min(max_turns, turns) : turns;
   s->correlation_id = fmt::format("{:016x}-{}{:010x}", settings_.run_tag,
                                   phase_ == record::Phase::kWarmup ? 'w' : 's', number);
-  if (sessions_->cache_bust != CacheBust::kNone)
-    s->marker = cache_bust_marker(settings_.seed, (static_cast<uint64_t>(phase_) << 48) ^ number);
+  if (sessions_->cache_bust != CacheBust::kNone) {
+    const uint64_t key = s->conv->cache_bust_key >= 0 ? static_cast<uint64_t>(s->conv->cache_bust_key)
+                                                      : (static_cast<uint64_t>(phase_) << 48) ^ number;
+    s->marker = cache_bust_marker(settings_.seed, key);
+  }
   s->connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + number + 1;
   LiveSession* raw = s.get();
   raw->pool_pos = session_pool_.size();
@@ -131,6 +147,10 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
     return true;
   }
   if (!raw->conv->branches.empty()) start_branches(raw, -1, now_ns);
+  if (raw->conv->first_delay_ns > 0) {  // an agentic lane's spread start (agentic_lanes.h)
+    queue_next_turn(raw, now_ns + raw->conv->first_delay_ns);
+    return true;
+  }
   return send_turn(raw, intended_ns, now_ns);
 }
 
@@ -150,6 +170,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
   rec.conversation_id = s->conv->conversation_id;
   rec.x_correlation_id = s->correlation_id;
   rec.requested_output_tokens = turn.max_output_tokens;
+  rec.prefix_hit_blocks = turn.prefix_hit_blocks;
+  rec.prefix_total_blocks = turn.prefix_total_blocks;
   if (turn.model_rank >= 0)
     rec.model = settings_.models[static_cast<size_t>(turn.model_rank) % settings_.models.size()];
   s->last_intended_ns = intended_ns;
@@ -161,7 +183,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     s->pending_user = endpoints::Message{};
   } else {
     s->pending_user = endpoints::Message{turn.role.empty() ? "user" : turn.role, turn.text};
-    if (s->next_turn == 0) mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
+    if (s->next_turn == 0 || (sessions_->agentic && !s->conv->carry_history))
+      mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
     endpoints::TurnPayload p;
     p.model = rec.model;
     p.max_output_tokens = turn.max_output_tokens;
@@ -170,7 +193,8 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
     p.messages.insert(p.messages.end(), turn.lead.begin(), turn.lead.end());
     p.messages.push_back(s->pending_user);
-    mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup, &p.messages);
+    mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup && !sessions_->agentic,
+                 &p.messages);
     p.extras = turn.extras.get();
     if (turn.media) p.media = *turn.media;
     http.body = sessions_->endpoint->render_body(p);

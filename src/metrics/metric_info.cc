@@ -8,6 +8,7 @@
 
 #include "metrics/sample_series.h"
 #include "metrics/http_trace_rows.h"
+#include "metrics/prefix_cache_rows.h"
 #include "metrics/spec_decode_rows.h"
 #include "metrics/usage_rows.h"
 
@@ -423,6 +424,8 @@ const MetricInfo kMetrics[] = {
     formula_in_group(formula("overall_usage_prompt_cache_read_pct",
                              "Overall Usage Prompt Cache Read %", "%", 1, K::kDerived, kLib, 2012,
                              usage_rows::cache_read_pct)),
+    formula("theoretical_prefix_cache_hit", "Theoretical Prefix Cache Hit", "%", 1, K::kDerived, kNoFlags,
+            2013, prefix_cache_rows::hit_pct),
     usage_total("total_usage_prompt_cache_write_tokens", "Total Usage Prompt Cache Write Tokens",
                 kNoFlags, 2015, S::kUsagePromptCacheWriteTokens),
     usage_total("total_usage_prompt_cache_miss_tokens", "Total Usage Prompt Cache Miss Tokens",
@@ -455,6 +458,10 @@ const MetricInfo kMetrics[] = {
         kOurs, 0, S::kLatencyFromIntended, latency_from_intended),
     rec("schedule_lag", "Schedule Lag", "ms", kNsPerMs, kOurs | kAllOutcomes, 0, S::kScheduleLag,
         schedule_lag),
+    rec("prefix_cache_hit_blocks", "Prefix Cache Hit Blocks", "blocks", 1, kOurs | kIntegerValued, 0,
+        S::kPrefixHitBlocks, prefix_cache_rows::hit_blocks),
+    rec("prefix_cache_total_blocks", "Prefix Cache Blocks", "blocks", 1, kOurs | kIntegerValued, 0,
+        S::kPrefixTotalBlocks, prefix_cache_rows::total_blocks),
     per_token_list(),
     formula("late_send_fraction", "Late Send Fraction", "ratio", 1, K::kDerived, kOurs, 0,
             late_fraction),

@@ -88,6 +88,8 @@ enum class RecordMetric : uint8_t {
   kScheduleLag = kCount,  // request_start - intended, every started request
   kTtftFromIntended,      // first content chunk - intended
   kLatencyFromIntended,   // response end - intended
+  kPrefixHitBlocks,       // weka_trace: theoretical prefix-cache hit blocks of the turn
+  kPrefixTotalBlocks,     // weka_trace: the turn's hash blocks
   kSlotEnd,
   kNone = 255,
 };

@@ -147,6 +147,10 @@ struct RequestRecord {
   // Input, known before t0.
   int64_t input_tokens = -1;      // client-side ISL (tokenizer), -1 if not yet counted
   int64_t requested_output_tokens = -1;  // max_tokens asked for, -1 if none
+  // weka_trace: leading hash blocks of this turn an earlier request of its trace produced, and
+  // the turn's blocks (theoretical_prefix_cache_hit); -1 = not a trace turn.
+  int64_t prefix_hit_blocks = -1;
+  int64_t prefix_total_blocks = -1;
   int64_t payload_index = -1;     // which pre-rendered body was sent (RunContext::inputs index)
   // Prompts whose ISL is only known at send time (multi-turn history, cache-bust markers): the
   // text of each message, counted (each on its own, as the server's chat template sees them) and

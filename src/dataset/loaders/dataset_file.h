@@ -65,6 +65,10 @@ struct FileTurn {
   std::vector<std::pair<std::string, std::string>> lead_messages;
   int32_t model_rank = -1;         // traces: the recorded model's rank of first appearance
   double think_time_ms = -1;       // weka_trace: recorded client wait before this call (-1: none)
+  double api_time_ms = -1;         // weka_trace: recorded server time of this call (-1: none)
+  // weka_trace: recorded start from the session start, for every request (sub-agents too), so
+  // replay options can re-derive delays from the recorded clock (-1: none).
+  double recorded_t_ms = -1;
   // weka_trace: leading hash blocks of this turn some earlier request of the file produced, and
   // the turn's blocks (theoretical prefix-cache hit); -1 = not stamped.
   int64_t prefix_hit_blocks = -1;

@@ -147,6 +147,8 @@ FileTurn make_turn(const Req& r, int64_t bs, uint64_t scope, const std::map<std:
   t.hash_ids = request_blocks(r, bs, scope);
   t.model_rank = ranks.at(r.model);
   t.think_time_ms = r.think_time >= 0 ? r.think_time * 1000.0 : -1;
+  t.api_time_ms = r.api_time >= 0 ? r.api_time * 1000.0 : -1;
+  t.recorded_t_ms = r.t * 1000.0;
   return t;
 }
 
