@@ -16,6 +16,7 @@ APT_PACKAGES=(
   libexpected-dev libpcre2-dev libutf8proc-dev libboost-dev libasio-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
   libsnappy-dev libzstd-dev zlib1g-dev   # Parquet pages (src/parquet)
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # synthetic video (src/media)
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
