@@ -37,21 +37,22 @@ echo "# $N entries x 1 video, ${W}x${H}, requests $N, concurrency 1"
 run() {  # name, extra flags...; prints "cpu_s peak_kib video_bytes body_bytes"
   local name=$1
   shift
-  : > "$OUT/rec.jsonl"
+  local skip
+  skip=$(wc -l < "$OUT/rec.jsonl" 2>/dev/null || echo 0)
   local cmd=("$BIN/servebench" profile -m mock-model --tokenizer simple -u "127.0.0.1:$PORT"
     --concurrency 1 --request-count "$N" --num-dataset-entries "$N" --isl 32 --osl 4
-    --random-seed 1 --artifact-dir "$OUT/art-$name" -q "$@")
+    --random-seed 1 --artifact-dir "$OUT/art-${name// /_}" -q "$@")
   echo "\$ /usr/bin/time -v ${cmd[*]}" >&2
-  /usr/bin/time -v "${cmd[@]}" 2> "$OUT/time-$name.txt" > /dev/null ||
-    { cat "$OUT/time-$name.txt" >&2; exit 1; }
+  /usr/bin/time -v "${cmd[@]}" 2> "$OUT/time-${name// /_}.txt" > /dev/null ||
+    { cat "$OUT/time-${name// /_}.txt" >&2; exit 1; }
   sleep 0.2  # the mock's record lines
   local user sys kib
-  user=$(awk -F': ' '/User time/ {print $2}' "$OUT/time-$name.txt")
-  sys=$(awk -F': ' '/System time/ {print $2}' "$OUT/time-$name.txt")
-  kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/time-$name.txt")
-  python3 - "$OUT/rec.jsonl" "$user" "$sys" "$kib" <<'PY'
+  user=$(awk -F': ' '/User time/ {print $2}' "$OUT/time-${name// /_}.txt")
+  sys=$(awk -F': ' '/System time/ {print $2}' "$OUT/time-${name// /_}.txt")
+  kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/time-${name// /_}.txt")
+  python3 - "$OUT/rec.jsonl" "$user" "$sys" "$kib" "$skip" <<'PY'
 import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [json.loads(l) for l in open(sys.argv[1]).readlines()[int(sys.argv[5]):] if l.strip()]
 vids = [m["bytes"] for r in rows for m in r.get("media", []) if m["kind"] == "video"]
 body = [r.get("body_bytes", 0) for r in rows]
 print(float(sys.argv[2]) + float(sys.argv[3]), sys.argv[4],
