@@ -60,7 +60,8 @@ Status check_video_options(const VideoOptions& o) {
     return bad(fmt::format("--video-audio-depth {}: expected 8, 16, 24 or 32 bits", o.audio_depth));
   const int hz = audio_rate_hz(o.audio_sample_rate);
   if (!(o.audio_sample_rate > 0) || hz < 8000 || hz > 96000)
-    return bad(fmt::format("--video-audio-sample-rate {}: expected 8000 to 96000 Hz", o.audio_sample_rate));
+    return bad(fmt::format("--video-audio-sample-rate {}: expected 8000 to 96000 Hz",
+                           o.audio_sample_rate));
   if (!o.audio_codec.empty() && o.audio_channels == 0)
     return bad(fmt::format("--video-audio-codec {} needs an audio track: set "
                            "--video-audio-num-channels to 1 or 2",

@@ -35,7 +35,8 @@ struct SwsFree {
 };
 
 tl::unexpected<Error> failed(const char* what, int err) {
-  return make_error(ErrorCode::kInternal, fmt::format("video encoder: {}: {}", what, av_message(err)));
+  return make_error(ErrorCode::kInternal,
+                    fmt::format("video encoder: {}: {}", what, av_message(err)));
 }
 
 // Writes `n` samples per channel from `audio` (interleaved, starting at frame `first`) into the
@@ -56,7 +57,8 @@ void fill_audio(AVFrame* f, const std::vector<float>& audio, size_t first, int c
       if (fmt == AV_SAMPLE_FMT_FLTP || fmt == AV_SAMPLE_FMT_FLT)
         reinterpret_cast<float*>(f->data[plane])[index] = static_cast<float>(v);
       else if (fmt == AV_SAMPLE_FMT_S16P || fmt == AV_SAMPLE_FMT_S16)
-        reinterpret_cast<int16_t*>(f->data[plane])[index] = static_cast<int16_t>(std::lround(v * 32767));
+        reinterpret_cast<int16_t*>(f->data[plane])[index] =
+            static_cast<int16_t>(std::lround(v * 32767));
       else
         reinterpret_cast<int32_t*>(f->data[plane])[index] =
             static_cast<int32_t>(std::llround(v * 2147483647.0));
@@ -176,7 +178,8 @@ Status Muxer::audio_frame(const std::vector<float>& audio) {
   const int frame_size = actx_->frame_size > 0 && !variable ? actx_->frame_size : 1024;
   const bool small_last = (actx_->codec->capabilities & AV_CODEC_CAP_SMALL_LAST_FRAME) != 0;
   int n = frame_size;
-  if (small_last || variable) n = static_cast<int>(std::min<size_t>(frame_size, total - audio_pos_));
+  if (small_last || variable)
+    n = static_cast<int>(std::min<size_t>(static_cast<size_t>(frame_size), total - audio_pos_));
   aframe_.reset(av_frame_alloc());
   if (!aframe_) return make_error(ErrorCode::kInternal, "audio encoder: out of memory");
   aframe_->format = actx_->sample_fmt;
@@ -199,8 +202,9 @@ Result<std::string> Muxer::run(const PaintFrame& paint, const std::vector<float>
   const auto fps = static_cast<size_t>(spec_.fps);
   // Interleave by time: the stream whose next frame starts earlier goes first.
   for (int v = 0; v < spec_.frames || audio_pos_ < audio_total;) {
-    const bool audio_next = audio_pos_ < audio_total &&
-                            (v >= spec_.frames || audio_pos_ * fps <= static_cast<size_t>(v) * rate);
+    const bool audio_next =
+        audio_pos_ < audio_total &&
+        (v >= spec_.frames || audio_pos_ * fps <= static_cast<size_t>(v) * rate);
     Status st = audio_next ? audio_frame(audio) : video_frame(v++, paint);
     if (!st) return tl::unexpected(st.error());
   }

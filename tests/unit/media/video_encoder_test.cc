@@ -114,7 +114,8 @@ TEST(VideoEncoder, SameFramesSameBytes) {
   ASSERT_TRUE(a && b && c);
   EXPECT_EQ(*a, *b) << "bit-exact muxer, single-threaded encoders";
   EXPECT_NE(*a, *c);
-  auto m1 = encode(spec_of("mp4", "libx264", 96, 64, 4, 6)), m2 = encode(spec_of("mp4", "libx264", 96, 64, 4, 6));
+  const auto mp4 = spec_of("mp4", "libx264", 96, 64, 4, 6);
+  auto m1 = encode(mp4), m2 = encode(mp4);
   ASSERT_TRUE(m1 && m2);
   EXPECT_EQ(*m1, *m2);
 }
@@ -135,7 +136,7 @@ TEST(VideoEncoder, BadSpecsAreOneLineErrorsNamingTheFlag) {
                                          {x264_webm, "--video-format mp4"},
                                          {unknown, "--video-codec 'no-such-codec'"},
                                          {audio_as_video, "--video-codec 'aac'"},
-                                         {aac_webm, "--video-audio-codec aac with --video-format webm"},
+                                         {aac_webm, "--video-audio-codec aac with --video-format"},
                                          {avi, "--video-format 'avi'"}}) {
     const Status st = check_video_encoding(c.spec);
     ASSERT_FALSE(st) << c.flag;

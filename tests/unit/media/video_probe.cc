@@ -54,7 +54,9 @@ ProbedVideo probe_video(const std::string& bytes) {
   close(fd);
   std::ofstream(path, std::ios::binary) << bytes;
   AVFormatContext* f = nullptr;
-  if (avformat_open_input(&f, path, nullptr, nullptr) < 0 || avformat_find_stream_info(f, nullptr) < 0) {
+  if (avformat_open_input(&f, path, nullptr, nullptr) < 0 ||
+      avformat_find_stream_info(f, nullptr) < 0) {
+    avformat_close_input(&f);
     out.error = "does not open";
     std::remove(path);
     return out;
