@@ -128,6 +128,12 @@ Result<CodecCtx> open_video_codec(const VideoEncodeSpec& spec, const AVOutputFor
                            spec.codec, spec.format, container_name(spec), codec->name,
                            spec.format == "webm" ? "--video-format mp4 or --video-codec libvpx-vp9"
                                                  : "--video-codec libx264"));
+  // H.264/HEVC in 4:2:0 need even sizes; checked here because libx264 leaks on a failed open.
+  const bool h26x = codec->id == AV_CODEC_ID_H264 || codec->id == AV_CODEC_ID_HEVC;
+  if (h26x && pixel_format(codec) == AV_PIX_FMT_YUV420P && (spec.width % 2 || spec.height % 2))
+    return bad(fmt::format("--video-codec {} takes even --video-width/--video-height (4:2:0 "
+                           "chroma); got {}x{}",
+                           spec.codec, spec.width, spec.height));
   CodecCtx ctx(avcodec_alloc_context3(codec));
   if (!ctx) return make_error(ErrorCode::kInternal, "video encoder: out of memory");
   ctx->width = spec.width;

@@ -160,7 +160,8 @@ Status Muxer::video_frame(int index, const PaintFrame& paint) {
                               SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, nullptr, nullptr,
                               nullptr));
     if (!sws_) return make_error(ErrorCode::kInternal, "video encoder: no RGB conversion");
-    rgb_.resize(static_cast<size_t>(w) * h * 3);
+    // libswscale's SIMD loads read up to 16 bytes past the last pixel: padding, not pixels.
+    rgb_.resize(static_cast<size_t>(w) * h * 3 + 64);
   }
   if (int err = av_frame_make_writable(vframe_.get()); err < 0) return failed("frame", err);
   paint(index, rgb_.data());
