@@ -18,6 +18,7 @@ APT_PACKAGES=(
   libsnappy-dev libzstd-dev zlib1g-dev   # Parquet pages (src/parquet)
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev   # synthetic media (src/media)
   python3-pil ffmpeg   # media tests decode what servebench encodes with independent decoders
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # synthetic video (src/media)
 
   wrk nghttp2-client nghttp2-proxy openssl curl python3
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)

@@ -1,5 +1,7 @@
 #include "app/media_setup.h"
 
+#include "config/video_options.h"
+
 namespace servebench::app {
 
 media::MediaOptions media_options(const config::BenchmarkConfig& cfg) {
@@ -17,6 +19,7 @@ media::MediaOptions media_options(const config::BenchmarkConfig& cfg) {
   o.audio.channels = static_cast<int>(cfg.audio_num_channels);
   o.audio.batch_size = static_cast<int>(cfg.audio_batch_size);
   o.audio.format = cfg.audio_format;
+  o.video = config::video_options(cfg);
   return o;
 }
 

@@ -1,5 +1,5 @@
-// The run's media options (media/synthetic_media.h) from its configuration's --image-* and
-// --audio-* flags.
+// The run's media options (media/synthetic_media.h) from its configuration's --image-*,
+// --audio-* and --video-* flags.
 #pragma once
 
 #include "config/benchmark_config.h"

@@ -3,6 +3,7 @@
 #include "config/scenario.h"
 
 #include "media/synthetic_media.h"
+#include "config/video_options.h"
 
 #include "config/flag_table.h"
 
@@ -190,7 +191,8 @@ Status validate(const BenchmarkConfig& c) {
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
   facts.input_file = !c.input_file.empty();
   facts.rankings_flags = c.rankings_flags_given;
-  facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0;
+  facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0 ||
+                c.video_width > 0 || c.video_height > 0;
   if (facts.media) {
     media::MediaOptions mo;
     mo.image.format = c.image_format;
@@ -201,6 +203,7 @@ Status validate(const BenchmarkConfig& c) {
     mo.audio.depths.assign(c.audio_depths.begin(), c.audio_depths.end());
     mo.audio.channels = static_cast<int>(c.audio_num_channels);
     mo.audio.length_mean_s = c.audio_length_mean_s;
+    mo.video = video_options(c);
     if (auto st = media::check_media_options(mo); !st) return st;
   }
   facts.isl_given = c.isl_mean_tokens != BenchmarkConfig{}.isl_mean_tokens ||

@@ -96,8 +96,22 @@ struct BenchmarkConfig {
   std::string audio_format = "wav";                           // --audio-format wav|mp3
   int64_t audio_batch_size = 1;                               // --audio-batch-size
   int64_t audio_num_channels = 1;                             // --audio-num-channels
+  // Synthetic video (flags_video.cc; media/video_encoder.h). Off while width and height are 0.
+  int64_t video_batch_size = 1;                  // --video-batch-size/--batch-size-video
+  double video_duration_s = 5.0;                 // --video-duration
+  int64_t video_fps = 4;                         // --video-fps
+  int64_t video_width = 0, video_height = 0;     // --video-width/--video-height (px)
+  std::string video_synth_type = "moving_shapes";  // --video-synth-type
+  std::string video_format = "webm";             // --video-format webm|mp4
+  std::string video_codec = "libvpx-vp9";        // --video-codec (an FFmpeg encoder)
+  double video_audio_sample_rate = 44100;        // --video-audio-sample-rate (Hz)
+  int64_t video_audio_num_channels = 0;          // --video-audio-num-channels (0 = no track)
+  std::string video_audio_codec;                 // --video-audio-codec ("" = by format)
+  int64_t video_audio_depth = 16;                // --video-audio-depth (bits)
+  bool video_enabled() const { return video_width > 0 && video_height > 0 && video_batch_size > 0; }
   bool media_enabled() const {
-    return (image_width_mean > 0 && image_height_mean > 0) || audio_length_mean_s > 0;
+    return (image_width_mean > 0 && image_height_mean > 0) || audio_length_mean_s > 0 ||
+           video_enabled();
   }
 
   // Sessions (multi-turn) and shared prompts.

@@ -13,6 +13,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_session_flags(&all);
     add_rankings_flags(&all);
     add_media_flags(&all);
+    add_video_flags(&all);
     add_trace_replay_flags(&all);
     add_prompts_flags(&all);
     add_load_flags(&all);

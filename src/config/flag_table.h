@@ -85,6 +85,7 @@ void add_server_metrics_flags(std::vector<FlagSpec>* out);
 void add_telemetry_flags(std::vector<FlagSpec>* out);  // flags_telemetry.cc
 void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
 void add_media_flags(std::vector<FlagSpec>* out);     // flags_media.cc
+void add_video_flags(std::vector<FlagSpec>* out);     // flags_video.cc
 void add_trace_replay_flags(std::vector<FlagSpec>* out);  // flags_trace_replay.cc
 void add_prompts_flags(std::vector<FlagSpec>* out);  // flags_prompts.cc
 void add_config_file_flags(std::vector<FlagSpec>* out);  // flags_config.cc

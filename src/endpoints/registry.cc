@@ -88,7 +88,7 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 type_names(core::kCapQueryPassages) + "); drop them"));
   }
   if (facts.media && !spec.has(core::kCapMedia)) {
-    return tl::unexpected(usage("--image-*/--audio-* flags add media inputs; endpoint type '" +
+    return tl::unexpected(usage("--image-*/--audio-*/--video-* flags add media inputs; endpoint type '" +
                                 type + "' takes none (media types: " +
                                 type_names(core::kCapMedia) + "); drop them"));
   }

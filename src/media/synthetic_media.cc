@@ -38,7 +38,7 @@ Status check_media_options(const MediaOptions& o) {
   if (au.channels != 1 && au.channels != 2)
     return bad(fmt::format("--audio-num-channels {}: expected 1 or 2", au.channels));
   if (au.length_mean_s > 600) return bad("--audio-length-mean: at most 600 seconds");
-  return {};
+  return check_video_options(o.video);
 }
 
 MediaGenerator::MediaGenerator(MediaOptions options, uint64_t seed)
@@ -108,6 +108,13 @@ Result<std::vector<core::MediaPart>> MediaGenerator::next_turn() {
   if (options_.audio.enabled()) {
     for (int i = 0; i < options_.audio.batch_size; ++i) {
       auto p = audio();
+      if (!p) return tl::unexpected(p.error());
+      out.push_back(std::move(*p));
+    }
+  }
+  if (options_.video.enabled()) {
+    for (int i = 0; i < options_.video.batch_size; ++i) {
+      auto p = video();
       if (!p) return tl::unexpected(p.error());
       out.push_back(std::move(*p));
     }

@@ -1,6 +1,7 @@
 // Synthetic media for requests, generated before t0 from the run's seed: noise images (fresh
 // random pixels, never repeated, so a server cannot answer from a cache) and noise audio clips,
-// sizes and lengths drawn from normal distributions as AIPerf's --image-* and --audio-* flags.
+// sizes and lengths drawn from normal distributions as AIPerf's --image-* and --audio-* flags,
+// and video clips as its --video-* flags (media/video_frames.h, media/video_encoder.h).
 //
 // Thread safety: a MediaGenerator is used by one thread.
 #pragma once
@@ -33,24 +34,44 @@ struct AudioOptions {
   bool enabled() const { return length_mean_s > 0 && batch_size > 0; }
 };
 
+struct VideoOptions {
+  int width = 0, height = 0;  // px; both 0 = no video
+  int batch_size = 1;         // videos per turn
+  double duration_s = 5.0;    // frames = int(duration × fps), as AIPerf
+  int fps = 4;
+  std::string synth_type = "moving_shapes";  // moving_shapes | grid_clock | noise
+  std::string format = "webm";               // webm | mp4
+  std::string codec = "libvpx-vp9";          // any FFmpeg video encoder
+  double audio_sample_rate = 44100;  // Hz (values <= 1000 are kHz, as AIPerf reads them)
+  int audio_channels = 0;            // 0 = no audio track
+  std::string audio_codec;           // "" = aac (mp4) or libvorbis (webm)
+  int audio_depth = 16;
+  bool enabled() const { return width > 0 && height > 0 && batch_size > 0; }
+  int frames() const { return static_cast<int>(duration_s * fps); }
+};
+
 struct MediaOptions {
   ImageOptions image;
   AudioOptions audio;
-  bool enabled() const { return image.enabled() || audio.enabled(); }
+  VideoOptions video;
+  bool enabled() const { return image.enabled() || audio.enabled() || video.enabled(); }
 };
 
-// Checks the options (formats, depths, rates, channels): one line naming the flag, kInvalidArgument.
+// Checks the options (formats, depths, rates, channels; for video also that the encoders exist,
+// fit the container and open at the given size): one line naming the flag, kInvalidArgument.
 Status check_media_options(const MediaOptions& o);
+Status check_video_options(const VideoOptions& o);
 
 class MediaGenerator {
  public:
   MediaGenerator(MediaOptions options, uint64_t seed);
-  // The media of one turn: batch_size images, then batch_size audio clips.
+  // The media of one turn: batch_size images, then audio clips, then videos.
   Result<std::vector<core::MediaPart>> next_turn();
 
  private:
   Result<core::MediaPart> image();
   Result<core::MediaPart> audio();
+  Result<core::MediaPart> video();
   int draw_positive(double mean, double stddev, int min);
 
   MediaOptions options_;

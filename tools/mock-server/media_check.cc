@@ -154,7 +154,10 @@ Result<MediaSeen> inspect_media(std::string_view kind, std::string_view payload,
   if (kind == "image") ok = read_png(bytes, &m) || read_jpeg(bytes, &m);
   if (kind == "audio") ok = audio_format == "mp3" ? read_mp3(bytes, &m) : read_wav(bytes, &m);
   if (kind == "video") {
-    m.format = "video";
+    // Container by its magic: WebM/Matroska's EBML header, MP4's ftyp box.
+    const bool webm = bytes.size() > 16 && bytes.compare(0, 4, "\x1a\x45\xdf\xa3") == 0;
+    const bool mp4 = bytes.size() > 16 && bytes.compare(4, 4, "ftyp") == 0;
+    m.format = webm ? "webm" : mp4 ? "mp4" : "video";
     ok = bytes.size() > 16;
   }
   if (!ok) return tl::unexpected(bad(fmt::format("{} part does not decode as a PNG/JPEG image, WAV/MP3 clip or video", kind)));

@@ -14,7 +14,7 @@ namespace servebench::mock {
 
 struct MediaSeen {
   std::string kind;    // image | audio | video
-  std::string format;  // png, jpeg, wav, mp3, url (a URL passed through, not fetched)
+  std::string format;  // png, jpeg, wav, mp3, webm, mp4 (video by its magic), url (not fetched)
   int width = 0, height = 0;      // images
   int sample_rate = 0, channels = 0, bits = 0;  // audio
   double duration_s = 0;          // WAV: exact from the data size; MP3: from the frame count
