@@ -17,7 +17,7 @@ SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance sinks-test clean format
+.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
 
 all: build
 
@@ -67,6 +67,11 @@ bench: build
 
 conformance: build
 	@scripts/conformance.sh
+
+# Side by side with AIPerf 0.13.0 (installed into a venv under the cache folder) against
+# servebench-mock: files, keys and headline metrics (docs/aiperf-compatibility.md).
+parity: build
+	@scripts/parity/parity.sh
 
 # Every libFuzzer target of tests/fuzz for FUZZ_RUNS executions each (default 10,000,000), the
 # grown corpus kept outside the tree (FUZZ_CORPUS_DIR); see docs/reliability.md.
