@@ -1,5 +1,6 @@
 #include "config/benchmark_config.h"
 #include "config/parity_validate.h"
+#include "config/prompt_validate.h"
 
 #include "media/synthetic_media.h"
 
@@ -92,6 +93,7 @@ Status validate(const BenchmarkConfig& c) {
     if (!(*c.arrival_smoothness > 0)) return bad("--arrival-smoothness must be > 0 (1 = Poisson)");
   }
   if (auto st = validate_parity(c); !st) return st;
+  if (auto st = validate_prompt_options(c); !st) return st;
   if (c.arrival_pattern_given && !c.request_rate && c.parity.request_rate_series.empty())
     return bad("--arrival-pattern needs --request-rate; add a rate or drop the pattern");
   if (c.grace_period_ns && !c.benchmark_duration_ns)

@@ -15,6 +15,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_media_flags(&all);
     add_trace_replay_flags(&all);
     add_prompts_flags(&all);
+    add_synthesis_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);

@@ -87,6 +87,7 @@ void add_rankings_flags(std::vector<FlagSpec>* out);  // flags_rankings.cc
 void add_media_flags(std::vector<FlagSpec>* out);     // flags_media.cc
 void add_trace_replay_flags(std::vector<FlagSpec>* out);  // flags_trace_replay.cc
 void add_prompts_flags(std::vector<FlagSpec>* out);  // flags_prompts.cc
+void add_synthesis_flags(std::vector<FlagSpec>* out);  // flags_synthesis.cc
 void add_config_file_flags(std::vector<FlagSpec>* out);  // flags_config.cc
 void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
 
