@@ -15,6 +15,7 @@
 #include "app/system_prompt.h"
 #include "core/interrupt.h"
 #include "core/units.h"
+#include "dataset/coding_corpus.h"
 #include "dataset/conversations.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/file_workload.h"
@@ -369,7 +370,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     return tl::unexpected(applied.error());
   auto synthesis_notes = synthesize_input_trace(cfg, seed, &*file);
   if (!synthesis_notes) return tl::unexpected(synthesis_notes.error());
-  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  // Agentic coding traces default to the coding corpus (AIPerf's weka_trace default).
+  const bool coding_default = cfg.prompt_corpus.empty() && file->format == dataset::FileFormat::kWekaTrace;
+  auto builder = dataset::ExactPromptBuilder::create(coding_default ? dataset::coding_corpus() : corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::FileWorkloadOptions wo;
   wo.seed = seed;

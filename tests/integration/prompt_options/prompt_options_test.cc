@@ -46,6 +46,14 @@ std::multiset<int64_t> our_isls(const RunResult& r) {
   return out;
 }
 
+// How many kinds of code or tool output a text shows.
+size_t code_marks(const std::string& text) {
+  size_t n = 0;
+  for (const char* m : {"def ", "self.", "return", "$ ", "\\\"id\\\":", "Traceback", "diff --git", "INFO", "std::"})
+    n += text.find(m) != std::string::npos;
+  return n;
+}
+
 // Block size 16. Shared ids: 1 (rows 0-2) and 2 (rows 0-1); row 4 (200 tokens) is over
 // --synthesis-max-isl 100. Recorded timestamps span 8 s.
 void write_trace(const std::string& path) {
@@ -134,10 +142,20 @@ TEST(PromptOptions, CodingCorpusAndRandomRangeRatio) {
   EXPECT_EQ(our_isls(run.r), server);
   // The prompts are code and tool output, not prose.
   const std::string raw = read_file(run.r.artifact_dir + "/profile_export_raw.jsonl");
-  size_t code_marks = 0;
-  for (const char* m : {"def ", "self.", "return", "$ ", "\\\"id\\\":", "Traceback", "diff --git", "INFO", "std::"})
-    code_marks += raw.find(m) != std::string::npos;
-  EXPECT_GE(code_marks, 4u) << raw.substr(0, 400);
+  EXPECT_GE(code_marks(raw), 4u) << raw.substr(0, 400);
+}
+
+TEST(PromptOptions, WekaTracesDefaultToTheCodingCorpus) {
+  const std::string trace = std::string(SB_EXAMPLES_DIR) + "/weka_trace.json";
+  const std::string dir = make_temp_dir("wekacoding");
+  auto coding = run_with_mock(dir, {"--input-file", trace, "--custom-dataset-type", "weka_trace", "--export-level", "raw"});
+  ASSERT_EQ(coding.r.exit_code, 0) << coding.r.stderr_text;
+  EXPECT_GE(code_marks(read_file(coding.r.artifact_dir + "/profile_export_raw.jsonl")), 4u);
+  const std::string dir2 = make_temp_dir("wekasonnet");
+  auto prose = run_with_mock(dir2, {"--input-file", trace, "--custom-dataset-type", "weka_trace", "--export-level",
+                                    "raw", "--prompt-corpus", "sonnet"});
+  ASSERT_EQ(prose.r.exit_code, 0) << prose.r.stderr_text;
+  EXPECT_LE(code_marks(read_file(prose.r.artifact_dir + "/profile_export_raw.jsonl")), 2u);
 }
 
 }  // namespace
