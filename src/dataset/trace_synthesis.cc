@@ -43,7 +43,10 @@ class PrefixTree {
   // Leading nodes of `path` that more than one row passes through.
   int64_t shared_depth(const std::vector<int64_t>& path) const {
     int64_t p = 0;
-    while (p < static_cast<int64_t>(path.size()) && rows_[static_cast<size_t>(path[static_cast<size_t>(p)])] > 1) ++p;
+    for (int64_t node : path) {
+      if (rows_[static_cast<size_t>(node)] < 2) break;
+      ++p;
+    }
     return p;
   }
 
@@ -68,6 +71,8 @@ class IdTable {
   std::unordered_map<std::pair<int64_t, int64_t>, int64_t, PairHash> shared_;
 };
 
+int64_t scaled(int64_t v, double m) { return std::llround(static_cast<double>(v) * m); }
+
 bool length_only(const FileTurn& t) {
   return t.input_length > 0 && t.texts.empty() && t.messages_json.empty() && t.payload_json.empty();
 }
@@ -75,7 +80,8 @@ bool length_only(const FileTurn& t) {
 int64_t new_prefix_blocks(int64_t p, double m) {
   if (p == 0 || m == 1.0) return p;
   if (m > 1) return static_cast<int64_t>(std::ceil(static_cast<double>(p) * m - kSlack));
-  return std::max<int64_t>(1, static_cast<int64_t>(std::floor(static_cast<double>(p) * m + kSlack)));
+  const double blocks = std::floor(static_cast<double>(p) * m + kSlack);
+  return std::max<int64_t>(1, static_cast<int64_t>(blocks));
 }
 
 // One row reshaped: its new hash ids and input length (header comment for the rules).
@@ -89,32 +95,37 @@ void reshape(const TraceSynthesisOptions& o, int64_t block, const std::vector<in
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(p_new));
   for (int64_t j = 1; j <= p_new; ++j) {
-    const double at = o.prefix_len_multiplier > 0 ? std::ceil(static_cast<double>(j) / o.prefix_len_multiplier - kSlack)
-                                                  : static_cast<double>(p);
+    const double m = o.prefix_len_multiplier;
+    const double at =
+        m > 0 ? std::ceil(static_cast<double>(j) / m - kSlack) : static_cast<double>(p);
     const int64_t depth = std::clamp<int64_t>(static_cast<int64_t>(std::min(at, 1e15)), 1, p);
     out.push_back(ids->shared(path[static_cast<size_t>(depth - 1)], j));
   }
   // A partial last shared block (the row ends inside it) stays as long as it was.
-  const int64_t new_prefix_tokens = length >= p * block ? p_new * block : (p_new - 1) * block + (length - (p - 1) * block);
-  int64_t new_unique = std::llround(static_cast<double>(unique) * o.prompt_len_multiplier);
+  const int64_t new_prefix_tokens =
+      length >= p * block ? p_new * block : (p_new - 1) * block + (length - (p - 1) * block);
+  int64_t new_unique = scaled(unique, o.prompt_len_multiplier);
   if (new_prefix_tokens + new_unique < 1) new_unique = 1;
   for (int64_t k = 0; k < (new_unique + block - 1) / block; ++k) out.push_back(ids->fresh());
   t->hash_ids = std::move(out);
   t->input_length = new_prefix_tokens + new_unique;
 }
 
-void offset_roots(const TraceSynthesisOptions& o, int64_t span, std::vector<FileConversation>* convs) {
+void offset_roots(const TraceSynthesisOptions& o, int64_t span,
+                  std::vector<FileConversation>* convs) {
   if (o.prefix_root_multiplier <= 1) return;
   core::Rng rng = core::Rng::stream(o.seed, "synthesis.prefix_root");
   for (auto& conv : *convs) {
     if (!conv.branches.empty()) continue;
-    const int64_t tree = static_cast<int64_t>(rng.next_below(static_cast<uint64_t>(o.prefix_root_multiplier)));
+    const auto roots = static_cast<uint64_t>(o.prefix_root_multiplier);
+    const auto tree = static_cast<int64_t>(rng.next_below(roots));
     for (auto& t : conv.turns)
       for (auto& id : t.hash_ids) id += tree * span;
   }
 }
 
-void reshape_all(const TraceSynthesisOptions& o, int64_t block, std::vector<FileConversation>* convs) {
+void reshape_all(const TraceSynthesisOptions& o, int64_t block,
+                 std::vector<FileConversation>* convs) {
   PrefixTree tree;
   std::vector<std::vector<int64_t>> paths;
   for (const auto& conv : *convs)
@@ -126,7 +137,7 @@ void reshape_all(const TraceSynthesisOptions& o, int64_t block, std::vector<File
     for (auto& t : conv.turns)
       if (conv.branches.empty() && length_only(t)) {
         if (t.hash_ids.empty()) {
-          t.input_length = std::max<int64_t>(1, std::llround(static_cast<double>(t.input_length) * o.prompt_len_multiplier));
+          t.input_length = std::max<int64_t>(1, scaled(t.input_length, o.prompt_len_multiplier));
           ++k;
         } else {
           reshape(o, block, paths[k++], tree, &ids, &t);
@@ -146,7 +157,7 @@ void cap_isl(const TraceSynthesisOptions& o, int64_t block, FileTurn* t, TraceSy
 void scale_turn(const TraceSynthesisOptions& o, FileTurn* t, TraceSynthesisReport* r) {
   if (t->timestamp_ms >= 0) t->timestamp_ms /= o.speedup_ratio;
   if (t->output_length > 0 && o.output_len_multiplier != 1.0)
-    t->output_length = std::max<int64_t>(1, std::llround(static_cast<double>(t->output_length) * o.output_len_multiplier));
+    t->output_length = std::max<int64_t>(1, scaled(t->output_length, o.output_len_multiplier));
   if (o.max_osl && t->output_length > *o.max_osl) {
     t->output_length = *o.max_osl;
     ++r->capped_max_osl;
@@ -157,23 +168,25 @@ void scale_turn(const TraceSynthesisOptions& o, FileTurn* t, TraceSynthesisRepor
 
 Result<TraceSynthesisReport> synthesize_trace(const TraceSynthesisOptions& o, DatasetFile* file) {
   TraceSynthesisReport r;
-  const int64_t block = o.block_size > 0 ? o.block_size : (file->default_block_size > 0 ? file->default_block_size : 512);
+  const int64_t block = o.block_size > 0                 ? o.block_size
+                        : file->default_block_size > 0 ? file->default_block_size
+                                                       : 512;
   auto& convs = file->conversations;
   if (o.max_isl) {
     for (auto& conv : convs) {
       if (!conv.branches.empty()) continue;
       auto& turns = conv.turns;
       const auto before = turns.size();
-      turns.erase(std::remove_if(turns.begin(), turns.end(), [&](const FileTurn& t) { return t.input_length > *o.max_isl; }),
-                  turns.end());
+      auto too_long = [&](const FileTurn& t) { return t.input_length > *o.max_isl; };
+      turns.erase(std::remove_if(turns.begin(), turns.end(), too_long), turns.end());
       r.dropped_max_isl += static_cast<int64_t>(before - turns.size());
     }
-    convs.erase(std::remove_if(convs.begin(), convs.end(),
-                               [](const FileConversation& c) { return c.turns.empty() && c.branches.empty(); }),
-                convs.end());
+    auto empty = [](const FileConversation& c) { return c.turns.empty() && c.branches.empty(); };
+    convs.erase(std::remove_if(convs.begin(), convs.end(), empty), convs.end());
     if (convs.empty())
       return make_error(ErrorCode::kInvalidArgument,
-                        fmt::format("--synthesis-max-isl {} drops every row of the trace; raise it", *o.max_isl));
+                        fmt::format("--synthesis-max-isl {} drops every row of the trace; raise it",
+                                    *o.max_isl));
   }
   if (o.reshapes()) reshape_all(o, block, &convs);
   for (auto& conv : convs)
