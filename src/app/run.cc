@@ -30,6 +30,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/rng.h"
+#include "dataset/coding_corpus.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/registry.h"
@@ -242,7 +243,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
                   ? *cfg.random_seed
                   : ((static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()) &
                         ((uint64_t{1} << 53) - 1);  // --random-seed reads it back exactly
-  auto corpus = dataset::load_corpus(dataset::default_corpus_path());
+  auto corpus = dataset::corpus_for(cfg.prompt_corpus);
   if (!corpus) return usage_error(corpus.error().message);
   auto prepared =
       spec_of(cfg).has(core::kCapQueryPassages)

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/env.h"
+#include "dataset/trace_synthesis.h"
 
 namespace servebench::app {
 namespace {
@@ -73,6 +74,30 @@ Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
                                   o.session_column));
   SB_TRY(check_extra_inputs(cfg, o));
   return dataset::load_baseten_trace(cfg.input_file, o);
+}
+
+Result<std::vector<std::string>> synthesize_input_trace(const config::BenchmarkConfig& cfg,
+                                                        uint64_t seed, dataset::DatasetFile* file) {
+  std::vector<std::string> notes;
+  if (!cfg.synthesis_given()) return notes;
+  dataset::TraceSynthesisOptions o;
+  o.speedup_ratio = cfg.synthesis_speedup_ratio;
+  o.prefix_len_multiplier = cfg.synthesis_prefix_len_multiplier;
+  o.prefix_root_multiplier = cfg.synthesis_prefix_root_multiplier;
+  o.prompt_len_multiplier = cfg.synthesis_prompt_len_multiplier;
+  o.output_len_multiplier = cfg.synthesis_output_len_multiplier;
+  o.max_isl = cfg.synthesis_max_isl;
+  o.max_osl = cfg.synthesis_max_osl;
+  o.block_size = cfg.isl_block_size;
+  o.seed = seed;
+  SB_TRY_ASSIGN(const dataset::TraceSynthesisReport r, dataset::synthesize_trace(o, file));
+  if (r.dropped_max_isl > 0)
+    notes.push_back(fmt::format("{} trace row(s) dropped: input_length above --synthesis-max-isl {}",
+                                r.dropped_max_isl, *o.max_isl));
+  if (r.capped_max_osl > 0)
+    notes.push_back(fmt::format("{} trace row(s) had their output length capped at --synthesis-max-osl {}",
+                                r.capped_max_osl, *o.max_osl));
+  return notes;
 }
 
 }  // namespace servebench::app

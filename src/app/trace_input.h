@@ -5,7 +5,10 @@
 // Thread safety: pure function of the config and the file.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "config/benchmark_config.h"
 #include "core/result.h"
@@ -21,5 +24,11 @@ dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg);
 // (min_tokens while --force-min-tokens is on, hash_ids/block_size without --omit-kv-hints).
 Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
                                              std::optional<dataset::FileFormat> format);
+
+// --synthesis-*: reshapes the loaded trace in place (dataset/trace_synthesis.h; the prompts are
+// built afterwards). Returns notes for the run's warnings (rows dropped or capped); an error
+// (exit code 2) when --synthesis-max-isl drops every row.
+Result<std::vector<std::string>> synthesize_input_trace(const config::BenchmarkConfig& cfg,
+                                                        uint64_t seed, dataset::DatasetFile* file);
 
 }  // namespace servebench::app

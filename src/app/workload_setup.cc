@@ -13,8 +13,10 @@
 
 #include "app/media_setup.h"
 #include "app/chat_template_isl.h"
+#include "app/system_prompt.h"
 #include "core/interrupt.h"
 #include "core/units.h"
+#include "dataset/coding_corpus.h"
 #include "dataset/conversations.h"
 #include "dataset/exact_prompts.h"
 #include "dataset/file_workload.h"
@@ -203,6 +205,7 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
 Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                   const endpoints::Endpoint& endpoint, uint64_t seed, PreparedWorkload out) {
   const bool warmup_marker = cfg.has_warmup() && cfg.cache_bust == config::CacheBust::kNone;
+  for (auto& c : a.convs) add_system_prompt(cfg.system_prompt, &c.preamble);
   if (a.sessions) {
     auto sw = std::make_shared<load::SessionWorkload>();
     out.entries = a.convs.size();
@@ -366,8 +369,12 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   if (!file) return tl::unexpected(file.error());
   if (auto applied = dataset::apply_weka_options(&*file, agentic_trace_options(cfg)); !applied)
     return tl::unexpected(applied.error());
+  auto synthesis_notes = synthesize_input_trace(cfg, seed, &*file);
+  if (!synthesis_notes) return tl::unexpected(synthesis_notes.error());
   if (auto st = prepare_agentic_file(cfg, &*file); !st) return tl::unexpected(st.error());
-  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  // Agentic coding traces default to the coding corpus (AIPerf's weka_trace default).
+  const bool coding_default = cfg.prompt_corpus.empty() && file->format == dataset::FileFormat::kWekaTrace;
+  auto builder = dataset::ExactPromptBuilder::create(coding_default ? dataset::coding_corpus() : corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::FileWorkloadOptions wo;
   wo.seed = seed;
@@ -378,6 +385,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
 
   PreparedWorkload out;
   out.format = dataset::file_format_name(file->format);
+  out.warnings = std::move(*synthesis_notes);
   if (workload->filtered_out > 0)
     out.warnings.push_back(fmt::format("{} ShareGPT conversation(s) dropped by the length filter", workload->filtered_out));
   const bool sharegpt = file->format == dataset::FileFormat::kShareGpt;

@@ -1,6 +1,7 @@
 #include "config/benchmark_config.h"
 #include "config/parity_validate.h"
 #include "config/scenario.h"
+#include "config/prompt_validate.h"
 
 #include "media/synthetic_media.h"
 #include "config/video_options.h"
@@ -95,6 +96,7 @@ Status validate(const BenchmarkConfig& c) {
   }
   if (auto st = validate_parity(c); !st) return st;
   if (auto st = validate_agentic(c); !st) return st;  // config/scenario.h
+  if (auto st = validate_prompt_options(c); !st) return st;
   if (c.arrival_pattern_given && !c.request_rate && c.parity.request_rate_series.empty())
     return bad("--arrival-pattern needs --request-rate; add a rate or drop the pattern");
   if (c.grace_period_ns && !c.benchmark_duration_ns)

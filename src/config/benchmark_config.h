@@ -76,6 +76,24 @@ struct BenchmarkConfig {
   // Prompts (flags_prompts.cc).
   bool apply_chat_template = false;           // --apply-chat-template: ISL through the model's template
   std::string prompt_corpus;                  // --prompt-corpus sonnet|coding ("" = sonnet, the prose corpus)
+  // A verbatim system message in every conversation (--system-prompt, or the text of
+  // --system-prompt-file, read while parsing); "" = none.
+  std::string system_prompt;
+  std::string system_prompt_file;             // --system-prompt-file (its path; "" = none)
+  bool random_range_ratio_given = false;      // --random-range-ratio (sets both range ratios)
+  // Trace re-synthesis of hash-id traces (flags_synthesis.cc, dataset/trace_synthesis.h).
+  double synthesis_speedup_ratio = 1.0;       // --synthesis-speedup-ratio (> 0)
+  double synthesis_prefix_len_multiplier = 1.0;   // --synthesis-prefix-len-multiplier (>= 0)
+  int64_t synthesis_prefix_root_multiplier = 1;   // --synthesis-prefix-root-multiplier (>= 1)
+  double synthesis_prompt_len_multiplier = 1.0;   // --synthesis-prompt-len-multiplier (>= 0)
+  double synthesis_output_len_multiplier = 1.0;   // --synthesis-output-len-multiplier (>= 0)
+  std::optional<int64_t> synthesis_max_isl;   // --synthesis-max-isl: drop longer rows
+  std::optional<int64_t> synthesis_max_osl;   // --synthesis-max-osl: cap output lengths
+  bool synthesis_given() const {
+    return synthesis_speedup_ratio != 1.0 || synthesis_prefix_len_multiplier != 1.0 ||
+           synthesis_prefix_root_multiplier != 1 || synthesis_prompt_len_multiplier != 1.0 ||
+           synthesis_output_len_multiplier != 1.0 || synthesis_max_isl || synthesis_max_osl;
+  }
 
   // Rankings requests: one query plus passages (--rankings-*; rankings endpoint types only).
   int64_t rankings_passages_mean = 1;          // --rankings-passages-mean

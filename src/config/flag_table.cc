@@ -16,6 +16,7 @@ const std::vector<FlagSpec>& profile_flags() {
     add_video_flags(&all);
     add_trace_replay_flags(&all);
     add_prompts_flags(&all);
+    add_synthesis_flags(&all);
     add_load_flags(&all);
     add_output_flags(&all);
     add_live_flags(&all);

@@ -88,6 +88,7 @@ void add_media_flags(std::vector<FlagSpec>* out);     // flags_media.cc
 void add_video_flags(std::vector<FlagSpec>* out);     // flags_video.cc
 void add_trace_replay_flags(std::vector<FlagSpec>* out);  // flags_trace_replay.cc
 void add_prompts_flags(std::vector<FlagSpec>* out);  // flags_prompts.cc
+void add_synthesis_flags(std::vector<FlagSpec>* out);  // flags_synthesis.cc
 void add_config_file_flags(std::vector<FlagSpec>* out);  // flags_config.cc
 void add_shard_flags(std::vector<FlagSpec>* out);     // flags_shard.cc
 

@@ -18,8 +18,9 @@ int64_t draw_length_tokens(core::Rng& rng, double mean, double stddev, double ra
   if (range_ratio >= 0) {
     int64_t lo, hi;
     if (style == RangeRatioStyle::kVllm) {
-      lo = static_cast<int64_t>(mean * (1.0 - range_ratio));
-      hi = static_cast<int64_t>(mean * (1.0 + range_ratio));
+      // vLLM's window: [floor(L(1-r)), ceil(L(1+r))].
+      lo = static_cast<int64_t>(std::floor(mean * (1.0 - range_ratio)));
+      hi = static_cast<int64_t>(std::ceil(mean * (1.0 + range_ratio)));
     } else {
       lo = static_cast<int64_t>(mean * range_ratio);
       hi = static_cast<int64_t>(mean);

@@ -22,7 +22,7 @@
 namespace servebench::dataset {
 
 // Range-ratio lengths (an alternative to mean ± stddev), uniform integers:
-//   kVllm   (vLLM bench --random-range-ratio):   [int(L·(1−r)), int(L·(1+r))], 0 <= r < 1
+//   kVllm   (vLLM bench --random-range-ratio):   [floor(L·(1−r)), ceil(L·(1+r))], 0 <= r < 1
 //   kSglang (SGLang bench --random-range-ratio): [max(int(L·r), 1), L],        0 <  r <= 1
 enum class RangeRatioStyle { kVllm, kSglang };
 

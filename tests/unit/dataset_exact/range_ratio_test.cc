@@ -30,6 +30,12 @@ TEST(RangeRatio, VllmIsSymmetricAroundTheLength) {
   EXPECT_NEAR(r.mean, 1000, 5);
 }
 
+TEST(RangeRatio, VllmWindowIsFloorToCeil) {
+  auto r = sample(10, 0.25, RangeRatioStyle::kVllm);  // [floor(7.5), ceil(12.5)], as vLLM and AIPerf
+  EXPECT_EQ(r.lo, 7);
+  EXPECT_EQ(r.hi, 13);
+}
+
 TEST(RangeRatio, SglangIsBelowTheLength) {
   auto r = sample(1000, 0.25, RangeRatioStyle::kSglang);  // [250, 1000]
   EXPECT_EQ(r.lo, 250);
