@@ -17,6 +17,7 @@
 
 #include "config/benchmark_config.h"
 #include "core/result.h"
+#include "dataset/conversations.h"
 #include "endpoints/endpoint.h"
 #include "load/sessions.h"
 #include "load/worker.h"
@@ -36,6 +37,11 @@ struct PreparedWorkload {
   std::vector<std::string> warnings;
   std::string format;        // input file format name ("" = synthetic)
 };
+
+// The synthetic composer's options from the prompt flags (seq_dist left unset);
+// `overhead_tokens` (a chat template's) comes off the ISL mean.
+dataset::ConversationOptions conversation_options(const config::BenchmarkConfig& cfg,
+                                                  int64_t overhead_tokens, uint64_t seed);
 
 // Synthetic prompts (no --input-file).
 Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,

@@ -236,12 +236,12 @@ std::vector<std::string> to_argv(const std::vector<FlagArg>& args) {
 
 namespace {
 
-// Every name of the table flag spelled `name` ("--isl" → its spec's names), else {name}.
+// Every spelling of the table flag spelled `name` ("--isl" → its spec's names, "--no-streaming"
+// → "--streaming" too), else {name}.
 std::set<std::string> flag_names(const std::string& name) {
   for (const auto& f : config::profile_flags()) {
-    std::set<std::string> names;
-    std::stringstream ss(f.names);
-    for (std::string n; std::getline(ss, n, ',');) names.insert(n);
+    const auto all = config::flag_spellings(f);
+    std::set<std::string> names(all.begin(), all.end());
     if (names.count(name)) return names;
   }
   return {name};
