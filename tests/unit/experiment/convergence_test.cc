@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -86,6 +87,8 @@ TEST(Convergence, FalseAlarmRateAndPower) {
     found += ks_p_value(ks_statistic(a, c), a.size(), c.size()) <= 0.05 ? 1 : 0;
   }
   const double rate = static_cast<double>(alarms) / reps;
+  std::printf("KS p <= 0.05: %d of %d same-distribution pairs, %d of %d shifted pairs\n", alarms,
+              reps, found, reps);
   EXPECT_GT(rate, 0.025) << rate;
   EXPECT_LT(rate, 0.07) << rate;
   EXPECT_GT(static_cast<double>(found) / reps, 0.9) << found;
