@@ -280,6 +280,30 @@ std::vector<bool> child_conversations(const std::vector<load::SessionTemplate>& 
 
 }  // namespace
 
+dataset::ConversationOptions conversation_options(const config::BenchmarkConfig& cfg,
+                                                  int64_t overhead_tokens, uint64_t seed) {
+  dataset::ConversationOptions o;
+  o.num_conversations = cfg.num_sessions.value_or(cfg.num_dataset_entries);
+  o.turns_mean = cfg.session_turns_mean;
+  o.turns_stddev = cfg.session_turns_stddev;
+  o.delay_mean_ms = cfg.session_turn_delay_mean_ms;
+  o.delay_stddev_ms = cfg.session_turn_delay_stddev_ms;
+  o.delay_ratio = cfg.session_delay_ratio;
+  o.isl_mean = std::max(1.0, cfg.isl_mean_tokens - static_cast<double>(overhead_tokens));
+  o.isl_stddev = cfg.isl_stddev_tokens;
+  o.osl_mean = cfg.osl_mean_tokens;
+  o.osl_stddev = cfg.osl_stddev_tokens;
+  o.isl_range_ratio = cfg.isl_range_ratio.value_or(-1);
+  o.osl_range_ratio = cfg.osl_range_ratio.value_or(-1);
+  o.range_ratio_style = cfg.range_ratio_sglang ? dataset::RangeRatioStyle::kSglang : dataset::RangeRatioStyle::kVllm;
+  o.prefix_pool_size = cfg.prefix_prompt_pool_size;
+  o.prefix_length = cfg.prefix_prompt_length;
+  o.shared_system_prompt_length = cfg.shared_system_prompt_length;
+  o.user_context_length = cfg.user_context_prompt_length;
+  o.seed = seed;
+  return o;
+}
+
 Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                                     const endpoints::Endpoint& endpoint, std::string_view corpus,
                                                     uint64_t seed) {
@@ -294,26 +318,8 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
     if (!s) return tl::unexpected(s.error());
     seq = std::move(*s);
   }
-  dataset::ConversationOptions o;
-  o.num_conversations = cfg.num_sessions.value_or(cfg.num_dataset_entries);
-  o.turns_mean = cfg.session_turns_mean;
-  o.turns_stddev = cfg.session_turns_stddev;
-  o.delay_mean_ms = cfg.session_turn_delay_mean_ms;
-  o.delay_stddev_ms = cfg.session_turn_delay_stddev_ms;
-  o.delay_ratio = cfg.session_delay_ratio;
-  o.isl_mean = std::max(1.0, cfg.isl_mean_tokens - static_cast<double>(overhead));
-  o.isl_stddev = cfg.isl_stddev_tokens;
-  o.osl_mean = cfg.osl_mean_tokens;
-  o.osl_stddev = cfg.osl_stddev_tokens;
-  o.isl_range_ratio = cfg.isl_range_ratio.value_or(-1);
-  o.osl_range_ratio = cfg.osl_range_ratio.value_or(-1);
-  o.range_ratio_style = cfg.range_ratio_sglang ? dataset::RangeRatioStyle::kSglang : dataset::RangeRatioStyle::kVllm;
+  dataset::ConversationOptions o = conversation_options(cfg, overhead, seed);
   o.seq_dist = seq ? &*seq : nullptr;
-  o.prefix_pool_size = cfg.prefix_prompt_pool_size;
-  o.prefix_length = cfg.prefix_prompt_length;
-  o.shared_system_prompt_length = cfg.shared_system_prompt_length;
-  o.user_context_length = cfg.user_context_prompt_length;
-  o.seed = seed;
   auto convs = dataset::build_synthetic_conversations(*builder, tok, o);
   if (!convs) return tl::unexpected(convs.error());
   if (core::interrupt_requested()) return tl::unexpected(interrupted_error());

@@ -17,6 +17,7 @@
 
 #include "config/benchmark_config.h"
 #include "core/result.h"
+#include "dataset/conversations.h"
 #include "endpoints/endpoint.h"
 #include "load/sessions.h"
 #include "load/worker.h"
@@ -38,6 +39,11 @@ struct PreparedWorkload {
   int64_t agentic_lanes = 0;           // agentic replay lanes (app/agentic_setup.h; 0 = none)
   int64_t agentic_warmup_span_ns = 0;  // the latest lane's spread warm-up start
 };
+
+// The synthetic composer's options from the prompt flags (seq_dist left unset);
+// `overhead_tokens` (a chat template's) comes off the ISL mean.
+dataset::ConversationOptions conversation_options(const config::BenchmarkConfig& cfg,
+                                                  int64_t overhead_tokens, uint64_t seed);
 
 // Synthetic prompts (no --input-file).
 Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,

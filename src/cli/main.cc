@@ -27,7 +27,9 @@ void print_usage(std::FILE* out) {
                "  merge      one run's artifacts from the folders of its shards (--shard I/N)\n"
                "  launch     print a Kubernetes Indexed Job or a Slurm batch script for shards\n"
                "  search     the highest concurrency or request rate that meets SLOs\n"
-               "  selftest   this machine's client limits: lag, timing error, CPU per request\n\n"
+               "  selftest   this machine's client limits: lag, timing error, CPU per request\n"
+               "  synthesize write the synthetic prompts of a profile run to a replayable file\n"
+               "  chat       talk to a chat endpoint, with each turn's TTFT, tokens/s and latency\n\n"
                "run 'servebench <command> --help' for a command's options\n",
                SERVEBENCH_VERSION);
 }
@@ -59,7 +61,9 @@ int main(int argc, char** argv) {
   if (cmd == "launch") return servebench::cli::run_launch(argc - 1, argv + 1);
   if (cmd == "search") return servebench::cli::run_search(argc - 1, argv + 1);
   if (cmd == "selftest") return servebench::cli::run_selftest(argc - 1, argv + 1);
-  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config, analyze-trace, merge, launch, search or selftest; see --help)\n",
+  if (cmd == "synthesize") return servebench::cli::run_synthesize(argc - 1, argv + 1);
+  if (cmd == "chat") return servebench::cli::run_chat(argc - 1, argv + 1);
+  std::fprintf(stderr, "servebench: unknown command '%s' (expected profile, tokenize, report, compare, plot, config, analyze-trace, merge, launch, search, selftest, synthesize or chat; see --help)\n",
                argv[1]);
   return 2;
 }

@@ -35,6 +35,21 @@ int usage_error(std::string message) {
 }  // namespace
 
 int run_profile(int argc, char** argv) {
+  // AIPerf's search flags (--search-recipe, --search-sla) make the command the SLO capacity
+  // search (search_cmd.cc); a search knob alone is a usage error.
+  const SearchFlags search = search_flags_in(argc, argv);
+  if (search.requested) {
+    std::vector<std::string> words(argv, argv + argc);
+    words[0] = "search";
+    if (!search.recipe && !search.over) words.insert(words.end(), {"--over", "concurrency"});
+    std::vector<char*> ptrs;
+    for (auto& w : words) ptrs.push_back(w.data());
+    return run_search(static_cast<int>(ptrs.size()), ptrs.data());
+  }
+  if (!search.knob.empty())
+    return usage_error(search.knob +
+                       " is a knob of the SLO capacity search; add --search-recipe or "
+                       "--search-sla (see servebench search --help)");
   // Before any thread exists and before set-up, so Ctrl-C works in every phase.
   app::SignalWatcher watcher("servebench");
   // -f/--config FILE.yaml: the file's flags first, the command line's own flags override them.

@@ -40,12 +40,17 @@ constexpr const char* kHelp =
     "usage: servebench search --slo 'METRIC:STAT<=VALUE ...' --over concurrency|request-rate\n"
     "                         [--min N] [--max N] [--resolution N] [--budget PROBES]\n"
     "                         [--boundary-trials N] [--search-recipe NAME] [--ttft-sla-ms MS]\n"
-    "                         [--itl-sla-ms MS] PROFILE-FLAGS...\n"
+    "                         [--itl-sla-ms MS] [--e2e-sla-ms MS] PROFILE-FLAGS...\n"
+    "AIPerf spellings: --search-sla METRIC:STAT:OP:THRESHOLD, --tpot-sla-ms (= --itl-sla-ms),\n"
+    "                  --concurrency-min/--concurrency-max (= --min/--max),\n"
+    "                  --search-max-iterations (= --budget); `servebench profile` with\n"
+    "                  --search-recipe or --search-sla runs this search\n"
     "recipes: max-throughput-ttft-sla, max-throughput-itl-sla, max-concurrency-under-sla,\n"
     "         max-goodput-under-slo, concurrency-ramp\n";
 
 struct SearchArgs {
-  std::string slo, over, recipe, ttft_ms, itl_ms;
+  std::string slo, over, recipe, ttft_ms, itl_ms, e2e_ms;
+  std::string search_sla;  // --search-sla filters, added to the SLOs
   SearchOptions options;
   bool help = false;
   std::vector<std::string> rest;  // profile flags
@@ -59,12 +64,35 @@ Result<double> number(const std::string& flag, const std::string& v) {
   return *d;
 }
 
+// AIPerf's --search-sla 'METRIC:STAT:OP:THRESHOLD' as an SLO ("time_to_first_token:p95<=200");
+// lt/le are at-most bounds, gt/ge at-least bounds (equality at the boundary is immaterial).
+Result<std::string> aiperf_sla(const std::string& v) {
+  const size_t a = v.find(':'), b = a == std::string::npos ? a : v.find(':', a + 1),
+               c = b == std::string::npos ? b : v.find(':', b + 1);
+  const std::string op = c == std::string::npos ? "" : v.substr(b + 1, c - b - 1);
+  const char* sign = op == "lt" || op == "le" ? "<=" : op == "gt" || op == "ge" ? ">=" : nullptr;
+  if (!sign)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "--search-sla '" + v + "' is invalid; expected METRIC:STAT:OP:THRESHOLD "
+                      "with OP lt, le, gt or ge (e.g. time_to_first_token:p95:lt:200)");
+  return v.substr(0, b) + sign + v.substr(c + 1);
+}
+
+// The search's own flags; the rest of the command line is profile flags.
+const std::vector<std::string>& search_flag_names() {
+  static const std::vector<std::string> kNames = {
+      "--slo", "--over", "--min", "--max", "--resolution", "--budget", "--boundary-trials",
+      "--search-recipe", "--ttft-sla-ms", "--itl-sla-ms",
+      // AIPerf's profile spellings (config/flags_search.cc)
+      "--tpot-sla-ms", "--e2e-sla-ms", "--search-sla", "--concurrency-min", "--concurrency-max",
+      "--search-max-iterations"};
+  return kNames;
+}
+
 Result<SearchArgs> split_args(int argc, char** argv) {
   SearchArgs a;
   a.options.resolution = 0;  // 0 = the default for --over
-  const std::vector<std::string> names = {"--slo", "--over", "--min", "--max", "--resolution",
-                                          "--budget", "--boundary-trials", "--search-recipe",
-                                          "--ttft-sla-ms", "--itl-sla-ms"};
+  const std::vector<std::string>& names = search_flag_names();
   std::vector<std::pair<std::string, std::string>> got;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -89,14 +117,20 @@ Result<SearchArgs> split_args(int argc, char** argv) {
     else if (n == "--over") a.over = v;
     else if (n == "--search-recipe") a.recipe = v;
     else if (n == "--ttft-sla-ms") a.ttft_ms = v;
-    else if (n == "--itl-sla-ms") a.itl_ms = v;
-    else {
+    else if (n == "--itl-sla-ms" || n == "--tpot-sla-ms") a.itl_ms = v;
+    else if (n == "--e2e-sla-ms") a.e2e_ms = v;
+    else if (n == "--search-sla") {
+      auto slo = aiperf_sla(v);
+      if (!slo) return tl::unexpected(slo.error());
+      a.search_sla = a.search_sla.empty() ? *slo : a.search_sla + " " + *slo;
+    } else {
       auto d = number(n, v);
       if (!d) return tl::unexpected(d.error());
-      if (n == "--min") a.options.min = *d;
-      if (n == "--max") a.options.max = *d;
+      if (n == "--min" || n == "--concurrency-min") a.options.min = *d;
+      if (n == "--max" || n == "--concurrency-max") a.options.max = *d;
       if (n == "--resolution") a.options.resolution = *d;
-      if (n == "--budget") a.options.budget = static_cast<int64_t>(*d);
+      if (n == "--budget" || n == "--search-max-iterations")
+        a.options.budget = static_cast<int64_t>(*d);
       if (n == "--boundary-trials") a.options.boundary_trials = std::min<int64_t>(10, static_cast<int64_t>(*d));
     }
   }
@@ -108,6 +142,7 @@ Status apply_recipe(SearchArgs* a) {
   if (a->recipe.empty()) return {};
   const std::string ttft = a->ttft_ms.empty() ? "" : "time_to_first_token:p99<=" + a->ttft_ms + "ms";
   const std::string itl = a->itl_ms.empty() ? "" : "inter_token_latency:p99<=" + a->itl_ms + "ms";
+  const std::string e2e = a->e2e_ms.empty() ? "" : "request_latency:p99<=" + a->e2e_ms + "ms";
   auto need = [&](const std::string& s, const char* knob) -> Status {
     if (s.empty())
       return make_error(ErrorCode::kInvalidArgument,
@@ -123,8 +158,12 @@ Status apply_recipe(SearchArgs* a) {
     slo = itl, over = "request-rate";
   } else if (a->recipe == "max-concurrency-under-sla" || a->recipe == "max-goodput-under-slo" ||
              a->recipe == "concurrency-ramp") {
-    slo = ttft + (ttft.empty() || itl.empty() ? "" : " ") + itl;
-    if (auto st = need(slo, "--ttft-sla-ms or --itl-sla-ms"); !st) return st;
+    for (const auto* part : {&ttft, &itl, &e2e})
+      if (!part->empty()) slo += (slo.empty() ? "" : " ") + *part;
+    if (auto st = need(slo + a->search_sla,
+                       "--ttft-sla-ms, --itl-sla-ms, --e2e-sla-ms or --search-sla");
+        !st)
+      return st;
     over = "concurrency";
     if (a->recipe == "concurrency-ramp") a->options.bisect = false;
   } else {
@@ -222,6 +261,25 @@ void print_curve(const std::vector<experiment::Slo>& slos, const experiment::Sea
 
 }  // namespace
 
+SearchFlags search_flags_in(int argc, char** argv) {
+  SearchFlags f;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const std::string name = a.substr(0, a.find('='));
+    if (name == "--search-recipe" || name == "--search-sla") {
+      f.requested = true;
+      f.recipe = f.recipe || name == "--search-recipe";
+    } else if (name == "--over") {
+      f.over = true;
+    } else if (f.knob.empty() && name.rfind("--", 0) == 0) {
+      // A profile knob of the search (flags_search.cc), not one of `search`'s own spellings.
+      const auto& n = search_flag_names();
+      if (std::find(n.begin() + 7, n.end(), name) != n.end()) f.knob = name;
+    }
+  }
+  return f;
+}
+
 int run_search(int argc, char** argv) {
   app::SignalWatcher watcher("servebench");
   auto args = split_args(argc, argv);
@@ -231,6 +289,8 @@ int run_search(int argc, char** argv) {
     return 0;
   }
   if (auto st = apply_recipe(&*args); !st) return usage(st.error().message);
+  if (!args->search_sla.empty())
+    args->slo = args->slo.empty() ? args->search_sla : args->slo + " " + args->search_sla;
   if (args->over != "concurrency" && args->over != "request-rate")
     return usage("--over '" + args->over + "' is invalid; expected concurrency or request-rate");
   auto slos = experiment::parse_slos(args->slo);

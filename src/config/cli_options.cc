@@ -30,7 +30,7 @@ void define(CLI::App& app, const FlagSpec& f, Slot& slot) {
   const std::string help = help_with_default(f);
   switch (f.arity) {
     case FlagArity::kSwitch:
-      slot.option = app.add_flag(f.names, slot.on, help);
+      slot.option = app.add_flag(cli_names(f), slot.on, help);
       break;
     case FlagArity::kCounter:
       slot.option = app.add_flag(f.names, slot.input.count, help);
@@ -223,6 +223,7 @@ Result<ParsedArgs> parse_profile_args(int argc, const char* const* argv) {
   if (auto st = apply_scenario(&c); !st) return make_error(st.error().code, one_line(st.error().message));
   register_config_secrets(c);
   c.cli_command = redacted_command_line(argc, argv);
+  out.argv.assign(argv, argv + argc);
   if (auto st = validate(c); !st) return make_error(st.error().code, one_line(st.error().message));
   return out;
 }

@@ -27,6 +27,9 @@ struct ParsedArgs {
   // With sweep axes: the config of the first value of every axis (validated).
   BenchmarkConfig config;
   std::vector<SweepAxis> sweep;  // empty for a single run
+  // The argv as parsed ("profile", then the flags; a YAML file already expanded). Holds
+  // secrets: echo it only through redacted_command_line.
+  std::vector<std::string> argv;
   bool help = false;  // --help was given: print help_text to stdout, exit 0
   std::string help_text;
 };

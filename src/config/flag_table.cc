@@ -2,7 +2,39 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace servebench::config {
+namespace {
+
+std::vector<std::string> split_names(const std::string& names) {
+  std::vector<std::string> out;
+  for (size_t at = 0;;) {
+    const size_t comma = names.find(',', at);
+    out.push_back(names.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+// Gives every negatable switch its --no-<name> forms (FlagSpec::negatable).
+void derive_negations(std::vector<FlagSpec>* flags) {
+  std::set<std::string> declared;
+  for (const auto& f : *flags)
+    for (auto& n : split_names(f.names)) declared.insert(std::move(n));
+  for (auto& f : *flags) {
+    if (f.arity != FlagArity::kSwitch || !f.negatable) continue;
+    for (const auto& n : split_names(f.names)) {
+      if (n.rfind("--", 0) != 0 || n.rfind("--no-", 0) == 0) continue;
+      std::string neg = "--no-" + n.substr(2);
+      if (declared.count(neg)) continue;
+      declared.insert(neg);
+      f.negations.push_back(std::move(neg));
+    }
+  }
+}
+
+}  // namespace
 
 const std::vector<FlagSpec>& profile_flags() {
   static const std::vector<FlagSpec> kFlags = [] {
@@ -27,9 +59,22 @@ const std::vector<FlagSpec>& profile_flags() {
     add_sinks_flags(&all);
     add_parity_flags(&all);
     add_experiment_flags(&all);
+    derive_negations(&all);
     return all;
   }();
   return kFlags;
+}
+
+std::vector<std::string> flag_spellings(const FlagSpec& f) {
+  std::vector<std::string> out = split_names(f.names);
+  out.insert(out.end(), f.negations.begin(), f.negations.end());
+  return out;
+}
+
+std::string cli_names(const FlagSpec& f) {
+  std::string out = f.names;
+  for (const auto& n : f.negations) out += ",!" + n;
+  return out;
 }
 
 std::string json_value_text(const JsonValue& v) {

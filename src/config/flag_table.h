@@ -59,6 +59,15 @@ struct FlagSpec {
   // other flags keep their single-value error.
   bool sweepable = false;
   std::string sweep_name;  // sweepable flags: the axis name in folders and tables ("concurrency")
+  // kSwitch only: the flag also takes a --no- form ("--no-streaming") that turns it off (apply()
+  // sees on == false; the last of --x / --no-x wins). profile_flags() derives it for every long
+  // name that does not start with --no- and is not declared by another flag (an explicit pair
+  // such as --fixed-schedule / --no-fixed-schedule keeps its own rules).
+  bool negatable = true;
+  std::vector<std::string> negations;  // the derived spellings, filled by profile_flags()
+  // Shapes a loop of runs (flags_experiment.cc: trials, sweep order, convergence), not one
+  // run: left out of the single-run command of a sweep cell (experiment/cell_command.h).
+  bool experiment_loop = false;
   std::string default_text;  // shown in --help when the default is a rule ("cores-1")
   // JSON pointer of this flag's value in input_config ("/loadgen/concurrency"); empty when the
   // flag is exported through another flag's key (named in a comment at its declaration).
@@ -72,6 +81,11 @@ struct FlagSpec {
 
 // Every profile flag, in --help order.
 const std::vector<FlagSpec>& profile_flags();
+
+// Every spelling a user may type for `f`: its names ("-m", "--model"), then its negations.
+std::vector<std::string> flag_spellings(const FlagSpec& f);
+// The names as CLI11 reads them: the negations marked "!--no-x" (they store false).
+std::string cli_names(const FlagSpec& f);
 
 // The groups, one file each (flags_endpoint.cc, flags_input.cc, flags_load.cc, flags_output.cc).
 void add_endpoint_flags(std::vector<FlagSpec>* out);
@@ -98,6 +112,7 @@ Result<int64_t> parse_start_at(const std::string& text);
 void add_sinks_flags(std::vector<FlagSpec>* out);  // flags_sinks.cc
 void add_parity_flags(std::vector<FlagSpec>* out);    // flags_parity.cc
 void add_experiment_flags(std::vector<FlagSpec>* out);  // flags_experiment.cc
+void add_search_flags(std::vector<FlagSpec>* out);      // flags_search.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

@@ -21,9 +21,9 @@ FlagSpec value(std::string names, std::string help,
   return s;
 }
 
-// --flag / --no-flag (AIPerf's booleans default to true here).
+// A boolean; its --no- form comes from the flag table (FlagSpec::negatable).
 FlagSpec toggle(const std::string& name, std::string help, bool X::*f) {
-  FlagSpec s = base(name + ",!--no-" + name.substr(2), std::move(help), "");
+  FlagSpec s = base(name, std::move(help), "");
   s.arity = FlagArity::kSwitch;
   s.apply = [f](const FlagInput& in, C* c) -> Status {
     c->experiment.*f = in.on;
@@ -73,15 +73,8 @@ void add_trial_flags(std::vector<FlagSpec>* out) {
                         "Use --random-seed 42 when no seed is given, so every trial sends the "
                         "same workload (default on)",
                         &X::set_consistent_seed));
-  {
-    FlagSpec s = base("--vary-seed-per-trial", "Trial k uses seed + k - 1 (a new workload each)", "");
-    s.arity = FlagArity::kSwitch;
-    s.apply = [](const FlagInput& in, C* c) -> Status {
-      c->experiment.vary_seed_per_trial = in.on;
-      return {};
-    };
-    out->push_back(std::move(s));
-  }
+  out->push_back(toggle("--vary-seed-per-trial", "Trial k uses seed + k - 1 (a new workload each)",
+                        &X::vary_seed_per_trial));
 }
 
 void add_convergence_flags(std::vector<FlagSpec>* out) {
@@ -98,8 +91,8 @@ void add_convergence_flags(std::vector<FlagSpec>* out) {
                          return {};
                        }));
   out->push_back(value("--convergence-threshold",
-                       "Relative width (ci_width: interval width / mean) or CV (cv) that counts "
-                       "as converged (default 0.05)",
+                       "Relative width (ci_width: interval width / mean), CV (cv) or KS-test "
+                       "p-value to exceed (distribution) that counts as converged (default 0.05)",
                        [](const std::string& t, X* x) -> Status {
                          auto v = to_double("--convergence-threshold", t, "a ratio > 0");
                          if (!v) return tl::unexpected(v.error());
@@ -108,7 +101,9 @@ void add_convergence_flags(std::vector<FlagSpec>* out) {
                          x->convergence_threshold = *v;
                          return {};
                        }));
-  out->push_back(value("--convergence-mode", "ci_width, cv or distribution",
+  out->push_back(value("--convergence-mode",
+                       "ci_width, cv or distribution (the latest trial's per-request values "
+                       "against the earlier trials', two-sample KS test)",
                        [](const std::string& t, X* x) -> Status {
                          if (t == "ci_width")
                            x->convergence_mode = ConvergenceMode::kCiWidth;
@@ -138,16 +133,9 @@ Status check_scenarios(const std::string& t) {
 void add_sweep_flags(std::vector<FlagSpec>* out) {
   out->push_back(value("--parameter-sweep-cooldown-seconds", "Pause between sweep cells (seconds)",
                        seconds_into("--parameter-sweep-cooldown-seconds", &X::sweep_cooldown_ns)));
-  {
-    FlagSpec s = base("--parameter-sweep-same-seed",
-                      "Every sweep cell uses the same seed (default: cell i uses seed + i)", "");
-    s.arity = FlagArity::kSwitch;
-    s.apply = [](const FlagInput& in, C* c) -> Status {
-      c->experiment.sweep_same_seed = in.on;
-      return {};
-    };
-    out->push_back(std::move(s));
-  }
+  out->push_back(toggle("--parameter-sweep-same-seed",
+                        "Every sweep cell uses the same seed (default: cell i uses seed + i)",
+                        &X::sweep_same_seed));
   out->push_back(value("--parameter-sweep-mode",
                        "repeated (the whole sweep once per trial) or independent (all trials of "
                        "a cell, then the next cell)",
@@ -199,9 +187,12 @@ void add_sweep_flags(std::vector<FlagSpec>* out) {
 }  // namespace
 
 void add_experiment_flags(std::vector<FlagSpec>* out) {
+  const size_t first = out->size();
   add_trial_flags(out);
   add_convergence_flags(out);
   add_sweep_flags(out);
+  add_search_flags(out);
+  for (size_t i = first; i < out->size(); ++i) (*out)[i].experiment_loop = true;
 }
 
 }  // namespace servebench::config

@@ -28,6 +28,7 @@ struct Transfer {
 size_t on_body(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const size_t bytes = size * n;
+  if (t->request->on_body) t->request->on_body(std::string_view(data, bytes));
   if (!t->request->keep_body) return bytes;
   if (static_cast<int64_t>(t->response.body.size() + bytes) > t->request->max_body_bytes) {
     t->too_large = true;

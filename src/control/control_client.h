@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -46,6 +47,9 @@ struct ControlRequest {
   bool keep_body = true;       // false: the answer's body is drained, never stored
   int64_t max_body_bytes = int64_t{512} << 20;  // a larger answer fails (kNetwork)
   std::string user_agent = "servebench";
+  // Called with each piece of the body as it arrives, on the fetching thread, before it is
+  // stored (a streamed answer: `servebench chat` times its SSE events here). May be empty.
+  std::function<void(std::string_view)> on_body;
 };
 
 // One header line of an answer; `response` counts the answers of a redirect chain from 0.

@@ -103,10 +103,12 @@ std::string aggregate_json(const std::vector<Trial>& trials, int64_t planned, do
   Json labels = Json::array();
   Json failed = Json::array();
   Json seeds = Json::array();
+  Json commands = Json::array();
   int64_t ok = 0;
   for (const auto& t : trials) {
     labels.push_back(t.label);
     seeds.push_back(t.seed);
+    commands.push_back(t.cli_command);
     if (t.ok)
       ++ok;
     else
@@ -115,6 +117,10 @@ std::string aggregate_json(const std::vector<Trial>& trials, int64_t planned, do
   meta["num_successful_runs"] = ok;
   meta["run_labels"] = labels;
   meta["random_seeds"] = seeds;
+  // AIPerf's field: the command that reruns the configuration (the first trial's); every
+  // trial's own command in run order (they differ in the seed or the warm-up).
+  meta["cli_command"] = trials.empty() ? Json(nullptr) : Json(trials.front().cli_command);
+  meta["cli_commands"] = commands;
   meta["failed_runs"] = failed;
   Json metrics = Json::object();
   for (const auto& [k, s] : aggregate_trials(trials, confidence)) {

@@ -52,6 +52,7 @@ struct Trial {
   std::string error;   // why not ok
   uint64_t seed = 0;
   std::string artifact_dir;
+  std::string cli_command;  // the equivalent single run, secrets redacted (cell_command.h)
   RunMetrics metrics;
 };
 

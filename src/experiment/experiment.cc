@@ -11,6 +11,8 @@
 #include "core/interrupt.h"
 #include "endpoints/registry.h"
 #include "export/artifacts.h"
+#include "experiment/cell_command.h"
+#include "experiment/convergence.h"
 #include "experiment/sweep_export.h"
 
 namespace servebench::experiment {
@@ -34,21 +36,6 @@ bool write_text(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-// The config of one trial: seed, folder, warm-up only on a cell's first trial (by default).
-config::BenchmarkConfig trial_config(const ExperimentPlan& plan, const CellPlan& cp,
-                                     const std::string& dir, int64_t trial) {
-  config::BenchmarkConfig c = cp.config;
-  c.random_seed = trial_seed(plan.base, cp.cell, trial, plan.is_sweep);
-  c.artifact_dir = dir;
-  c.experiment.artifact_dir_is_final = true;
-  if (trial > 1 && c.experiment.disable_warmup_after_first) {
-    c.warmup_request_count.reset();
-    c.warmup_duration_ns.reset();
-    c.num_warmup_sessions.reset();
-  }
-  return c;
-}
-
 std::string cell_dir(const ExperimentPlan& plan, const CellPlan& cp) {
   return plan.is_sweep ? (fs::path(plan.root) / variation_dir(cp.cell)).string() : plan.root;
 }
@@ -62,6 +49,7 @@ std::string trial_dir(const ExperimentPlan& plan, const CellPlan& cp, int64_t tr
 Trial record_trial(const config::BenchmarkConfig& cfg, const app::RunResult& r, int64_t trial) {
   Trial t;
   t.label = fmt::format("run_{:04d}", trial);
+  t.cli_command = cfg.cli_command;
   t.exit_code = r.exit_code;
   t.seed = cfg.random_seed.value_or(0);
   t.artifact_dir = r.artifact_dir.empty() ? cfg.artifact_dir : r.artifact_dir;
@@ -97,6 +85,18 @@ struct Loop {
     return c.converged || static_cast<int64_t>(c.trials.size()) >= plan.trials;
   }
 
+  // Whether --convergence-* stops the cell's trials now.
+  bool settled(const std::vector<Trial>& trials, const config::BenchmarkConfig& cfg) const {
+    const auto& x = plan.base.experiment;
+    if (x.convergence_metric.empty()) return false;
+    if (x.convergence_mode == config::ConvergenceMode::kDistribution)
+      return distribution_converged(trials, x.convergence_metric, x.convergence_threshold,
+                                    exporter::artifact_names(cfg.profile_export_prefix).jsonl);
+    return converged(trials, x.convergence_metric + "_" + x.convergence_stat,
+                     x.convergence_mode == config::ConvergenceMode::kCv ? "cv" : "ci_width",
+                     x.convergence_threshold, x.confidence_level);
+  }
+
   // Runs one trial of cell i; false when the experiment must stop (interrupt).
   bool run_one(size_t i) {
     const CellPlan& cp = plan.cells[i];
@@ -125,12 +125,7 @@ struct Loop {
     }
     if (r.exit_code == 1) any_gate = true;
     cr.trials.push_back(std::move(t));
-    const auto& x = plan.base.experiment;
-    if (!x.convergence_metric.empty() &&
-        converged(cr.trials, x.convergence_metric + "_" + x.convergence_stat,
-                  x.convergence_mode == config::ConvergenceMode::kCv ? "cv" : "ci_width",
-                  x.convergence_threshold, x.confidence_level))
-      cr.converged = true;
+    if (settled(cr.trials, cfg)) cr.converged = true;
     if (r.interrupted) {
       out.interrupted = true;
       out.exit_code = 128 + (r.signal_number ? r.signal_number : SIGINT);
@@ -166,6 +161,23 @@ struct Loop {
 
 }  // namespace
 
+config::BenchmarkConfig trial_config(const ExperimentPlan& plan, const CellPlan& cp,
+                                     const std::string& dir, int64_t trial) {
+  config::BenchmarkConfig c = cp.config;
+  c.random_seed = trial_seed(plan.base, cp.cell, trial, plan.is_sweep);
+  c.artifact_dir = dir;
+  c.experiment.artifact_dir_is_final = true;
+  const bool skip_warmup = trial > 1 && c.experiment.disable_warmup_after_first;
+  if (skip_warmup) {
+    c.warmup_request_count.reset();
+    c.warmup_duration_ns.reset();
+    c.num_warmup_sessions.reset();
+  }
+  if (!plan.argv.empty())
+    c.cli_command = trial_command(plan.argv, cp.cell, c.random_seed, skip_warmup);
+  return c;
+}
+
 bool is_experiment(const config::ParsedArgs& parsed) {
   const auto& x = parsed.config.experiment;
   return !parsed.sweep.empty() || !x.sweep_scenarios_json.empty() ||
@@ -175,10 +187,13 @@ bool is_experiment(const config::ParsedArgs& parsed) {
 Result<ExperimentPlan> plan_experiment(const config::ParsedArgs& parsed) {
   ExperimentPlan plan;
   plan.base = parsed.config;
+  plan.argv = parsed.argv;
   const auto& x = plan.base.experiment;
-  if (x.convergence_mode == config::ConvergenceMode::kDistribution && !x.convergence_metric.empty())
+  if (x.convergence_mode == config::ConvergenceMode::kDistribution &&
+      !x.convergence_metric.empty() && plan.base.export_level == config::ExportLevelName::kSummary)
     return make_error(ErrorCode::kInvalidArgument,
-                      "--convergence-mode distribution is not supported; use ci_width or cv");
+                      "--convergence-mode distribution compares per-request records; drop "
+                      "--export-level summary (or use --convergence-mode ci_width or cv)");
   if (!x.convergence_metric.empty() && x.num_profile_runs < 3)
     return make_error(ErrorCode::kInvalidArgument,
                       "--convergence-metric needs --num-profile-runs 3 or more (an interval needs "

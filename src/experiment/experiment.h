@@ -39,10 +39,17 @@ struct ExperimentPlan {
   bool is_sweep = false;
   int64_t trials = 1;
   std::string root;  // the experiment's folder
+  std::vector<std::string> argv;  // config::ParsedArgs::argv: the source of each trial's command
 };
 
 // Expands and validates every cell before anything is sent (errors: exit 2).
 Result<ExperimentPlan> plan_experiment(const config::ParsedArgs& parsed);
+
+// The configuration of trial `trial` (1-based) of `cp`, written into `dir`: its seed, warm-up
+// before a cell's first trial only (by default), and cli_command set to the equivalent
+// single-run command (experiment/cell_command.h; kept as typed when plan.argv is empty).
+config::BenchmarkConfig trial_config(const ExperimentPlan& plan, const CellPlan& cp,
+                                     const std::string& dir, int64_t trial);
 
 struct CellResult {
   Cell cell;

@@ -86,6 +86,8 @@ std::string sweep_json(const ExperimentPlan& plan, const std::vector<CellResult>
                     {"successful_trials", ok_trials(c)},
                     {"converged", c.converged},
                     {"random_seeds", seeds},
+                    {"cli_command", c.trials.empty() ? Json(nullptr)
+                                                     : Json(c.trials.front().cli_command)},
                     {"artifact_dir", c.dir},
                     {"error", first_error(c)},
                     {"metrics", metrics}});

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "config/flag_table.h"
+
 namespace servebench::yaml_config {
 namespace {
 
@@ -22,10 +24,11 @@ std::vector<std::string> split(const std::string& s) {
 }  // namespace
 
 bool is_experiment_flag(const std::string& f) {
-  for (const char* p : {"--sweep-", "--num-profile-runs", "--profile-run-", "--confidence-level",
-                        "--set-consistent-seed", "--vary-seed-per-trial", "--convergence-",
-                        "--parameter-sweep-", "--no-sweep-table"})
-    if (f.rfind(p, 0) == 0) return true;
+  // The flag table marks them (FlagSpec::experiment_loop), --no- spellings included.
+  const std::string name = f.substr(0, f.find('='));
+  for (const auto& spec : config::profile_flags())
+    for (const auto& n : config::flag_spellings(spec))
+      if (n == name) return spec.experiment_loop;
   return false;
 }
 

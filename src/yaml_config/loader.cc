@@ -113,11 +113,13 @@ Status map_multi_run(const Reader& r, const YAML::Node& n, Out* out) {
     } else if (key == "set_consistent_seed" || key == "vary_seed_per_trial") {
       auto b = r.boolean(v, path);
       if (!b) return make_error(b.error());
-      r.add_switch(out, v, (*b == (key == "set_consistent_seed")) ? "--set-consistent-seed" : "--vary-seed-per-trial");
+      const std::string flag = key == "set_consistent_seed" ? "set-consistent-seed" : "vary-seed-per-trial";
+      r.add_switch(out, v, (*b ? "--" : "--no-") + flag);
     } else if (key == "disable_warmup_after_first") {
       auto b = r.boolean(v, path);
       if (!b) return make_error(b.error());
-      r.add(out, v, "--profile-run-disable-warmup-after-first", *b ? "true" : "false");
+      r.add_switch(out, v, *b ? "--profile-run-disable-warmup-after-first"
+                              : "--no-profile-run-disable-warmup-after-first");
     } else {
       auto s = r.str(v, path);
       if (!s) return make_error(s.error());
@@ -236,12 +238,12 @@ std::vector<std::string> to_argv(const std::vector<FlagArg>& args) {
 
 namespace {
 
-// Every name of the table flag spelled `name` ("--isl" → its spec's names), else {name}.
+// Every spelling of the table flag spelled `name` ("--isl" → its spec's names, "--no-streaming"
+// → "--streaming" too), else {name}.
 std::set<std::string> flag_names(const std::string& name) {
   for (const auto& f : config::profile_flags()) {
-    std::set<std::string> names;
-    std::stringstream ss(f.names);
-    for (std::string n; std::getline(ss, n, ',');) names.insert(n);
+    const auto all = config::flag_spellings(f);
+    std::set<std::string> names(all.begin(), all.end());
     if (names.count(name)) return names;
   }
   return {name};

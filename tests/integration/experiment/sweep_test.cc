@@ -3,6 +3,8 @@
 // aggregate files, a failed cell recorded while the sweep goes on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "profile/harness.h"
 
 namespace servebench::itest {
@@ -38,10 +40,22 @@ TEST(SweepIntegration, CellsEqualIndependentRuns) {
   EXPECT_EQ(fs::path(cell_dir).filename(), "variation_0003_isl_40_concurrency_3");
   const uint64_t seed = cell["random_seeds"][0];
   EXPECT_EQ(seed, 5u + 3u);  // --random-seed + cell index
-  auto single = base_args(mock);
-  single.resize(single.size() - 1);
-  single.push_back(std::to_string(seed));
-  single.insert(single.end(), {"--concurrency", "3", "--isl", "40"});
+  // The cell's recorded single-run command (cli_command), run as typed.
+  const std::string command = cell["cli_command"];
+  EXPECT_NE(command.find(" --isl 40 --concurrency 3 --random-seed 8"), std::string::npos) << command;
+  std::vector<std::string> single;
+  for (size_t at = 0; at <= command.size();) {
+    const size_t sp = std::min(command.find(' ', at), command.size());
+    single.push_back(command.substr(at, sp - at));
+    at = sp + 1;
+  }
+  ASSERT_GE(single.size(), 3u);
+  EXPECT_EQ(single[0], "servebench");
+  EXPECT_EQ(single[1], "profile");
+  single.erase(single.begin(), single.begin() + 2);
+  auto art = std::find(single.begin(), single.end(), "--artifact-dir");  // run_profile sets its own
+  ASSERT_NE(art, single.end());
+  single.erase(art, art + 2);
   RunResult one = run_profile(make_temp_dir("single"), single, 60);
   ASSERT_EQ(one.exit_code, 0) << one.stderr_text;
   const std::string a = read_file(cell_dir + "/inputs.json");
@@ -150,6 +164,40 @@ TEST(SearchIntegration, FindsMockKnee) {
                            fmt_probe(s["index"].get<int>(), s["load"].get<double>()) +
                            "/profile_export_aiperf.json"));
   EXPECT_NE(read_file(out_path).find("answer: concurrency 5"), std::string::npos);
+}
+
+// AIPerf's profile spellings: the recipe, its SLA knob, the bounds and the budget run the same
+// search from `servebench profile`.
+TEST(SearchIntegration, ProfileSearchFlagsRunTheSearch) {
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "2", "--max-concurrency", "5"}));
+  const std::string dir = make_temp_dir("profile_search");
+  const std::string art = dir + "/art";
+  const Proc p = run_process(
+      dir, {bin_dir() + "/servebench", "profile", "--search-recipe", "max-concurrency-under-sla",
+            "--ttft-sla-ms", "40", "--concurrency-min", "2", "--concurrency-max", "32",
+            "--search-max-iterations", "12", "-m", "mock-model", "--url", mock.url(), "--streaming",
+            "--tokenizer", "builtin", "--osl", "40", "--request-count", "40", "--artifact-dir", art,
+            "-q"});
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  const Json h = Json::parse(
+      read_file(art + "/mock-model-openai-chat-search_concurrency/search_history.json"));
+  EXPECT_EQ(h["result"]["answer"], 5) << h.dump(1);
+  EXPECT_EQ(h["history"][0]["load"], 2) << "--concurrency-min";
+  EXPECT_LE(h["history"].size(), 12u);
+  EXPECT_NE(p.out.find("answer: concurrency 5"), std::string::npos) << p.out;
+  // A knob alone, or an AIPerf recipe servebench lacks: one line, exit 2, nothing sent.
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {"--ttft-sla-ms", "40"}, {"--search-recipe", "pareto-sweep"},
+           {"--search-sla", "time_to_first_token:p95:below:200"}}) {
+    std::vector<std::string> argv = {bin_dir() + "/servebench", "profile", "-m", "mock-model",
+                                     "--url", mock.url(), "--tokenizer", "builtin"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    const Proc bad = run_process(dir, argv);
+    EXPECT_EQ(bad.exit_code, 2) << extra[0] << ": " << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_NE(bad.err.find(extra[0]), std::string::npos) << bad.err;
+  }
 }
 
 }  // namespace

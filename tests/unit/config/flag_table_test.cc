@@ -35,15 +35,8 @@ TEST_F(FlagTable, EveryFlagIsDeclaredOnceWithAConversion) {
     EXPECT_FALSE(f.help.empty()) << f.names;
     EXPECT_EQ(f.json_key.empty(), !f.to_json)
         << f.names << ": a key needs a value and a value a key";
-    size_t start = 0;
-    while (start < f.names.size()) {
-      const size_t comma = f.names.find(',', start);
-      const std::string name =
-          f.names.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    for (const auto& name : flag_spellings(f))
       EXPECT_TRUE(names.insert(name).second) << "declared twice: " << name;
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
     if (!f.json_key.empty()) {
       EXPECT_TRUE(keys.insert(f.json_key).second) << "key used twice: " << f.json_key;
     }

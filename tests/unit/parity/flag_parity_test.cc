@@ -48,15 +48,8 @@ std::vector<Row> read_rows() {
 
 std::set<std::string> table_names() {
   std::set<std::string> out;
-  for (const auto& f : profile_flags()) {
-    std::string n = f.names;
-    for (size_t at = 0;;) {
-      size_t comma = n.find(',', at);
-      out.insert(n.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
-  }
+  for (const auto& f : profile_flags())
+    for (const auto& n : flag_spellings(f)) out.insert(n);
   return out;
 }
 

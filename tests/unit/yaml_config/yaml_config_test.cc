@@ -132,7 +132,8 @@ TEST(YamlConfig, DistributionsMapOntoLengthFlags) {
 }
 
 TEST(YamlConfig, SweepAndMultiRunBecomeExperimentFlags) {
-  auto c = load_text(R"(multi_run: {num_runs: 3, cooldown_seconds: 10s, confidence_level: 0.9, set_consistent_seed: false}
+  auto c = load_text(R"(multi_run: {num_runs: 3, cooldown_seconds: 10s, confidence_level: 0.9, set_consistent_seed: false,
+  vary_seed_per_trial: true, disable_warmup_after_first: false}
 sweep: {type: zip, parameters: {concurrency: [1, 2], "datasets.default.prompts.isl": [64, 128]}}
 benchmark: {model: m, phases: {type: concurrency, concurrency: 8, requests: 10}}
 )", "s.yaml");
@@ -140,7 +141,9 @@ benchmark: {model: m, phases: {type: concurrency, concurrency: 8, requests: 10}}
   EXPECT_EQ(value_of(*c, "--num-profile-runs"), "3");
   EXPECT_EQ(value_of(*c, "--profile-run-cooldown-seconds"), "10");
   EXPECT_EQ(value_of(*c, "--confidence-level"), "0.9");
+  EXPECT_EQ(value_of(*c, "--no-set-consistent-seed"), "<switch>");
   EXPECT_EQ(value_of(*c, "--vary-seed-per-trial"), "<switch>");
+  EXPECT_EQ(value_of(*c, "--no-profile-run-disable-warmup-after-first"), "<switch>");
   EXPECT_EQ(value_of(*c, "--sweep-type"), "zip");
   EXPECT_EQ(value_of(*c, "--concurrency"), "1,2");  // the sweep replaced the phase's 8
   EXPECT_EQ(value_of(*c, "--isl"), "64,128");
