@@ -15,31 +15,12 @@ namespace {
 
 constexpr int64_t kTtftMs = 150;
 
-struct MockRun {
-  RunResult r;
-  std::vector<Json> server;  // the mock's request records, in arrival order
-};
-
 MockRun run_with_mock(const std::string& dir, std::vector<std::string> args,
                       std::vector<std::string> mock_args = {}) {
-  MockRun out;
-  Server mock;
-  std::vector<std::string> margs = {"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs), "--record-requests",
-                                    dir + "/rec.jsonl"};
+  std::vector<std::string> margs = {"--tokenizer", "builtin", "--ttft-ms", std::to_string(kTtftMs)};
   margs.insert(margs.end(), mock_args.begin(), mock_args.end());
-  if (!mock.start_mock(margs)) {
-    ADD_FAILURE() << "servebench-mock did not start";
-    return out;
-  }
-  std::vector<std::string> all = {"-m", "m-big", "-m", "m-small", "--tokenizer", "builtin", "-u", mock.url()};
-  all.insert(all.end(), args.begin(), args.end());
-  out.r = run_profile(dir, all, 60);
-  mock.stop();
-  out.server = read_jsonl(dir + "/rec.jsonl");
-  std::stable_sort(out.server.begin(), out.server.end(), [](const Json& a, const Json& b) {
-    return a.at("received_steady_ns").get<int64_t>() < b.at("received_steady_ns").get<int64_t>();
-  });
-  return out;
+  return run_with_recording_mock(dir, margs, {"-m", "m-big", "-m", "m-small", "--tokenizer", "builtin"},
+                                 args, 60);
 }
 
 int64_t at_ms(const Json& q, const Json& first) {

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -231,6 +232,34 @@ inline RunResult run_profile(const std::string& dir, std::vector<std::string> ar
 
 inline double metric_avg(const Json& summary, const std::string& tag, const std::string& stat = "avg") {
   return summary.at(tag).at(stat).get<double>();
+}
+
+// One run of servebench against a fresh servebench-mock that records every request it receives:
+// the mock gets `mock_args` plus --record-requests, servebench `head` + -u URL + `args`.
+struct MockRun {
+  RunResult r;
+  std::vector<Json> server;  // the mock's request records, in arrival order
+};
+
+inline MockRun run_with_recording_mock(const std::string& dir, std::vector<std::string> mock_args,
+                                       std::vector<std::string> head, const std::vector<std::string>& args,
+                                       double timeout_s) {
+  MockRun out;
+  Server mock;
+  mock_args.insert(mock_args.end(), {"--record-requests", dir + "/rec.jsonl"});
+  if (!mock.start_mock(mock_args)) {
+    ADD_FAILURE() << "servebench-mock did not start";
+    return out;
+  }
+  head.insert(head.end(), {"-u", mock.url()});
+  head.insert(head.end(), args.begin(), args.end());
+  out.r = run_profile(dir, head, timeout_s);
+  mock.stop();
+  out.server = read_jsonl(dir + "/rec.jsonl");
+  std::stable_sort(out.server.begin(), out.server.end(), [](const Json& a, const Json& b) {
+    return a.at("received_steady_ns").get<int64_t>() < b.at("received_steady_ns").get<int64_t>();
+  });
+  return out;
 }
 
 }  // namespace servebench::itest

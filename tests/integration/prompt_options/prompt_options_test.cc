@@ -11,27 +11,9 @@
 namespace servebench::itest {
 namespace {
 
-struct MockRun {
-  RunResult r;
-  std::vector<Json> server;  // the mock's request records, in arrival order
-};
-
 MockRun run_with_mock(const std::string& dir, std::vector<std::string> args) {
-  MockRun out;
-  Server mock;
-  if (!mock.start_mock({"--tokenizer", "builtin", "--record-requests", dir + "/rec.jsonl"})) {
-    ADD_FAILURE() << "servebench-mock did not start";
-    return out;
-  }
-  std::vector<std::string> all = {"-m", "mock-model", "--tokenizer", "builtin", "-u", mock.url()};
-  all.insert(all.end(), args.begin(), args.end());
-  out.r = run_profile(dir, all, 30);
-  mock.stop();
-  out.server = read_jsonl(dir + "/rec.jsonl");
-  std::stable_sort(out.server.begin(), out.server.end(), [](const Json& a, const Json& b) {
-    return a.at("received_steady_ns").get<int64_t>() < b.at("received_steady_ns").get<int64_t>();
-  });
-  return out;
+  return run_with_recording_mock(dir, {"--tokenizer", "builtin"},
+                                 {"-m", "mock-model", "--tokenizer", "builtin"}, args, 30);
 }
 
 int64_t server_isl(const Json& q) {
