@@ -62,9 +62,11 @@ Result<std::unique_ptr<MpiWorld>> MpiWorld::open(const std::string& library) {
                   sym(&a.send, "MPI_Send") && sym(&a.recv, "MPI_Recv");
   a.comm_world = dlsym(h, "ompi_mpi_comm_world");
   a.byte = dlsym(h, "ompi_mpi_byte");
-  if (!ok || a.comm_world == nullptr || a.byte == nullptr)
+  if (!ok || a.comm_world == nullptr || a.byte == nullptr) {
+    dlclose(h);  // not Open MPI: nothing of it was called
     return make_error(ErrorCode::kNotFound,
                       library + " is not Open MPI's libmpi (a symbol of the MPI calls is missing)");
+  }
   int already = 0;
   a.initialized(&already);
   if (!already && a.init(nullptr, nullptr) != kSuccess)
