@@ -6,27 +6,14 @@
 
 #include "config/benchmark_config.h"
 #include "config/cli_options.h"
+#include "unit/config/profile_parse.h"
 
 namespace servebench::config {
 namespace {
 
-using Args = std::vector<std::string>;
-
-Result<ParsedArgs> parse(Args extra) {
-  Args args{"profile", "-m", "m"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return parse_profile_args(static_cast<int>(argv.size()), argv.data());
-}
-
-void expect_error(const Args& extra, const std::string& needle) {
-  auto r = parse(extra);
-  ASSERT_FALSE(r.has_value()) << "accepted " << extra.front();
-  EXPECT_EQ(r.error().code, ErrorCode::kInvalidArgument);
-  EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
-  EXPECT_NE(r.error().message.find(needle), std::string::npos) << r.error().message;
-}
+using profile_test::Args;
+using profile_test::expect_error;
+using profile_test::parse;
 
 TEST(TraceReplayOptions, DefaultsFollowAiperf) {
   auto r = parse({});
