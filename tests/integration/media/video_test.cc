@@ -8,25 +8,6 @@
 namespace servebench::itest {
 namespace {
 
-std::string unbase64(const std::string& b64) {
-  static const std::string kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : b64) {
-    const size_t v = kAlphabet.find(c);
-    if (v == std::string::npos) break;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> video_args(const std::string& url, std::vector<std::string> extra) {
   std::vector<std::string> a = {"-m", "mock-model", "-u", url, "--endpoint-type", "chat",
                                 "--tokenizer", "simple", "--isl", "16", "--osl", "4",
@@ -64,7 +45,7 @@ TEST(ProfileVideo, Mp4VideosDecodeAndReachTheServer) {
   for (const auto& url : urls) {
     const std::string head = "data:video/mp4;base64,";
     ASSERT_EQ(url.rfind(head, 0), 0u) << url.substr(0, 40);
-    const auto p = media::testing::probe_video(unbase64(url.substr(head.size())));
+    const auto p = media::testing::probe_video(media::testing::unbase64(url.substr(head.size())));
     ASSERT_TRUE(p.ok) << p.error;
     EXPECT_EQ(p.video_codec, "h264");
     EXPECT_EQ(p.width, 64);
@@ -105,7 +86,7 @@ TEST(ProfileVideo, DefaultWebmSameSeedSameBytes) {
   ASSERT_EQ(urls.size(), 4u);
   const std::string head = "data:video/webm;base64,";
   ASSERT_EQ(urls[0].rfind(head, 0), 0u);
-  const auto p = media::testing::probe_video(unbase64(urls[0].substr(head.size())));
+  const auto p = media::testing::probe_video(media::testing::unbase64(urls[0].substr(head.size())));
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_EQ(p.video_codec, "vp9") << "AIPerf's defaults: webm, libvpx-vp9, 5 s at 4 fps";
   EXPECT_EQ(p.video_frames, 20);

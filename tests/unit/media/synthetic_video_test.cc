@@ -8,25 +8,6 @@
 namespace servebench::media {
 namespace {
 
-std::string unbase64(const std::string& b64) {
-  static const std::string kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : b64) {
-    const size_t v = kAlphabet.find(c);
-    if (v == std::string::npos) break;  // '=' padding
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
 MediaOptions video_only(int w, int h) {
   MediaOptions o;
   o.video.width = w;
@@ -48,7 +29,7 @@ TEST(SyntheticVideo, AiperfDefaultsGiveA5SecondVp9WebmPerTurn) {
   EXPECT_EQ(v.format, "webm");
   EXPECT_DOUBLE_EQ(v.duration_s, 5.0);
   EXPECT_EQ(v.data_url().rfind("data:video/webm;base64,", 0), 0u);
-  const auto p = testing::probe_video(unbase64(v.base64));
+  const auto p = testing::probe_video(testing::unbase64(v.base64));
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_EQ(p.video_codec, "vp9");
   EXPECT_EQ(p.width, 128);
@@ -76,7 +57,7 @@ TEST(SyntheticVideo, Mp4WithAudioAndSameSeedSameBytes) {
   EXPECT_EQ((*a)[0].base64, (*b)[0].base64);
   EXPECT_NE((*a)[0].base64, (*c)[0].base64);
   EXPECT_EQ((*a)[0].mime, "video/mp4");
-  const auto p = testing::probe_video(unbase64((*a)[0].base64));
+  const auto p = testing::probe_video(testing::unbase64((*a)[0].base64));
   ASSERT_TRUE(p.ok) << p.error;
   EXPECT_EQ(p.video_codec, "h264");
   EXPECT_EQ(p.video_frames, 15);

@@ -23,4 +23,24 @@ struct ProbedVideo {
 // Decodes `bytes` (a complete file) through a temporary file.
 ProbedVideo probe_video(const std::string& bytes);
 
+// Standard base64 back to bytes (stops at '=' padding): a data URL's payload.
+inline std::string unbase64(const std::string& b64) {
+  static const std::string kAlphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : b64) {
+    const size_t v = kAlphabet.find(c);
+    if (v == std::string::npos) break;  // '=' padding
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((acc >> bits) & 0xff));
+    }
+  }
+  return out;
+}
+
 }  // namespace servebench::media::testing
