@@ -17,7 +17,7 @@ SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup configure build test test-release test-asan test-tsan demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
+.PHONY: package all setup configure build test test-release test-asan test-tsan test-container container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
 
 all: build
 
@@ -33,7 +33,7 @@ build: configure
 # Every suite: release (unit + integration against servebench-mock), ASan+UBSan (unit + fuzz
 # corpus replays), TSan (unit). Slow suites have their own targets and a short version here.
 test: build
-	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance
+	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance test-container
 	@echo "make test: all suites passed"
 
 test-release:
@@ -58,6 +58,15 @@ test-tsan: setup
 # into ~/.cache/servebench, 6-15 min cold); `make conformance` runs the full suite.
 test-conformance:
 	@scripts/conformance.sh --short
+
+# The Containerfile built without a container engine, in Debian 12 chroots (scripts/container/):
+# `make test` runs its runtime stage on the .deb built here; `make container-check` builds both
+# stages from scratch (30-60 min on 2 cores).
+test-container: package
+	@scripts/container/check_container.sh --short
+
+container-check: setup
+	@scripts/container/check_container.sh
 
 demo: build
 	@scripts/demo.sh

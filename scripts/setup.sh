@@ -26,6 +26,7 @@ APT_PACKAGES=(
   strace          # relocation test: no file of the source or build tree is opened
   dpkg-dev        # make package: dpkg-shlibdeps computes the .deb's Depends
   openmpi-bin     # the shard tests' `mpirun --oversubscribe -n 4` (tests/integration/shard)
+  debootstrap     # the Containerfile check in Debian 12 chroots (scripts/container/)
   chromium        # report.html tested in a real browser (tests/browser/)
   libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )

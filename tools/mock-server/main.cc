@@ -49,9 +49,9 @@ int main(int argc, char** argv) {
     }
     counter = std::move(*c);
   }
-  const std::string corpus =
-      options->corpus_path.empty() ? default_corpus_path() : options->corpus_path;
-  auto text = OutputText::load(corpus, options->tokenizer_spec.empty() ? nullptr : counter.get());
+  const TokenCounter* exact = options->tokenizer_spec.empty() ? nullptr : counter.get();
+  auto text = options->corpus_path.empty() ? OutputText::load_embedded(exact)
+                                           : OutputText::load(options->corpus_path, exact);
   if (!text) {
     std::fprintf(stderr, "servebench-mock: %s\n", text.error().message.c_str());
     return 2;

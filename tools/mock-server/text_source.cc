@@ -8,14 +8,11 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "dataset/embedded_corpus.h"
 #include "word_list.h"
 
 #ifdef SERVEBENCH_MOCK_HAVE_TOKENIZER
 #include "tokenizer/tokenizer.h"
-#endif
-
-#ifndef SERVEBENCH_MOCK_CORPUS
-#define SERVEBENCH_MOCK_CORPUS "data/corpus/mobydick.txt"
 #endif
 
 namespace servebench::mock {
@@ -99,9 +96,16 @@ Result<std::string> sha256_file_hex(const std::string& path) {
   return hex;
 }
 
-std::string default_corpus_path() { return SERVEBENCH_MOCK_CORPUS; }
-
 Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenCounter* tokenizer) {
+  SB_TRY_ASSIGN(auto corpus, read_checked(corpus_path));
+  return from_text(corpus, "corpus '" + corpus_path + "'", tokenizer);
+}
+
+Result<OutputText> OutputText::load_embedded(const TokenCounter* tokenizer) {
+  return from_text(dataset::embedded_corpus(), "the embedded corpus", tokenizer);
+}
+
+Result<std::string> OutputText::read_checked(const std::string& corpus_path) {
   // The checksum file sits next to the corpus: "HEX  NAME" lines.
   const size_t slash = corpus_path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : corpus_path.substr(0, slash);
@@ -131,7 +135,11 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
                                                        *actual + " but SHA256SUMS says " +
                                                        expected + " (restore the vendored file)");
   }
+  return read_file(corpus_path);
+}
 
+Result<OutputText> OutputText::from_text(std::string_view corpus, const std::string& what,
+                                         const TokenCounter* tokenizer) {
   OutputText text;
   if (tokenizer != nullptr) {
     text.strip_first_space_ = tokenizer->count(" the") > tokenizer->count("the");
@@ -159,8 +167,6 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
   for (size_t i = 0; i < text.vocabulary_.size(); ++i) {
     index.emplace(text.vocabulary_[i].substr(1), static_cast<uint16_t>(i));
   }
-  auto corpus = read_file(corpus_path);
-  if (!corpus) return tl::unexpected(corpus.error());
   std::string word;
   auto flush = [&] {
     if (word.empty()) return;
@@ -168,7 +174,7 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
     if (it != index.end()) text.sequence_.push_back(it->second);
     word.clear();
   };
-  for (char c : *corpus) {
+  for (char c : corpus) {
     const auto u = static_cast<unsigned char>(c);
     if (std::isalpha(u) != 0) {
       word.push_back(static_cast<char>(std::tolower(u)));
@@ -179,7 +185,7 @@ Result<OutputText> OutputText::load(const std::string& corpus_path, const TokenC
   flush();
   if (text.sequence_.empty()) {
     return make_error(ErrorCode::kInvalidArgument,
-                      "corpus '" + corpus_path + "' has none of the mock's words");
+                      what + " has none of the mock's words");
   }
   if (tokenizer != nullptr) {
     // Prove the construction on a long sample: its token count must equal its piece count.

@@ -53,6 +53,9 @@ class OutputText {
   // Loads and checks `corpus_path` (its SHA256SUMS must sit next to it). `tokenizer` is null for
   // the word rule (no filtering needed: the list is single-token by construction).
   static Result<OutputText> load(const std::string& corpus_path, const TokenCounter* tokenizer);
+  // The vendored corpus embedded in the binary (data/corpus/mobydick.txt, hashed at build time):
+  // the default, so an installed or copied servebench-mock reads no data file.
+  static Result<OutputText> load_embedded(const TokenCounter* tokenizer);
 
   // Appends `count` pieces starting at sequence position `start` (wrapping around).
   // `starts_text`: these pieces begin a text the client will count on its own.
@@ -65,9 +68,10 @@ class OutputText {
   std::vector<std::string> vocabulary_;
   std::vector<uint16_t> sequence_;  // indexes into vocabulary_
   bool strip_first_space_ = false;
-};
 
-// Default corpus path, baked in at build time (the source tree's data/corpus/mobydick.txt).
-std::string default_corpus_path();
+  static Result<std::string> read_checked(const std::string& corpus_path);
+  static Result<OutputText> from_text(std::string_view corpus, const std::string& what,
+                                      const TokenCounter* tokenizer);
+};
 
 }  // namespace servebench::mock

@@ -1,5 +1,4 @@
-// servebench profile end to end: counts, concurrency limit, timing against injected latencies,
-// arrival rate, warm-up, several URLs, an unreachable server, usage errors.
+// servebench profile end to end: counts, concurrency limit, warm-up, several URLs, an unreachable server, usage errors.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -68,44 +67,6 @@ TEST(Profile, CountsExactAndConcurrencyNeverExceedsTheLimit) {
   for (const auto& e : edges) peak = std::max(peak, depth += e.second);
   EXPECT_LE(peak, 5);
   EXPECT_EQ(peak, 5) << "the limit should be reached, not just respected";
-}
-
-TEST(Profile, TimingMatchesInjectedLatenciesAtConcurrency64) {
-  const std::string dir = make_temp_dir("timing");
-  // Client and mock run SCHED_FIFO where permitted: on a shared 2-core machine at load 6 the
-  // scheduler otherwise adds ~1-2 ms to the p50 (measured), which is the neighbours' doing.
-  Server mock;
-  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "40", "--itl-ms", "8"}, /*realtime=*/true));
-  auto r = run_profile(dir, args({"-u", mock.url(), "--streaming", "--concurrency", "64", "--request-count", "384",
-                                  "--osl", "16", "--extra-inputs", "ignore_eos:true", "--warmup-request-count", "64"}),
-                       60, 0, /*realtime=*/true);
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  auto s = r.summary();
-  EXPECT_EQ(metric_avg(s, "request_count"), 384);
-  EXPECT_NEAR(metric_avg(s, "time_to_first_token", "p50"), 40.0, 1.0);
-  EXPECT_NEAR(metric_avg(s, "inter_chunk_latency"), 8.0, 0.5);
-  EXPECT_NEAR(metric_avg(s, "inter_token_latency"), 8.0, 0.5);
-  EXPECT_NEAR(metric_avg(s, "output_sequence_length"), 16.0, 1e-9);
-}
-
-TEST(Profile, ConstantRateIsAchievedWithinTwoPercent) {
-  const std::string dir = make_temp_dir("rate");
-  Server mock;
-  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "5", "--itl-ms", "1"}));
-  auto r = run_profile(dir, args({"-u", mock.url(), "--streaming", "--request-rate", "100", "--arrival-pattern",
-                                  "constant", "--request-count", "301", "--osl", "4"}));
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  std::vector<int64_t> starts;
-  for (const auto& rec : r.records()) starts.push_back(rec["metadata"]["request_start_ns"].get<int64_t>());
-  ASSERT_EQ(starts.size(), 301u);
-  std::sort(starts.begin(), starts.end());
-  const double rate = 300.0 / ((starts.back() - starts.front()) / 1e9);
-  EXPECT_NEAR(rate, 100.0, 2.0);
-  // Intended times are exactly 10 ms apart.
-  std::vector<int64_t> intended;
-  for (const auto& rec : r.records()) intended.push_back(rec["metadata"]["intended_ns"].get<int64_t>());
-  std::sort(intended.begin(), intended.end());
-  for (size_t i = 1; i < intended.size(); ++i) ASSERT_NEAR(intended[i] - intended[i - 1], 10'000'000, 2) << i;
 }
 
 TEST(Profile, WarmupIsSentButExcludedFromTheMetrics) {

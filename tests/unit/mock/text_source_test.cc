@@ -34,6 +34,19 @@ TEST(Sha256, KnownValue) {
   EXPECT_EQ(*h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
+TEST(OutputText, EmbeddedCorpusIsTheVendoredFile) {
+  // The default (no --corpus) reads nothing from disk; it must give the same text as the file.
+  auto file = OutputText::load(corpus(), nullptr);
+  auto embedded = OutputText::load_embedded(nullptr);
+  ASSERT_TRUE(file) << file.error().message;
+  ASSERT_TRUE(embedded) << embedded.error().message;
+  ASSERT_EQ(embedded->sequence_size(), file->sequence_size());
+  std::string a, b;
+  file->append(777, 5000, &a);
+  embedded->append(777, 5000, &b);
+  EXPECT_EQ(a, b);
+}
+
 TEST(OutputText, LoadsVendoredCorpusAndCountsExactly) {
   auto text = OutputText::load(corpus(), nullptr);
   ASSERT_TRUE(text) << text.error().message;
