@@ -31,6 +31,7 @@
 #include "core/log.h"
 #include "core/rng.h"
 #include "dataset/coding_corpus.h"
+#include "dataset/public_datasets.h"
 #include "dataset/synthetic_prompts.h"
 #include "endpoints/endpoint.h"
 #include "endpoints/registry.h"
@@ -211,6 +212,9 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   const core::Clock& clock = core::SteadyClock::instance();
   const int64_t t_start = clock.now_ns();
   auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
+  // A mistyped --public-dataset fails before anything slow.
+  if (!cfg.public_dataset.empty())
+    if (auto d = dataset::find_public_dataset(cfg.public_dataset); !d) return usage_error(d.error().message);
   // Tokenizer.
   tokenizer::LoadOptions tok_opts;
   tok_opts.revision = cfg.tokenizer_revision;
@@ -248,7 +252,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   auto prepared =
       spec_of(cfg).has(core::kCapQueryPassages)
           ? prepare_rankings_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
-      : cfg.input_file.empty()
+      : cfg.input_file.empty() && cfg.public_dataset.empty()
           ? prepare_synthetic_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed)
           : prepare_file_workload(cfg, *out->tok, *out->endpoint, *corpus, out->seed);
   if (core::interrupt_requested()) return interrupted_in_setup();

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/env.h"
+#include "dataset/public_datasets.h"
 #include "dataset/trace_synthesis.h"
 
 namespace servebench::app {
@@ -60,6 +61,11 @@ dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg) {
 
 Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
                                              std::optional<dataset::FileFormat> format) {
+  if (!cfg.public_dataset.empty()) {
+    SB_TRY_ASSIGN(const dataset::PublicDataset* d, dataset::find_public_dataset(cfg.public_dataset));
+    SB_TRY_ASSIGN(std::string path, dataset::resolve_public_dataset(*d, tokenizer::HubEnvironment::from_env()));
+    return dataset::load_dataset_file(path, d->format);
+  }
   const bool baseten = format ? *format == dataset::FileFormat::kBasetenTrace
                               : starts_with_parquet_magic(cfg.input_file);
   if (!baseten) return dataset::load_dataset_file(cfg.input_file, format);

@@ -386,6 +386,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   wo.seed = seed;
   wo.block_size = cfg.isl_block_size;
   wo.osl_given = cfg.osl_mean_tokens > 0;
+  wo.sharegpt_whole_conversations = !cfg.public_dataset.empty();
   auto workload = dataset::build_file_workload(*file, tok, *builder, wo);
   if (!workload) return tl::unexpected(workload.error());
 
@@ -446,9 +447,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       }
       s.turns.push_back(std::move(st));
       ts.push_back(t.timestamp_ms);
-      if (sharegpt) break;  // vLLM's convention: the first exchange
+      if (sharegpt && !workload->multi_turn_history) break;  // vLLM's convention: the first exchange
     }
-    dropped_sharegpt_turns |= sharegpt && conv.turns.size() > 1;
+    dropped_sharegpt_turns |= sharegpt && !workload->multi_turn_history && conv.turns.size() > 1;
     s.carry_history = workload->multi_turn_history && conv.carry_history;
     a.sessions |= (workload->multi_turn_history || ordered_without_history) && s.turns.size() > 1;
     for (const auto& b : conv.branches) s.branches.push_back(session_branch(b));

@@ -122,6 +122,10 @@ Status validate(const BenchmarkConfig& c) {
     if (!c.request_rate) return bad("--request-rate-ramp-duration needs --request-rate");
     if (*c.request_rate_ramp_ns <= 0) return bad("--request-rate-ramp-duration must be > 0 seconds");
   }
+  if (!c.public_dataset.empty() && !c.input_file.empty())
+    return bad("--public-dataset and --input-file both name the prompts; keep one");
+  if (!c.public_dataset.empty() && !c.custom_dataset_type.empty())
+    return bad("--custom-dataset-type does not apply to --public-dataset (its format is known); drop it");
   if (c.input_file.empty()) {
     if (!c.custom_dataset_type.empty()) return bad("--custom-dataset-type needs --input-file");
     if (c.isl_block_size > 0) return bad("--isl-block-size needs --input-file (a trace with hash_ids)");
@@ -186,12 +190,12 @@ Status validate(const BenchmarkConfig& c) {
   facts.streaming = c.streaming;
   facts.cache_bust = c.cache_bust != CacheBust::kNone;
   facts.shared_prompts = c.shared_system_prompt_length > 0 || c.user_context_prompt_length > 0;
-  facts.multi_turn = c.multi_turn_synthetic() && c.input_file.empty();
+  facts.multi_turn = c.multi_turn_synthetic() && c.input_file.empty() && c.public_dataset.empty();
   facts.batch_size = c.batch_size;
   facts.warmup = c.has_warmup();
   facts.fixed_schedule = c.fixed_schedule.value_or(false) ||
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
-  facts.input_file = !c.input_file.empty();
+  facts.input_file = !c.input_file.empty() || !c.public_dataset.empty();
   facts.rankings_flags = c.rankings_flags_given;
   facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0 ||
                 c.video_width > 0 || c.video_height > 0;

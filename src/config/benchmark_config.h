@@ -155,6 +155,7 @@ struct BenchmarkConfig {
   // Input files.
   std::string input_file;                     // --input-file ("" = synthetic prompts)
   std::string custom_dataset_type;            // --custom-dataset-type ("" = auto-detect)
+  std::string public_dataset;                 // --public-dataset ("" = none; dataset/public_datasets.h)
   int64_t isl_block_size = 0;                 // --isl-block-size (0 = the format's default)
   bool use_think_time_only = false;           // --use-think-time-only (flags_agentic.cc)
   int64_t max_context_length = 0;             // --max-context-length (0 = no limit)

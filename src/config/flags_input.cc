@@ -70,6 +70,9 @@ void add_input_flags(std::vector<FlagSpec>* out) {
       "inputs_json, raw_payload, weka_trace, dag_jsonl, sagemaker_data_capture, sharegpt (default: "
       "detected)",
       &C::custom_dataset_type, true, "/input/custom_dataset_type"));
+  out->push_back(string_flag("--public-dataset",
+                             "A public dataset fetched from the Hugging Face hub (sharegpt)",
+                             &C::public_dataset, true, "/input/public_dataset"));
   {
     FlagSpec s = count_flag(
         "--isl-block-size,--synthetic-input-tokens-block-size,--prompt-input-tokens-block-size",

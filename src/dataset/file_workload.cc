@@ -69,6 +69,13 @@ Result<std::string> synthesize(const FileTurn& t, int64_t block_size, BlockCache
   return text;
 }
 
+// vLLM's is_valid_sequence, as AIPerf applies it.
+bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWorkloadOptions& o) {
+  return prompt_tokens >= o.sharegpt_min_prompt_tokens && prompt_tokens <= o.sharegpt_max_prompt_tokens &&
+         (o.osl_given || output_tokens >= o.sharegpt_min_output_tokens) &&
+         prompt_tokens + output_tokens <= o.sharegpt_max_total_tokens;
+}
+
 }  // namespace
 
 Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
@@ -76,10 +83,12 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
   FileWorkload out;
   out.has_timestamps = file.has_timestamps;
   // Formats whose later turns are deltas that need the live replies threaded in. Raw payloads and
-  // inputs.json carry complete bodies; ShareGPT is sent as its first exchange.
+  // inputs.json carry complete bodies; a ShareGPT file is sent as its first exchange (a public
+  // ShareGPT as whole conversations).
   out.multi_turn_history = file.format == FileFormat::kMultiTurn || file.format == FileFormat::kMooncakeTrace ||
                            file.format == FileFormat::kBailianTrace || file.format == FileFormat::kDagJsonl ||
-                           file.format == FileFormat::kWekaTrace;
+                           file.format == FileFormat::kWekaTrace ||
+                           (file.format == FileFormat::kShareGpt && o.sharegpt_whole_conversations);
   const int64_t block_size = o.block_size > 0 ? o.block_size : (file.default_block_size > 0 ? file.default_block_size : 512);
   BlockCache blocks(builder, o.seed);
   core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");
@@ -90,6 +99,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
     wc.session_id = conv.session_id;
     wc.branches = conv.branches;
     wc.carry_history = conv.carry_history;
+    bool rejected = false;  // whole-conversation ShareGPT: one exchange failed the filter
     for (size_t ti = 0; ti < conv.turns.size(); ++ti) {
       const FileTurn& t = conv.turns[ti];
       const std::string where = t.line > 0 ? fmt::format("line {}", t.line) : fmt::format("session '{}'", conv.session_id);
@@ -121,17 +131,17 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       }
       if (file.format == FileFormat::kShareGpt) {
         const int64_t out_tokens = static_cast<int64_t>(tok.count(t.expected_output));
-        const bool ok = w.input_tokens >= o.sharegpt_min_prompt_tokens && w.input_tokens <= o.sharegpt_max_prompt_tokens &&
-                        (o.osl_given || out_tokens >= o.sharegpt_min_output_tokens) &&
-                        w.input_tokens + out_tokens <= o.sharegpt_max_total_tokens;
-        if (!ok) {
+        if (!sharegpt_keeps(w.input_tokens, out_tokens, o)) {
           ++out.filtered_out;
-          continue;
+          if (!o.sharegpt_whole_conversations) continue;
+          rejected = true;
+          break;
         }
         w.max_output_tokens = std::max<int64_t>(1, out_tokens);
       }
       wc.turns.push_back(std::move(w));
     }
+    if (rejected) continue;
     if (!wc.turns.empty() || !wc.branches.empty()) out.conversations.push_back(std::move(wc));
   }
   if (out.conversations.empty())

@@ -58,13 +58,17 @@ struct FileWorkloadOptions {
   int64_t sharegpt_max_prompt_tokens = 1024;
   int64_t sharegpt_min_output_tokens = 4;
   int64_t sharegpt_max_total_tokens = 2048;
+  // --public-dataset sharegpt (AIPerf's loader): every exchange of a conversation is a turn of one
+  // session with live history, and one exchange failing the filter drops the whole conversation.
+  // Off (a ShareGPT --input-file): exchanges are filtered one by one and the first is sent.
+  bool sharegpt_whole_conversations = false;
 };
 
 struct FileWorkload {
   std::vector<WorkloadConversation> conversations;
   bool has_timestamps = false;
   bool multi_turn_history = false;  // a session's later turns are deltas needing live history
-  int64_t filtered_out = 0;         // ShareGPT pairs dropped by the length filter
+  int64_t filtered_out = 0;         // ShareGPT pairs (or whole conversations) dropped by the filter
 };
 
 Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,

@@ -40,8 +40,8 @@ bool mkdirs(const std::string& path) {
   return true;
 }
 
-std::string repo_folder(const std::string& cache, std::string_view repo_id) {
-  std::string name = "models--";
+std::string repo_folder(const std::string& cache, HubRepoType type, std::string_view repo_id) {
+  std::string name = type == HubRepoType::kDataset ? "datasets--" : "models--";
   for (char c : repo_id) {
     if (c == '/') {
       name += "--";
@@ -118,6 +118,16 @@ bool write_file_atomic(const std::string& path, const std::string& data) {
   return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
+HubFile tokenizer_file(std::string_view repo_id, const std::string& revision) {
+  HubFile f;
+  f.repo_id = std::string(repo_id);
+  f.revision = revision;
+  f.filename = "tokenizer.json";
+  f.what = "tokenizer '" + f.repo_id + "'";
+  f.no_network_fix = "pass --tokenizer";
+  return f;
+}
+
 }  // namespace
 
 HubEnvironment HubEnvironment::from_env() { return from(core::env()); }
@@ -137,85 +147,105 @@ HubEnvironment HubEnvironment::from(const core::EnvSnapshot& env) {
   return e;
 }
 
+std::string find_cached_hub_file(const std::string& cache, const HubFile& file) {
+  std::string repo = repo_folder(cache, file.type, file.repo_id);
+  std::string commit =
+      is_commit_hash(file.revision) ? file.revision : read_small_file(repo + "/refs/" + file.revision);
+  // A mirror that names no commit leaves the snapshot under the revision's own name (store()).
+  if (commit.empty()) commit = file.revision;
+  std::string path = repo + "/snapshots/" + commit + "/" + file.filename;
+  return is_file(path) ? path : "";
+}
+
 std::string find_cached_tokenizer(const std::string& cache, std::string_view repo_id,
                                   const std::string& revision) {
-  std::string repo = repo_folder(cache, repo_id);
-  std::string commit = is_commit_hash(revision) ? revision : read_small_file(repo + "/refs/" + revision);
-  if (!commit.empty()) {
-    std::string snap = repo + "/snapshots/" + commit;
-    if (is_file(snap + "/tokenizer.json")) return snap;
-    return "";
-  }
-  return "";
+  const std::string path = find_cached_hub_file(cache, tokenizer_file(repo_id, revision));
+  return path.empty() ? "" : path.substr(0, path.size() - std::string_view("/tokenizer.json").size());
 }
 
 Result<std::string> resolve_hub_tokenizer(std::string_view repo_id, const LoadOptions& options) {
   return resolve_hub_tokenizer(repo_id, options, HubEnvironment::from_env());
 }
 
-Result<std::string> resolve_hub_tokenizer(std::string_view repo_id_view, const LoadOptions& options,
+Result<std::string> resolve_hub_tokenizer(std::string_view repo_id, const LoadOptions& options,
                                           const HubEnvironment& env) {
-  std::string repo_id(repo_id_view);
-  const std::string& rev = options.revision.empty() ? std::string("main") : options.revision;
-  std::string cached = find_cached_tokenizer(env.cache_dir, repo_id, rev);
+  HubFile f = tokenizer_file(repo_id, options.revision.empty() ? "main" : options.revision);
+  f.allow_network = options.allow_network;
+  f.network_timeout_ms = options.network_timeout_ms;
+  SB_TRY_ASSIGN(std::string path, resolve_hub_file(f, env));
+  return path.substr(0, path.size() - std::string_view("/tokenizer.json").size());
+}
+
+namespace {
+
+Status download_error(const HubFile& f, const std::string& shown, const Result<Download>& resp) {
+  const std::string& rev = f.revision;
+  if (!resp && resp.error().code == ErrorCode::kInterrupted)
+    return make_error(ErrorCode::kInterrupted, f.what + " download interrupted");
+  if (!resp)
+    return make_error(ErrorCode::kNotFound, f.what + " cannot be downloaded from " + shown + " (" +
+                                                resp.error().message +
+                                                "); check the network or set HF_HUB_OFFLINE=1 and pass a path");
+  if (resp->status == 401 || resp->status == 403)
+    return make_error(ErrorCode::kInvalidArgument, f.what + " is gated or private on " + shown + " (HTTP " +
+                                                       std::to_string(resp->status) +
+                                                       "); accept its licence and set HF_TOKEN");
+  if (resp->status == 404)
+    return make_error(ErrorCode::kNotFound, f.what + " (revision " + rev + ") has no " + f.filename + " on " +
+                                                shown + " (HTTP 404); check the " +
+                                                (f.type == HubRepoType::kDataset ? "dataset" : "model") +
+                                                " id and revision");
+  if (resp->status != 200)
+    return make_error(ErrorCode::kNotFound,
+                      f.what + " download from " + shown + " failed with HTTP " + std::to_string(resp->status));
+  return {};
+}
+
+// Stores a downloaded body as blobs/<etag> with snapshots/<commit>/<file> linked to it.
+Result<std::string> store(const HubFile& f, const std::string& cache, const Download& d) {
+  const std::string& rev = f.revision;
+  std::string commit = is_commit_hash(d.commit) ? d.commit : (is_commit_hash(rev) ? rev : "");
+  if (commit.empty()) commit = rev;  // no commit header (a minimal mirror): name it after the revision
+  std::string etag = d.etag;
+  const bool etag_ok = !etag.empty() && etag.find('/') == std::string::npos && etag.find("..") == std::string::npos;
+  if (!etag_ok) etag = "file-" + commit + "-" + std::to_string(std::hash<std::string>{}(f.filename));
+  const std::string repo = repo_folder(cache, f.type, f.repo_id);
+  const std::string snap = repo + "/snapshots/" + commit;
+  const size_t slash = f.filename.rfind('/');
+  const std::string sub = slash == std::string::npos ? "" : "/" + f.filename.substr(0, slash);
+  if (!mkdirs(repo + "/blobs") || !mkdirs(snap + sub) || !mkdirs(repo + "/refs"))
+    return make_error(ErrorCode::kIo, "cannot create Hugging Face cache folder " + repo + "; check HF_HUB_CACHE permissions");
+  if (!write_file_atomic(repo + "/blobs/" + etag, d.body))
+    return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + repo);
+  const std::string link = snap + "/" + f.filename;
+  std::string up = "../../blobs/" + etag;
+  for (char c : sub)
+    if (c == '/') up = "../" + up;
+  ::unlink(link.c_str());
+  if (::symlink(up.c_str(), link.c_str()) != 0 && !write_file_atomic(link, d.body))
+    return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + snap);
+  if (rev != commit) write_file_atomic(repo + "/refs/" + rev, commit);
+  return link;
+}
+
+}  // namespace
+
+Result<std::string> resolve_hub_file(const HubFile& f, const HubEnvironment& env) {
+  std::string cached = find_cached_hub_file(env.cache_dir, f);
   if (!cached.empty()) return cached;
-  if (env.offline) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' (revision " + rev +
+  if (env.offline)
+    return make_error(ErrorCode::kNotFound, f.what + " (revision " + f.revision +
                                                 ") is not in the Hugging Face cache " + env.cache_dir +
                                                 " and HF_HUB_OFFLINE=1; download it or pass a path");
-  }
-  if (!options.allow_network) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' is not in the Hugging Face cache " +
-                                                env.cache_dir + "; pass --tokenizer");
-  }
-  std::string url = env.endpoint + "/" + repo_id + "/resolve/" + rev + "/tokenizer.json";
+  if (!f.allow_network)
+    return make_error(ErrorCode::kNotFound,
+                      f.what + " is not in the Hugging Face cache " + env.cache_dir + "; " + f.no_network_fix);
+  const std::string prefix = f.type == HubRepoType::kDataset ? "/datasets/" : "/";
+  const std::string url = env.endpoint + prefix + f.repo_id + "/resolve/" + f.revision + "/" + f.filename;
   const std::string shown = core::redact_url_user_info(env.endpoint);  // messages: no credentials
-  auto resp = http_get(url, env.token, options.network_timeout_ms);
-  if (!resp && resp.error().code == ErrorCode::kInterrupted) {
-    return make_error(ErrorCode::kInterrupted, "tokenizer '" + repo_id + "' download interrupted");
-  }
-  if (!resp) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' cannot be downloaded from " +
-                                                shown + " (" + resp.error().message +
-                                                "); check the network or set HF_HUB_OFFLINE=1 and pass a path");
-  }
-  if (resp->status == 401 || resp->status == 403) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "tokenizer '" + repo_id + "' is gated or private on " + shown + " (HTTP " +
-                          std::to_string(resp->status) + "); accept its licence and set HF_TOKEN");
-  }
-  if (resp->status == 404) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' (revision " + rev +
-                                                ") has no tokenizer.json on " + shown +
-                                                " (HTTP 404); check the model id and revision");
-  }
-  if (resp->status != 200) {
-    return make_error(ErrorCode::kNotFound, "tokenizer '" + repo_id + "' download from " + shown +
-                                                " failed with HTTP " + std::to_string(resp->status));
-  }
-  std::string commit = is_commit_hash(resp->commit) ? resp->commit : (is_commit_hash(rev) ? rev : "");
-  if (commit.empty()) {
-    // No commit header (a minimal mirror): name the snapshot after the revision.
-    commit = rev;
-  }
-  std::string etag = resp->etag;
-  bool etag_ok = !etag.empty() && etag.find('/') == std::string::npos && etag.find("..") == std::string::npos;
-  if (!etag_ok) etag = "tokenizer-" + commit;
-  std::string repo = repo_folder(env.cache_dir, repo_id);
-  std::string snap = repo + "/snapshots/" + commit;
-  if (!mkdirs(repo + "/blobs") || !mkdirs(snap) || !mkdirs(repo + "/refs")) {
-    return make_error(ErrorCode::kIo, "cannot create Hugging Face cache folder " + repo + "; check HF_HUB_CACHE permissions");
-  }
-  if (!write_file_atomic(repo + "/blobs/" + etag, resp->body)) {
-    return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + repo);
-  }
-  std::string link = snap + "/tokenizer.json";
-  ::unlink(link.c_str());
-  if (::symlink(("../../blobs/" + etag).c_str(), link.c_str()) != 0 && !write_file_atomic(link, resp->body)) {
-    return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + snap);
-  }
-  if (rev != commit) write_file_atomic(repo + "/refs/" + rev, commit);
-  return snap;
+  auto resp = http_get(url, env.token, f.network_timeout_ms);
+  SB_TRY(download_error(f, shown, resp));
+  return store(f, env.cache_dir, *resp);
 }
 
 }  // namespace servebench::tokenizer

@@ -1,10 +1,11 @@
-// Hugging Face hub access for tokenizers: the local cache in huggingface_hub's layout and, on a
-// miss, a download of tokenizer.json into that same layout with the control client
+// Hugging Face hub access for tokenizers and dataset files: the local cache in huggingface_hub's
+// layout and, on a miss, a download of one file into that same layout with the control client
 // (control/control_client.h: redirects followed, the user's proxy honoured, Ctrl-C aborts).
 //
 //   <cache>/models--<org>--<name>/refs/<revision>            commit hash
 //   <cache>/models--<org>--<name>/snapshots/<commit>/tokenizer.json -> ../../blobs/<etag>
 //   <cache>/models--<org>--<name>/blobs/<etag>
+//   <cache>/datasets--<org>--<name>/...                       the same for a dataset repo
 //
 // <cache> is $HF_HUB_CACHE, else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
 // ~/.cache/huggingface/hub. $HF_ENDPOINT (default https://huggingface.co), $HF_TOKEN and
@@ -30,6 +31,26 @@ struct HubEnvironment {
   static HubEnvironment from(const core::EnvSnapshot& env);
   static HubEnvironment from_env();  // from(core::env())
 };
+
+enum class HubRepoType { kModel, kDataset };
+
+// One file of a hub repository. `what` names it in messages ("tokenizer 'org/x'").
+struct HubFile {
+  HubRepoType type = HubRepoType::kModel;
+  std::string repo_id;
+  std::string revision = "main";
+  std::string filename;
+  std::string what;
+  std::string no_network_fix = "pass a local path";  // when allow_network is false
+  bool allow_network = true;
+  int64_t network_timeout_ms = 60000;
+};
+
+// The path of the file in the cache's snapshot, from the cache or downloaded (when
+// allow_network and not offline). Errors as resolve_hub_tokenizer's, naming `what`.
+Result<std::string> resolve_hub_file(const HubFile& file, const HubEnvironment& env);
+// Cache lookup only; empty string when absent.
+std::string find_cached_hub_file(const std::string& cache_dir, const HubFile& file);
 
 // Returns the snapshot folder holding tokenizer.json for `repo_id` at options.revision, from
 // the cache or downloaded (when options.allow_network and not offline). Errors are one line

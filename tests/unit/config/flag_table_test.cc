@@ -199,7 +199,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(tddev":3.0},"output_tokens":{"mean":20.0,"range_ratio":null,"stddev":2.0},"prefix_prompt":{"le)JSON"
       R"JSON(ngth":9,"pool_size":3},"random_corpus_style":"vllm","random_range_ratio":null,"range_ratio_sty)JSON"
       R"JSON(le":"vllm","shared_system_prompt_length":11,"system_prompt":null,"system_prompt_file":null,"us)JSON"
-      R"JSON(er_context_prompt_length":12},"random_seed":42,"rankings":{"passages":{"mean":1,"prompt_token_)JSON"
+      R"JSON(er_context_prompt_length":12},"public_dataset":null,"random_seed":42,"rankings":{"passages":{"mean":1,"prompt_token_)JSON"
       R"JSON(mean":550,"prompt_token_stddev":0,"stddev":0},"query":{"prompt_token_mean":550,"prompt_token_s)JSON"
       R"JSON(tddev":0}},"replay_speedup":1.0,"sequence_distribution":"10,20:100","synthesis":{"max_isl":nul)JSON"
       R"JSON(l,"max_osl":null,"output_len_multiplier":1.0,"prefix_len_multiplier":1.0,"prefix_root_multipli)JSON"

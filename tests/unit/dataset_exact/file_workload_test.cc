@@ -116,6 +116,39 @@ TEST(FileWorkload, ShareGptLengthFilters) {
             static_cast<int64_t>(fx().tok->count("Once upon a time there was a great white whale.")));
 }
 
+TEST(FileWorkload, PublicShareGptKeepsWholeConversationsOrDropsThem) {
+  // AIPerf's public ShareGPT: every human/gpt exchange is a turn; one failing exchange drops the
+  // conversation. The per-exchange mode of a ShareGPT file keeps the good exchanges instead.
+  const std::string json =
+      "[{\"id\": \"two\", \"conversations\": ["
+      "{\"from\": \"human\", \"value\": \"Tell me a story about the sea\"},"
+      "{\"from\": \"gpt\", \"value\": \"Once upon a time there was a great white whale.\"},"
+      "{\"from\": \"human\", \"value\": \"And what happened to the whale then?\"},"
+      "{\"from\": \"gpt\", \"value\": \"It swam far away and was never seen again by anyone.\"}]},"
+      " {\"id\": \"mixed\", \"conversations\": ["
+      "{\"from\": \"human\", \"value\": \"Describe the harbour at dawn please\"},"
+      "{\"from\": \"gpt\", \"value\": \"Grey water, gulls, and the smell of salt and tar.\"},"
+      "{\"from\": \"human\", \"value\": \"Hi\"}, {\"from\": \"gpt\", \"value\": \"Hello there my friend!\"}]}]";
+  FileWorkloadOptions whole;
+  whole.sharegpt_whole_conversations = true;
+  auto w = build(json, FileFormat::kShareGpt, whole);
+  ASSERT_TRUE(w) << w.error().message;
+  EXPECT_TRUE(w->multi_turn_history);
+  ASSERT_EQ(w->conversations.size(), 1u);
+  EXPECT_EQ(w->conversations[0].session_id, "two");
+  ASSERT_EQ(w->conversations[0].turns.size(), 2u);
+  EXPECT_EQ(w->conversations[0].turns[1].text, "And what happened to the whale then?");
+  EXPECT_EQ(w->conversations[0].turns[1].max_output_tokens,
+            static_cast<int64_t>(fx().tok->count("It swam far away and was never seen again by anyone.")));
+  EXPECT_EQ(w->filtered_out, 1);
+
+  auto per_exchange = build(json, FileFormat::kShareGpt);
+  ASSERT_TRUE(per_exchange);
+  EXPECT_FALSE(per_exchange->multi_turn_history);
+  ASSERT_EQ(per_exchange->conversations.size(), 2u);
+  EXPECT_EQ(per_exchange->conversations[1].turns.size(), 1u) << "the short exchange alone is dropped";
+}
+
 TEST(FileWorkload, SameSeedSameTexts) {
   const char* trace = "{\"input_length\": 300, \"hash_ids\": [5]}\n{\"input_length\": 77}\n";
   auto a = build(trace, FileFormat::kMooncakeTrace);

@@ -90,6 +90,9 @@ class FakeHub {
         body = "";
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nX-Linked-Etag: \"etag-linked\"\r\n" +
                 "Location: /org/good/resolve/main/tokenizer.json\r\n";
+      } else if (path.find("/datasets/org/data/resolve/main/") == 0) {
+        extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-data\"\r\n";
+        body = "[{\"id\":\"a\"}]";
       } else if (path.find("/org/corrupt/") == 0) {
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-bad\"\r\n";
         body = "{\"model\": [truncated";
@@ -164,6 +167,33 @@ TEST_F(Hub, FollowsTheHubsRedirect) {
   fs::path repo = cache_ / "models--org--moved";
   EXPECT_EQ(testing::read_file((repo / "refs" / "main").string()), kCommit);
   EXPECT_TRUE(fs::is_regular_file(repo / "blobs" / "etag-good")) << "the final answer's ETag names the blob";
+}
+
+TEST_F(Hub, DatasetFileGoesToTheDatasetsFolderThenServesFromCache) {
+  HubFile f;
+  f.type = HubRepoType::kDataset;
+  f.repo_id = "org/data";
+  f.filename = "sub/part.json";
+  f.what = "dataset 'org/data'";
+  auto path = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(path) << path.error().message;
+  const fs::path expected = cache_ / "datasets--org--data" / "snapshots" / kCommit / "sub" / "part.json";
+  EXPECT_EQ(*path, expected.string());
+  std::ifstream in(*path);  // through the relative link to blobs/etag-data
+  std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(body, "[{\"id\":\"a\"}]");
+  EXPECT_TRUE(fs::exists(cache_ / "datasets--org--data" / "blobs" / "etag-data"));
+  EXPECT_EQ(hub_.requests(), 1);
+  auto again = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(*again, *path);
+  EXPECT_EQ(hub_.requests(), 1) << "the second resolution is served from the cache";
+  f.repo_id = "org/missing";
+  f.what = "dataset 'org/missing'";
+  auto missing = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("dataset 'org/missing' (revision main) has no sub/part.json"),
+            std::string::npos) << missing.error().message;
 }
 
 TEST(HubEnvironment, FromASnapshot) {
