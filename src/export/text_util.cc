@@ -87,6 +87,10 @@ void append_decimal(std::string* out, std::string_view digits, int e10) {
 }  // namespace
 
 void append_scaled_number(std::string* out, double base, double divisor) {
+  if (base == 0 && divisor > 0) {  // a third of a record's values (no "-0", as append_number)
+    out->push_back('0');
+    return;
+  }
   const int k = power_of_ten(divisor);
   if (k < 0 || !(std::fabs(base) < 1e15) || base != std::trunc(base) || base == 0) {
     append_json_number(out, base / divisor);
