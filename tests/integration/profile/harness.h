@@ -234,6 +234,14 @@ inline double metric_avg(const Json& summary, const std::string& tag, const std:
   return summary.at(tag).at(stat).get<double>();
 }
 
+// Profile arguments for servebench-mock with the whitespace tokenizer and a 32-token ISL, then
+// `extra`.
+inline std::vector<std::string> simple_mock_args(std::vector<std::string> extra) {
+  std::vector<std::string> a = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "32"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
 // One run of servebench against a fresh servebench-mock that records every request it receives:
 // the mock gets `mock_args` plus --record-requests, servebench `head` + -u URL + `args`.
 struct MockRun {

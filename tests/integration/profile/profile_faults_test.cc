@@ -8,13 +8,7 @@
 namespace servebench::itest {
 namespace {
 
-const std::vector<std::string> kBase = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "32"};
-
-std::vector<std::string> args(std::vector<std::string> extra) {
-  std::vector<std::string> a = kBase;
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
+constexpr auto& args = simple_mock_args;
 
 struct FaultCase {
   const char* mock_kind;

@@ -11,13 +11,7 @@
 namespace servebench::itest {
 namespace {
 
-const std::vector<std::string> kBase = {"-m", "mock-model", "--tokenizer", "simple", "--isl", "32"};
-
-std::vector<std::string> args(std::vector<std::string> extra) {
-  std::vector<std::string> a = kBase;
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
+constexpr auto& args = simple_mock_args;
 
 TEST(Profile, UsageErrorsExitTwoWithOneLineWithinASecond) {
   const std::string dir = make_temp_dir("usage");
