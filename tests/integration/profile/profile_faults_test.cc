@@ -1,9 +1,8 @@
 // servebench profile under faults and stop conditions: every fault kind recorded as its kind,
-// duration + grace, Ctrl-C, cancellation rate and timing, HTTP/2 through nghttpx.
+// duration + grace, Ctrl-C, HTTP/2 through nghttpx.
 #include <algorithm>
 
 #include "integration/profile/harness.h"
-#include "load/worker.h"
 
 namespace servebench::itest {
 namespace {
@@ -115,30 +114,6 @@ TEST(ProfileStop, CtrlCWritesResultsMarkedInterrupted) {
   EXPECT_TRUE(s["was_cancelled"].get<bool>()) << "the summary says the run was interrupted";
   EXPECT_GE(metric_avg(s, "request_count"), 8);
   EXPECT_NE(r.stderr_text.find("interrupted"), std::string::npos);
-}
-
-TEST(ProfileCancel, RateAndDelayCancelTheSeededShareAfterTheDelay) {
-  const std::string dir = make_temp_dir("cancel");
-  Server mock;
-  ASSERT_TRUE(mock.start_mock({"--itl-ms", "10"}));
-  const int n = 60;
-  auto r = run_profile(dir, args({"-u", mock.url(), "--streaming", "--concurrency", "8", "--request-count",
-                                  std::to_string(n), "--osl", "30", "--extra-inputs", "ignore_eos:true",
-                                  "--request-cancellation-rate", "30", "--request-cancellation-delay", "0.1",
-                                  "--random-seed", "7"}), 60);
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  int expected = 0;
-  for (int i = 0; i < n; ++i) expected += load::should_cancel(7, record::Phase::kProfiling, i, 30) ? 1 : 0;
-  ASSERT_GT(expected, 5);
-  int cancelled = 0;
-  for (const auto& rec : r.records()) {
-    if (!rec["metadata"]["was_cancelled"].get<bool>()) continue;
-    ++cancelled;
-    const double after_ms = (rec["metadata"]["cancellation_time_ns"].get<int64_t>() -
-                             rec["metadata"]["request_start_ns"].get<int64_t>()) / 1e6;
-    EXPECT_NEAR(after_ms, 100.0, 10.0);
-  }
-  EXPECT_EQ(cancelled, expected);
 }
 
 // HTTP/2 over TLS (ALPN h2) through nghttpx in front of the mock (HTTP/1.1 behind it). The
