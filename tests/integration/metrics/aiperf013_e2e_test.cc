@@ -64,9 +64,20 @@ TEST(Aiperf013E2E, StreamedBodiesAskForUsageAndTheRowsFollow) {
   // Measured from the credit, never before the request started.
   EXPECT_GE(stat(s, "effective_latency", "min"), stat(s, "request_latency", "min") - 1e-6);
 
+  // Time-weighted sweeps: at most 2 requests in flight (--concurrency 2), each holding its
+  // 32 prompt tokens (the simple tokenizer's count) and then its 16 output tokens.
+  EXPECT_GT(stat(s, "effective_concurrency"), 0.5);
+  EXPECT_EQ(stat(s, "effective_concurrency", "max"), 2);
+  EXPECT_LE(stat(s, "effective_decode_concurrency", "max"), 2);
+  EXPECT_GT(stat(s, "active_decode_throughput"), 0);
+  EXPECT_LE(stat(s, "tokens_in_flight", "max"), 2 * (32 + 16));
+  EXPECT_GT(stat(s, "tokens_in_flight", "max"), 32);
+  EXPECT_TRUE(s["effective_concurrency"]["p1"].is_null());
+
   const std::string csv = read_file(r.artifact_dir + "/profile_export_aiperf.csv");
   for (const char* row : {"\nUsage Prompt Diff % (%),", "\nHTTP Chunks Sent,", "\nHTTP Blocked (ms),",
-                          "\nCredit-to-Start Latency (ms),", "\nCompleted Requests (Success + Error),12"}) {
+                          "\nCredit-to-Start Latency (ms),", "\nCompleted Requests (Success + Error),12",
+                          "\nEffective Concurrency,", "\nTokens In Flight (tokens),"}) {
     EXPECT_NE(csv.find(row), std::string::npos) << row;
   }
 
