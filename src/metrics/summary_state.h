@@ -54,7 +54,7 @@ struct SummaryState {
   int64_t any_min_start_ns = std::numeric_limits<int64_t>::max();
   int64_t any_max_end_ns = 0;
   std::vector<std::pair<int64_t, int64_t>> intervals;  // [start, end) of started requests
-  std::vector<SweepRecord> sweep;                       // every record with a start and an end
+  SweepData sweep;                                      // every record with a start and an end
   ErrorGroups errors;
 };
 

@@ -151,28 +151,75 @@ struct Curves {
   Step conc, decode_conc, prefill_conc, decode, prefill, total, tokens;
 };
 
-// Curves over times relative to `origin` (ns).
-Curves curves(const std::vector<SweepRecord>& recs, int64_t origin) {
-  std::vector<Event> conc, dconc, pconc, dec, pre, tok;
-  for (const SweepRecord& r : recs) {
-    const double start = static_cast<double>(r.start_ns - origin);
-    const double end = static_cast<double>(r.end_ns - origin);
-    const double first = r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN;
-    span(&conc, start, end, 1);
-    span(&dconc, first, end, 1);
-    span(&pconc, start, first, 1);
-    const double gen = end - first, pf = first - start;
-    const bool decodes = gen > 0 && r.osl >= 1;  // false when either is NaN
-    const bool prefills = pf > 0 && !std::isnan(r.isl);
-    if (decodes) span(&dec, first, end, (r.osl - 1) / gen);
-    if (prefills) span(&pre, start, first, r.isl / pf);
-    if (prefills) span(&tok, start, end, r.isl);
-    if (gen > 0 && !std::isnan(r.osl)) span(&tok, first, end, r.osl);
+// One record's times relative to the window start.
+struct Times {
+  double start, first, end;  // first: NaN without a first token
+};
+
+// Decode rate per inter-chunk gap: (OSL - 1) split over the non-zero gaps.
+void chunk_decode(const Times& t, const SweepRecord& r, const double* gaps,
+                  std::vector<Event>* dec) {
+  if (std::isnan(t.first) || !(r.osl >= 1) || r.gap_count == 0) return;
+  uint32_t nonzero = 0;
+  for (uint32_t k = 0; k < r.gap_count; ++k) nonzero += gaps[k] > 0;
+  if (nonzero == 0) return;
+  const double per_gap = (r.osl - 1) / nonzero;
+  double at_ns = t.first;
+  for (uint32_t k = 0; k < r.gap_count; ++k) {
+    if (gaps[k] > 0) span(dec, at_ns, at_ns + gaps[k], per_gap / gaps[k]);
+    at_ns += gaps[k];
   }
-  std::vector<Event> total(dec);
+}
+
+// Tokens in flight with output growing chunk by chunk (AIPerf's per-chunk variant): a record
+// without gaps holds only its input.
+void chunk_tokens(const Times& t, const SweepRecord& r, const double* gaps,
+                  std::vector<Event>* tok) {
+  const bool prefills = t.first > t.start && !std::isnan(r.isl);
+  const bool grows = !std::isnan(t.first) && r.osl >= 1 && r.gap_count > 0;
+  if (prefills) tok->push_back({t.start, r.isl});
+  if (grows) {
+    tok->push_back({t.first, 1});
+    const double per_chunk = (r.osl - 1) / r.gap_count;
+    double at_ns = t.first;
+    for (uint32_t k = 0; k < r.gap_count; ++k) {
+      at_ns += gaps[k];
+      // A chunk stamped at the very end still counts before the end's decrement.
+      tok->push_back({at_ns < t.end ? at_ns : std::nextafter(t.end, -INFINITY), per_chunk});
+    }
+  }
+  const double held = (prefills ? r.isl : 0) + (grows ? r.osl : 0);
+  if (prefills || grows) tok->push_back({t.end, -held});
+}
+
+// Curves over times relative to `origin` (ns).
+Curves curves(const SweepData& data, int64_t origin) {
+  const bool per_chunk = data.per_chunk && !data.gaps.empty();
+  std::vector<Event> conc, dconc, pconc, dec, uniform, pre, tok;
+  for (const SweepRecord& r : data.records) {
+    const Times t{static_cast<double>(r.start_ns - origin),
+                  r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN,
+                  static_cast<double>(r.end_ns - origin)};
+    span(&conc, t.start, t.end, 1);
+    span(&dconc, t.first, t.end, 1);
+    span(&pconc, t.start, t.first, 1);
+    const double gen = t.end - t.first, pf = t.first - t.start;
+    const bool prefills = pf > 0 && !std::isnan(r.isl);  // false when either is NaN
+    if (gen > 0 && r.osl >= 1) span(&uniform, t.first, t.end, (r.osl - 1) / gen);
+    if (prefills) span(&pre, t.start, t.first, r.isl / pf);
+    if (per_chunk) {
+      const double* gaps = data.gaps.data() + r.gap_begin;
+      chunk_decode(t, r, gaps, &dec);
+      chunk_tokens(t, r, gaps, &tok);
+      continue;
+    }
+    if (prefills) span(&tok, t.start, t.end, r.isl);
+    if (gen > 0 && !std::isnan(r.osl)) span(&tok, t.first, t.end, r.osl);
+  }
+  std::vector<Event> total(uniform);
   total.insert(total.end(), pre.begin(), pre.end());
-  return {sweep(conc), sweep(dconc), sweep(pconc), sweep(dec), sweep(pre), sweep(total),
-          sweep(tok)};
+  return {sweep(conc),  sweep(dconc),          sweep(pconc), sweep(per_chunk ? dec : uniform),
+          sweep(pre),   sweep(std::move(total)), sweep(tok)};
 }
 
 MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
@@ -222,21 +269,49 @@ void push(const MetricInfo& info, const Stats& st, std::vector<MetricResult>* ou
 
 }  // namespace
 
-bool sweep_record(const record::RequestRecord& r, const RecordFacts& f, SweepRecord* out) {
-  if (r.request_start_ns <= 0 || r.end_ns <= 0) return false;
-  out->start_ns = r.request_start_ns;
-  out->end_ns = r.end_ns;
+void SweepData::add(const record::RequestRecord& r, const RecordFacts& f) {
+  if (r.request_start_ns <= 0 || r.end_ns <= 0) return;
+  SweepRecord s;
+  s.start_ns = r.request_start_ns;
+  s.end_ns = r.end_ns;
   const bool ok = r.ok();
-  out->first_ns = ok && f.streamed_content() ? f.first_ns : 0;
-  out->isl = ok && f.has_isl ? static_cast<double>(r.input_tokens) : NAN;
-  out->osl = ok && f.has_osl ? f.osl : NAN;
-  return true;
+  s.first_ns = ok && f.streamed_content() ? f.first_ns : 0;
+  s.isl = ok && f.has_isl ? static_cast<double>(r.input_tokens) : NAN;
+  s.osl = ok && f.has_osl ? f.osl : NAN;
+  if (per_chunk) {
+    s.gap_begin = gaps.size();
+    for_each_inter_chunk_latency(r, [this](double gap) { gaps.push_back(gap); });
+    s.gap_count = static_cast<uint32_t>(gaps.size() - s.gap_begin);
+    if (gaps.size() > gap_limit) {
+      per_chunk = false;
+      gaps = std::vector<double>();
+    }
+  }
+  records.push_back(s);
 }
 
-void append_sweep_rows(const std::vector<SweepRecord>& records, int64_t window_start_ns,
-                       int64_t window_end_ns, std::vector<MetricResult>* out) {
-  if (records.empty() || window_end_ns <= window_start_ns) return;
-  const Curves c = curves(records, window_start_ns);
+void SweepData::merge(SweepData&& o) {
+  per_chunk = per_chunk && o.per_chunk && gaps.size() + o.gaps.size() <= gap_limit;
+  const size_t offset = gaps.size();
+  for (SweepRecord& s : o.records) s.gap_begin += offset;
+  records.insert(records.end(), o.records.begin(), o.records.end());
+  if (per_chunk) {
+    gaps.insert(gaps.end(), o.gaps.begin(), o.gaps.end());
+  } else {
+    gaps = std::vector<double>();
+  }
+  o.records = std::vector<SweepRecord>();
+  o.gaps = std::vector<double>();
+}
+
+size_t SweepData::memory_bytes() const {
+  return records.capacity() * sizeof(SweepRecord) + gaps.capacity() * sizeof(double);
+}
+
+void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
+                       std::vector<MetricResult>* out) {
+  if (data.records.empty() || window_end_ns <= window_start_ns) return;
+  const Curves c = curves(data, window_start_ns);
   const double ws = 0;
   const double we = static_cast<double>(window_end_ns - window_start_ns);
   const Step decode_user = divide(c.decode, c.decode_conc);

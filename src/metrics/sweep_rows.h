@@ -5,10 +5,14 @@
 // Per record: start (request_start_ns), first token (generation start; streamed responses with
 // content only), end (end_ns), ISL and OSL (successful records only). Every record with a start
 // and an end is in flight over [start, end); in prefill over [start, first token), in decode over
-// [first token, end). A request decodes at (OSL - 1) / (end - first token) tokens/ns and
-// prefills at ISL / (first token - start), spread uniformly over those spans (AIPerf's
-// request-level curves; its per-chunk variant is not computed). Tokens in flight: ISL from the
-// start, plus OSL from the first token, until the end.
+// [first token, end). A request prefills at ISL / (first token - start) tokens/ns. Decode, as
+// AIPerf by default, follows the response's chunks: the OSL - 1 tokens after the first are split
+// evenly over its non-zero inter-chunk gaps, each gap carrying its share at share / gap; tokens
+// in flight are ISL from the start, 1 at the first token and (OSL - 1) / gaps more at each later
+// chunk, until the end. When the chunk gaps are not all held (past the per-chunk bound, or with
+// the inter-chunk list off) both fall back to AIPerf's request-level curves: OSL - 1 tokens
+// spread evenly over [first token, end), and OSL added at the first token. Total throughput is
+// always prefill plus the request-level decode curve, as in AIPerf.
 //
 //   effective_concurrency, effective_{prefill,decode}_concurrency    requests in each span
 //   effective_{prefill,decode,total}_throughput                       summed rates, tokens/sec
@@ -17,12 +21,14 @@
 //   tokens_in_flight                                                  tokens
 //   active_*: the same rate curves weighted only over the time their span has a request in it
 //   (decode and its per-user form, prefill and its per-user form; total over any request).
-// Effective rows are in the console's Effective table; active rows are JSON and CSV only.
+// Effective rows and tokens_in_flight are in the console's Effective table; active rows are JSON
+// and CSV only.
 // Reported as soon as one record has a start and an end.
 //
-// Thread safety: pure functions.
+// Thread safety: pure functions; a SweepData is a value with one owner.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -38,14 +44,26 @@ struct SweepRecord {
   int64_t end_ns = 0;
   double isl = 0;  // NaN when unknown
   double osl = 0;  // NaN when unknown
+  size_t gap_begin = 0;     // its inter-chunk gaps: SweepData::gaps[gap_begin, + gap_count)
+  uint32_t gap_count = 0;
 };
 
-// The record's sweep facts, or false when it has no start or no end.
-bool sweep_record(const record::RequestRecord& r, const RecordFacts& f, SweepRecord* out);
+// What the sweep rows keep per summary: one SweepRecord per record with a start and an end, and
+// the inter-chunk gaps of the successful streamed ones while they fit `gap_limit`.
+struct SweepData {
+  std::vector<SweepRecord> records;
+  std::vector<double> gaps;  // ns
+  bool per_chunk = true;     // every record's gaps are held
+  size_t gap_limit = SIZE_MAX;
+
+  void add(const record::RequestRecord& r, const RecordFacts& f);
+  void merge(SweepData&& other);  // `other` is left empty
+  size_t memory_bytes() const;
+};
 
 // Appends the sweep rows over [window_start_ns, window_end_ns] to `out`; nothing when no
 // record has a start and an end or the window is empty.
-void append_sweep_rows(const std::vector<SweepRecord>& records, int64_t window_start_ns,
-                       int64_t window_end_ns, std::vector<MetricResult>* out);
+void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
+                       std::vector<MetricResult>* out);
 
 }  // namespace servebench::metrics

@@ -75,9 +75,10 @@ TEST(Aiperf013E2E, StreamedBodiesAskForUsageAndTheRowsFollow) {
   EXPECT_TRUE(s["effective_concurrency"]["p1"].is_null());
 
   const std::string csv = read_file(r.artifact_dir + "/profile_export_aiperf.csv");
-  for (const char* row : {"\nUsage Prompt Diff % (%),", "\nHTTP Chunks Sent,", "\nHTTP Blocked (ms),",
-                          "\nCredit-to-Start Latency (ms),", "\nCompleted Requests (Success + Error),12",
-                          "\nEffective Concurrency,", "\nTokens In Flight (tokens),"}) {
+  for (const char* row :
+       {"\nUsage Prompt Diff % (%),", "\nHTTP Chunks Sent,", "\nHTTP Blocked (ms),",
+        "\nCredit-to-Start Latency (ms),", "\nCompleted Requests (Success + Error),12",
+        "\nEffective Concurrency,", "\nTokens In Flight (tokens),"}) {
     EXPECT_NE(csv.find(row), std::string::npos) << row;
   }
 

@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "unit/metrics/record_fixtures.h"
+
 namespace servebench::metrics {
 namespace {
+
+using servebench::testing::make_stream_record;
+using servebench::testing::StreamSpec;
 
 // Window [0, 100] ns (the times are relative to the window start, so any origin gives the same:
 // the test below shifts them by 1.7e18 ns).
@@ -16,8 +21,11 @@ namespace {
 // B: start 20, first token 40, end 60, ISL 40, OSL 11 → prefill 2 tok/ns over [20, 40),
 //    decode 10 / 20 = 0.5 tok/ns over [40, 60).
 // Nothing runs over [60, 100].
-std::vector<SweepRecord> two() {
-  return {{0, 10, 50, 100, 21}, {20, 40, 60, 40, 11}};
+// Without inter-chunk gaps the curves are request-level.
+SweepData two() {
+  SweepData d;
+  d.records = {{0, 10, 50, 100, 21}, {20, 40, 60, 40, 11}};
+  return d;
 }
 
 const MetricResult* find(const std::vector<MetricResult>& v, std::string_view tag) {
@@ -83,7 +91,8 @@ TEST(SweepRowsTest, TokensInFlightHoldInputThenOutput) {
 }
 
 TEST(SweepRowsTest, NonStreamedRequestsOnlyHaveConcurrency) {
-  std::vector<SweepRecord> recs{{1, 0, 50, 100, 21}};  // no first token
+  SweepData recs;
+  recs.records = {{1, 0, 50, 100, 21}};  // no first token
   std::vector<MetricResult> out;
   append_sweep_rows(recs, 0, 100, &out);
   EXPECT_DOUBLE_EQ(find(out, "effective_concurrency")->stats.avg, 0.49);
@@ -94,7 +103,7 @@ TEST(SweepRowsTest, NonStreamedRequestsOnlyHaveConcurrency) {
 TEST(SweepRowsTest, EpochSizedTimesGiveTheSameCurves) {
   auto recs = two();
   const int64_t epoch = 1'700'000'000'000'000'001;
-  for (auto& r : recs) {
+  for (auto& r : recs.records) {
     r.start_ns += epoch;
     r.first_ns += epoch;
     r.end_ns += epoch;
@@ -106,9 +115,47 @@ TEST(SweepRowsTest, EpochSizedTimesGiveTheSameCurves) {
   EXPECT_DOUBLE_EQ(find(out, "tokens_in_flight")->stats.avg, 76.6);
 }
 
+// A alone, with chunks at 10, 20, 20 and 40 ns (gaps 10, 0, 20): its 20 tokens after the first
+// go 10 per non-zero gap, so it decodes at 1 tok/ns over [10,20) and 0.5 over [20,40), and its
+// output in flight grows 1 at 10, then 20/3 at each later chunk.
+TEST(SweepRowsTest, DecodeAndTokensInFlightFollowTheChunks) {
+  SweepData d;
+  d.records = {{0, 10, 50, 100, 21, 0, 3}};
+  d.gaps = {10, 0, 20};
+  std::vector<MetricResult> out;
+  append_sweep_rows(d, 0, 100, &out);
+  const auto* dec = find(out, "effective_decode_throughput");
+  EXPECT_NEAR(dec->stats.avg, 2e8, 1);  // 20 tokens over 100 ns
+  EXPECT_NEAR(dec->stats.max, 1e9, 1);
+  EXPECT_NEAR(find(out, "active_decode_throughput")->stats.avg, 20.0 / 40 * 1e9, 1);
+  // Total keeps the request-level decode: 20 tokens over [10,50) plus 100 prefill tokens.
+  EXPECT_NEAR(find(out, "effective_total_throughput")->stats.max, 10e9 , 1);
+  EXPECT_NEAR(find(out, "effective_total_throughput")->stats.avg, 1.2e9, 1);
+  // [0,10) 100, [10,20) 101, [20,40) 101 + 40/3, [40,50) 121.
+  const double area = 1000 + 1010 + 20 * (101 + 40.0 / 3) + 1210;
+  EXPECT_NEAR(find(out, "tokens_in_flight")->stats.avg, area / 100, 1e-9);
+  EXPECT_DOUBLE_EQ(find(out, "tokens_in_flight")->stats.max, 121);
+}
+
+TEST(SweepRowsTest, GapsPastTheBoundFallBackToRequestLevel) {
+  StreamSpec s;
+  s.gaps_ns = {1000, 1000, 1000};
+  const auto r = make_stream_record(0, s);
+  SweepData d;
+  d.gap_limit = 2;
+  d.add(r, record_facts(r, core::kTextGenerationCaps));
+  EXPECT_FALSE(d.per_chunk);
+  EXPECT_TRUE(d.gaps.empty());
+  SweepData e;
+  e.add(r, record_facts(r, core::kTextGenerationCaps));
+  EXPECT_TRUE(e.per_chunk);
+  EXPECT_EQ(e.gaps, (std::vector<double>{1000, 1000, 1000}));
+  EXPECT_EQ(e.records[0].gap_count, 3u);
+}
+
 TEST(SweepRowsTest, NothingWithoutRecordsOrWindow) {
   std::vector<MetricResult> out;
-  append_sweep_rows({}, 0, 100, &out);
+  append_sweep_rows(SweepData{}, 0, 100, &out);
   EXPECT_TRUE(out.empty());
   append_sweep_rows(two(), 100, 100, &out);
   EXPECT_TRUE(out.empty());
