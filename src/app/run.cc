@@ -236,7 +236,9 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   ep_opts.model = cfg.model();
   ep_opts.streaming = cfg.streaming;
   ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
-  ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
+  // Every streamed chat/completions body asks for the usage chunk, as AIPerf 0.13 does; an
+  // --extra-inputs stream_options replaces it ({"include_usage":false} turns it off).
+  ep_opts.include_usage = true;
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
   auto endpoint = spec_of(cfg).make_endpoint(ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);

@@ -1,6 +1,7 @@
 #include "export/csv_export.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "export/text_util.h"
 #include "metrics/metric_info.h"
@@ -53,7 +54,10 @@ std::string render_summary_csv(const metrics::Summary& s) {
       for (const char* k : kStatKeys) {
         out += ",";
         double v;
-        if (m->stats.get(k, &v)) append_number(&out, v / m->info->display_divisor);
+        // A statistic a row does not have (NaN: the sweep rows' p1..p25, p75, sum) stays empty.
+        if (m->stats.get(k, &v) && !std::isnan(v)) {
+          append_number(&out, v / m->info->display_divisor);
+        }
       }
       out += "\n";
     }
@@ -88,7 +92,7 @@ std::string render_timeslices_csv(const std::vector<metrics::TimeSlice>& slices,
       }
       for (const char* k : kStatKeys) {
         double v;
-        if (!m->stats.get(k, &v)) continue;
+        if (!m->stats.get(k, &v) || std::isnan(v)) continue;
         out += prefix + k + ",";
         append_number(&out, v / m->info->display_divisor);
         out += "\n";

@@ -48,6 +48,35 @@ void wall_key(std::string* out, const char* k, const record::RunAnchor& a, int64
   out->push_back(',');
 }
 
+// AIPerf 0.13's phase keys: a run's phases are an optional warm-up and then one profiling phase,
+// each named after its kind; profiling_index counts profiling phases only (null for warm-up).
+void phase_keys(const RequestRecord& r, std::string* out) {
+  key(out, "phase_index");
+  append_int(out, r.phase_index);
+  out->push_back(',');
+  key(out, "profiling_index");
+  out->append(r.phase == record::Phase::kProfiling ? "0" : "null");
+  out->push_back(',');
+  key(out, "phase_name");
+  append_json_string(out, record::phase_name(r.phase));
+  out->push_back(',');
+  key(out, "phase_kind");
+  append_json_string(out, record::phase_name(r.phase));
+  out->push_back(',');
+}
+
+// AIPerf 0.13's session-tree keys. servebench's sessions have no sub-agent forks, so every
+// record is a root (depth 0, its own correlation id). A record AIPerf would mark as a skipped
+// context overflow is left out of its exports, so an exported line always says false.
+void session_tree_keys(const RequestRecord& r, std::string* out) {
+  key(out, "context_overflow_skip");
+  out->append("false,");
+  key(out, "agent_depth");
+  out->append("0,");
+  key(out, "root_correlation_id");
+  append_json_string(out, r.x_correlation_id);
+}
+
 void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
   key(out, "metadata");
   out->push_back('{');
@@ -79,14 +108,21 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* o
   key(out, "url_index");
   append_int(out, r.url_index);
   out->push_back(',');
+  key(out, "record_processor_id");
+  out->append("\"record_processor_");
+  append_int(out, r.processor_slot);
+  out->append("\",");
   key(out, "benchmark_phase");
   append_json_string(out, record::phase_name(r.phase));
   out->push_back(',');
+  phase_keys(r, out);
   key(out, "was_cancelled");
   out->append(r.cancelled() ? "true" : "false");
   out->push_back(',');
   key(out, "cancellation_time_ns");
   wall_or_null(out, a, r.cancelled() ? (r.cancel_ns ? r.cancel_ns : r.end_ns) : 0);
+  out->push_back(',');
+  session_tree_keys(r, out);
   out->push_back('}');
 }
 

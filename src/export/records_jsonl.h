@@ -6,7 +6,10 @@
 // metadata: session_num, x_request_id, x_correlation_id, conversation_id, turn_index,
 // credit_issued_ns, request_start_ns, request_ack_ns (first byte), request_end_ns (wall ns,
 // null when it did not happen), worker_id, benchmark_phase, was_cancelled,
-// cancellation_time_ns, plus intended_ns and url_index. Metric values are in display units
+// cancellation_time_ns, record_processor_id ("record_processor_<thread>"), AIPerf 0.13's
+// phase_index, profiling_index, phase_name, phase_kind, context_overflow_skip (false),
+// agent_depth (0) and root_correlation_id (= x_correlation_id), plus intended_ns and url_index.
+// Metric values are in display units
 // (ms for times); inter_chunk_latency is a list. Failed requests carry only error_isl.
 // Cancelled requests are kept, marked was_cancelled, error type "cancelled", code 499.
 // "servebench" holds our per-request extras (schedule_lag, *_from_intended in ms) and what a

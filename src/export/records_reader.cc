@@ -61,6 +61,20 @@ double metric(Object metrics, const char* tag, double to_base = 1.0) {
   return d * to_base;
 }
 
+// A byte count: written in KB (1024 bytes, AIPerf's unit) or, by older files, in B; -1 when
+// the line does not carry it.
+int64_t bytes_metric(Object metrics, const char* tag) {
+  Element m, u;
+  Object o;
+  std::string_view unit;
+  const double v = metric(metrics, tag);
+  if (std::isnan(v) || !field(metrics, tag, &m) || m.get_object().get(o) != simdjson::SUCCESS)
+    return -1;
+  const bool kb = field(o, "unit", &u) && u.get_string().get(unit) == simdjson::SUCCESS &&
+                  unit == "KB";
+  return std::llround(kb ? v * 1024 : v);
+}
+
 // Exact ns from a shortest-round-trip ms value (see records_jsonl.h).
 int64_t ms_to_exact_ns(double ms) { return std::llround(ms * 1e6); }
 
@@ -98,6 +112,7 @@ void read_metadata(Object m, RequestRecord* r) {
                  ? record::Phase::kWarmup
                  : record::Phase::kProfiling;
   r->cancel_ns = int_or(m, "cancellation_time_ns", 0);
+  r->phase_index = static_cast<uint8_t>(int_or(m, "phase_index", 0));
 }
 
 void read_error(Object line, RequestRecord* r) {
@@ -130,8 +145,9 @@ void read_usage_and_bytes(Object metrics, RequestRecord* r) {
   r->usage.tool_use_prompt_tokens = count("usage_tool_use_prompt_tokens");
   const double audio_s = metric(metrics, "usage_prompt_audio_seconds");  // written in sec
   r->usage.prompt_audio_seconds = std::isnan(audio_s) ? -1.0 : audio_s;
-  r->request_bytes = std::max<int64_t>(0, count("http_req_data_sent"));
-  r->response_bytes = std::max<int64_t>(0, count("http_req_data_received"));
+  r->request_bytes = std::max<int64_t>(0, bytes_metric(metrics, "http_req_data_sent"));
+  r->response_bytes = std::max<int64_t>(0, bytes_metric(metrics, "http_req_data_received"));
+  r->request_writes = static_cast<int32_t>(std::max<int64_t>(0, count("http_req_chunks_sent")));
   r->connection_reused = metric(metrics, "http_req_connection_reused") > 0;
   r->usage.spec_steps = count("spec_decode_steps");
   r->usage.spec_accepted_tokens = count("spec_decode_accepted_draft_tokens");

@@ -106,6 +106,9 @@ std::string render_summary_json(const JsonInput& in) {
   j["start_time"] = c.start_wall_ns ? json(format_wall_time(c.start_wall_ns)) : json(nullptr);
   j["end_time"] = c.end_wall_ns ? json(format_wall_time(c.end_wall_ns)) : json(nullptr);
   j["was_cancelled"] = c.interrupted;
+  // AIPerf 0.13: false (with the reason) when the run stopped before every record was in.
+  j["is_complete"] = !c.interrupted;
+  if (c.interrupted) j["incomplete_reason"] = "Run cancelled before all records were processed.";
   j["input_config"] = input_config(c.input_config_json);
   json run_info;
   run_info["benchmark_id"] = c.benchmark_id;

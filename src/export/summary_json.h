@@ -1,7 +1,8 @@
 // profile_export_aiperf.json and profile_export_aiperf_timeslices.json writers.
 //
 // Layout (AIPerf schema 1.4; docs/metrics.md lists every key): schema_version,
-// servebench_version, benchmark_id, start_time, end_time, was_cancelled, input_config,
+// servebench_version, benchmark_id, start_time, end_time, was_cancelled, is_complete (and
+// incomplete_reason when interrupted), input_config,
 // run_info, error_summary, then one key per metric tag in display units ({"unit", "avg", "p1"
 // .. "p99", "min", "max", "std", "count", "sum"} for record metrics, {"unit", "avg"} for
 // aggregate and derived ones), warmup_metrics (when warm-up requests ran), and our additions

@@ -105,6 +105,7 @@ std::vector<PhaseSpec> phases_from_spec(const LoadSpec& s) {
   }
   PhaseSpec p = base;
   p.phase = record::Phase::kProfiling;
+  p.index = static_cast<int>(out.size());
   p.rate_series = s.rate_series;
   p.request_count = s.request_count;
   p.duration_ns = s.duration_ns;

@@ -32,6 +32,7 @@ inline constexpr int64_t kRateRampUpdateNs = 100'000'000;  // AIPerf's 0.1 s rat
 
 struct PhaseSpec {
   record::Phase phase = record::Phase::kProfiling;
+  int index = 0;                              // position in the run's ordered phases
   std::optional<double> request_rate;         // open loop when set
   ArrivalPattern pattern = ArrivalPattern::kPoisson;
   double smoothness = 1.0;

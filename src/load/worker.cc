@@ -220,6 +220,7 @@ Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_
   auto& rec = req->rec;
   rec.request_index = index;
   rec.phase = phase_;
+  rec.phase_index = static_cast<uint8_t>(plan_->spec.index);
   rec.worker_id = id_;
   rec.model = settings_.models[settings_.model_of(index)];
   rec.streaming = settings_.streaming;

@@ -87,6 +87,8 @@ struct Worker::Request final : transport::ResponseHandler {
     rec.tls_done_ns = t.tls_done_ns;
   }
 
+  void on_request_writes(int32_t writes) override { rec.request_writes = writes; }
+
   void on_request_sent(int64_t sent_ns) override {
     rec.request_sent_ns = sent_ns;
     if (cancel_timer_armed) arm_cancel(sent_ns);

@@ -61,28 +61,36 @@ double reused(const F& f) { return f.r->connection_reused ? 1.0 : 0.0; }
 double chunks_received(const F& f) {
   return f.r->response_reads > 0 ? num(f.r->response_reads) : NAN;
 }
+double chunks_sent(const F& f) {
+  return f.r->request_writes > 0 ? num(f.r->request_writes) : NAN;
+}
 
+// Display: ms for times; KB (1024 bytes, AIPerf's unit) for sizes; counts and the reuse
+// ratio as they are.
 struct Fn {
   S slot;
   RecordValueFn fn;
-  bool ms;
+  double divisor;
   std::string_view unit;
 };
+constexpr double kMs = 1e6;
+constexpr double kKiB = 1024;
 constexpr Fn kFns[] = {
-    {S::kHttpReqBlocked, blocked, true, "ms"},
-    {S::kHttpReqDnsLookup, dns, true, "ms"},
-    {S::kHttpReqConnecting, connecting, true, "ms"},
-    {S::kHttpReqTlsHandshaking, tls, true, "ms"},
-    {S::kHttpReqSending, sending, true, "ms"},
-    {S::kHttpReqWaiting, waiting, true, "ms"},
-    {S::kHttpReqReceiving, receiving, true, "ms"},
-    {S::kHttpReqDuration, duration, true, "ms"},
-    {S::kHttpReqConnectionOverhead, overhead, true, "ms"},
-    {S::kHttpReqTotal, total, true, "ms"},
-    {S::kHttpReqDataSent, data_sent, false, "B"},
-    {S::kHttpReqDataReceived, data_received, false, "B"},
-    {S::kHttpReqConnectionReused, reused, false, "count"},
-    {S::kHttpReqChunksReceived, chunks_received, false, "count"},
+    {S::kHttpReqBlocked, blocked, kMs, "ms"},
+    {S::kHttpReqDnsLookup, dns, kMs, "ms"},
+    {S::kHttpReqConnecting, connecting, kMs, "ms"},
+    {S::kHttpReqTlsHandshaking, tls, kMs, "ms"},
+    {S::kHttpReqSending, sending, kMs, "ms"},
+    {S::kHttpReqWaiting, waiting, kMs, "ms"},
+    {S::kHttpReqReceiving, receiving, kMs, "ms"},
+    {S::kHttpReqDuration, duration, kMs, "ms"},
+    {S::kHttpReqConnectionOverhead, overhead, kMs, "ms"},
+    {S::kHttpReqTotal, total, kMs, "ms"},
+    {S::kHttpReqDataSent, data_sent, kKiB, "KB"},
+    {S::kHttpReqDataReceived, data_received, kKiB, "KB"},
+    {S::kHttpReqConnectionReused, reused, 1, "ratio"},
+    {S::kHttpReqChunksReceived, chunks_received, 1, "count"},
+    {S::kHttpReqChunksSent, chunks_sent, 1, "count"},
 };
 
 }  // namespace
@@ -96,8 +104,9 @@ int64_t send_start_ns(const record::RequestRecord& r) {
 MetricInfo row(std::string_view tag, std::string_view header, RecordMetric slot, int order) {
   for (const Fn& f : kFns) {
     if (f.slot != slot) continue;
-    MetricInfo m{tag, header, f.unit, f.ms ? 1e6 : 1.0, MetricKind::kRecord,
-                 static_cast<uint32_t>(kNoCsv | (f.ms ? 0u : kIntegerValued)), order};
+    // In the CSV as AIPerf has them (its CSV leaves out only internal and experimental rows).
+    MetricInfo m{tag, header, f.unit, f.divisor, MetricKind::kRecord,
+                 static_cast<uint32_t>(f.divisor == kMs ? kNoFlags : kIntegerValued), order};
     m.slot = slot;
     m.value = f.fn;
     m.group = ConsoleGroup::kHttpTrace;

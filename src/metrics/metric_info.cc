@@ -7,6 +7,7 @@
 #include <array>
 
 #include "metrics/sample_series.h"
+#include "metrics/aiperf013_rows.h"
 #include "metrics/http_trace_rows.h"
 #include "metrics/prefix_cache_rows.h"
 #include "metrics/spec_decode_rows.h"
@@ -324,13 +325,14 @@ const MetricInfo kMetrics[] = {
           S::kUsageRejectedPredictionTokens, usage_rows::rejected),
     usage("usage_total_tokens", "Usage Total Tokens", kOut | kLib, 1200, S::kUsageTotalTokens,
           usage_rows::total),
-    rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff", "%", 1, kIn | kNoConsole, 0,
+    rec("usage_prompt_tokens_diff_pct", "Usage Prompt Diff %", "%", 1, kIn | kNoConsole, 0,
         S::kUsagePromptDiffPct, u_prompt_diff),
-    rec("usage_completion_tokens_diff_pct", "Usage Completion Diff", "%", 1, kOut | kNoConsole, 0,
+    rec("usage_completion_tokens_diff_pct", "Usage Completion Diff %", "%", 1, kOut | kNoConsole, 0,
         S::kUsageCompletionDiffPct, u_completion_diff),
-    rec("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff", "%", 1, kReason | kNoConsole, 0,
+    rec("usage_reasoning_tokens_diff_pct", "Usage Reasoning Diff %", "%", 1,
+        kReason | kNoConsole, 0,
         S::kUsageReasoningDiffPct, u_reasoning_diff),
-    rec("osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, kOut | kNoConsole, 0,
+    rec("osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", 1, kOut | kNoConsole, 0,
         S::kOslMismatchDiffPct, osl_mismatch),
     rec("error_isl", "Error Input Sequence Length", "tokens", 1, kIn | kErrorOnly | kTok, 0,
         S::kErrorIsl, error_isl),
@@ -340,25 +342,30 @@ const MetricInfo kMetrics[] = {
         0, S::kStreamPrefillLatency, stream_prefill),
     // HTTP timing (k6's names, AIPerf's http_req_* rows; metrics/http_trace_rows.h). Console:
     // the HTTP Trace table of --show-trace-timing only.
-    http_trace_rows::row("http_req_blocked", "HTTP Request Blocked", S::kHttpReqBlocked, 3000),
-    http_trace_rows::row("http_req_dns_lookup", "HTTP Request DNS Lookup", S::kHttpReqDnsLookup, 3010),
-    http_trace_rows::row("http_req_connecting", "HTTP Request Connecting", S::kHttpReqConnecting, 3020),
-    http_trace_rows::row("http_req_tls_handshaking", "HTTP Request TLS Handshaking",
+    http_trace_rows::row("http_req_blocked", "HTTP Blocked", S::kHttpReqBlocked, 3000),
+    http_trace_rows::row("http_req_dns_lookup", "HTTP DNS Lookup", S::kHttpReqDnsLookup, 3010),
+    http_trace_rows::row("http_req_connecting", "HTTP Connecting", S::kHttpReqConnecting, 3020),
+    http_trace_rows::row("http_req_tls_handshaking", "HTTP TLS Handshaking",
                          S::kHttpReqTlsHandshaking, 3030),
-    http_trace_rows::row("http_req_sending", "HTTP Request Sending", S::kHttpReqSending, 3040),
-    http_trace_rows::row("http_req_waiting", "HTTP Request Waiting", S::kHttpReqWaiting, 3050),
-    http_trace_rows::row("http_req_receiving", "HTTP Request Receiving", S::kHttpReqReceiving, 3060),
-    http_trace_rows::row("http_req_duration", "HTTP Request Duration", S::kHttpReqDuration, 3070),
+    http_trace_rows::row("http_req_sending", "HTTP Sending", S::kHttpReqSending, 3040),
+    http_trace_rows::row("http_req_waiting", "HTTP Waiting (TTFB)", S::kHttpReqWaiting, 3050),
+    http_trace_rows::row("http_req_receiving", "HTTP Receiving", S::kHttpReqReceiving, 3060),
+    http_trace_rows::row("http_req_duration", "HTTP Duration (excl. conn)", S::kHttpReqDuration,
+                         3070),
     http_trace_rows::row("http_req_connection_overhead", "HTTP Connection Overhead",
                          S::kHttpReqConnectionOverhead, 3080),
-    http_trace_rows::row("http_req_total", "HTTP Request Total", S::kHttpReqTotal, 3090),
-    http_trace_rows::row("http_req_data_sent", "HTTP Request Data Sent", S::kHttpReqDataSent, 3100),
-    http_trace_rows::row("http_req_data_received", "HTTP Request Data Received",
+    http_trace_rows::row("http_req_total", "HTTP Total Time", S::kHttpReqTotal, 3090),
+    http_trace_rows::row("http_req_data_sent", "HTTP Data Sent", S::kHttpReqDataSent, 3100),
+    http_trace_rows::row("http_req_data_received", "HTTP Data Received",
                          S::kHttpReqDataReceived, 3110),
     http_trace_rows::row("http_req_connection_reused", "HTTP Connection Reused",
                          S::kHttpReqConnectionReused, 3120),
-    http_trace_rows::row("http_req_chunks_received", "HTTP Request Chunks Received",
+    http_trace_rows::row("http_req_chunks_received", "HTTP Chunks Received",
                          S::kHttpReqChunksReceived, 3130),
+    http_trace_rows::row("http_req_chunks_sent", "HTTP Chunks Sent", S::kHttpReqChunksSent, 3125),
+    // AIPerf 0.13's credit-anchored latencies (metrics/aiperf013_rows.h).
+    aiperf013_rows::credit_to_start_latency(0),
+    aiperf013_rows::effective_latency(5000),
     // Speculative decoding (vLLM / SGLang usage counts; metrics/spec_decode_rows.h).
     spec_decode_rows::row("spec_decode_acceptance_length", "Spec Decode Acceptance Length",
                           S::kSpecDecodeAcceptanceLength, 4000),
@@ -383,6 +390,7 @@ const MetricInfo kMetrics[] = {
     // Aggregates.
     formula("request_count", "Request Count", "requests", 1, K::kAggregate,
             kLargerIsBetter | kIntegerValued, 1100, request_count),
+    aiperf013_rows::completed_request_count(1075),
     formula("error_request_count", "Error Request Count", "requests", 1, K::kAggregate,
             kErrorOnly | kIntegerValued | kNoConsole, 0, error_count),
     formula("good_request_count", "GoodRequestCount", "requests", 1, K::kAggregate,
@@ -505,6 +513,8 @@ std::string_view console_group_name(ConsoleGroup g) {
       return "Spec Decode";
     case ConsoleGroup::kHttpTrace:
       return "HTTP Trace";
+    case ConsoleGroup::kEffective:
+      return "Effective";
     case ConsoleGroup::kDefault:
       break;
   }

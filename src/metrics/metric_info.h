@@ -52,8 +52,9 @@ enum MetricFlag : uint32_t {
 // The console table a row is shown in (AIPerf's console_group): kDefault in the endpoint's main
 // table, kUsage in "<title>: Usage" after it. Rows flagged kNoConsole are in no table.
 // kSpecDecode: "<title>: Spec Decode" (speculative decoding, when the server reports it);
-// kHttpTrace: the HTTP timing table, printed only with --show-trace-timing.
-enum class ConsoleGroup : uint8_t { kDefault, kUsage, kSpecDecode, kHttpTrace };
+// kHttpTrace: the HTTP timing table, printed only with --show-trace-timing; kEffective:
+// "<title>: Effective" (AIPerf 0.13's coordinated-omission-aware rows).
+enum class ConsoleGroup : uint8_t { kDefault, kUsage, kSpecDecode, kHttpTrace, kEffective };
 // The suffix of the group's table title ("" for kDefault, "Usage", "Spec Decode", "HTTP Trace").
 std::string_view console_group_name(ConsoleGroup g);
 

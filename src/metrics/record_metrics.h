@@ -77,6 +77,7 @@ enum class RecordMetric : uint8_t {
   kHttpReqConnectionOverhead,
   kHttpReqTotal,
   kHttpReqChunksReceived,
+  kHttpReqChunksSent,
   kSpecDecodeAcceptanceLength,
   kSpecDecodeDraftAcceptanceRate,
   kSpecDecodeAcceptedPerVerified,
@@ -90,6 +91,9 @@ enum class RecordMetric : uint8_t {
   kLatencyFromIntended,   // response end - intended
   kPrefixHitBlocks,       // weka_trace: theoretical prefix-cache hit blocks of the turn
   kPrefixTotalBlocks,     // weka_trace: the turn's hash blocks
+  // AIPerf's, computed at summary time there, so not in its per-record lines either.
+  kCreditToStartLatency,  // request_start - credit_issued, every started request
+  kEffectiveLatency,      // end - credit_issued, every started request
   kSlotEnd,
   kNone = 255,
 };

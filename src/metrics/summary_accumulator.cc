@@ -16,6 +16,9 @@ struct SummaryAccumulator::State : SummaryState {};
 namespace {
 
 void choose_slots(const SummaryOptions& o, SummaryState* st) {
+  // The sweep rows follow the chunks while the inter-chunk list is on and within its bound.
+  st->sweep.per_chunk = o.inter_chunk_latency;
+  st->sweep.gap_limit = o.exact_chunk_samples;
   for (size_t i = 0; i < kNumRecordSlots; ++i) {
     const RecordMetric m = static_cast<RecordMetric>(i);
     const MetricInfo* info = slot_metric(m);
@@ -131,6 +134,7 @@ void SummaryAccumulator::reserve(size_t records) {
     }
   }
   state_->intervals.reserve(state_->intervals.size() + records);
+  state_->sweep.records.reserve(state_->sweep.records.size() + records);
 }
 
 void SummaryAccumulator::add(const RequestRecord& r) {
@@ -143,6 +147,7 @@ void SummaryAccumulator::add(const RequestRecord& r) {
   if (r.request_start_ns > 0) {
     st.intervals.emplace_back(r.request_start_ns, std::max(r.end_ns, r.request_start_ns));
   }
+  st.sweep.add(r, f);
   if (r.dropped()) {
     ++st.cancelled_request_count;
     return;
@@ -185,6 +190,7 @@ void SummaryAccumulator::merge(SummaryAccumulator&& other) {
   a.any_min_start_ns = std::min(a.any_min_start_ns, b.any_min_start_ns);
   a.any_max_end_ns = std::max(a.any_max_end_ns, b.any_max_end_ns);
   append(&a.intervals, std::move(b.intervals));
+  a.sweep.merge(std::move(b.sweep));
   a.errors.merge(std::move(b.errors));
   *other.state_ = State();
   choose_slots(other.options_, other.state_);
@@ -204,6 +210,7 @@ size_t SummaryAccumulator::memory_bytes() const {
   size_t bytes = sizeof(State);
   for (const auto& col : st.columns) bytes += col.capacity() * sizeof(double);
   bytes += st.intervals.capacity() * sizeof(st.intervals[0]);
+  bytes += st.sweep.memory_bytes();
   for (const auto& cl : st.chunk_lists) bytes += cl.series.memory_bytes();
   bytes += st.errors.memory_bytes();
   return bytes;

@@ -15,6 +15,7 @@
 #include "metrics/record_metrics.h"
 #include "metrics/sample_series.h"
 #include "metrics/summary.h"
+#include "metrics/sweep_rows.h"
 
 namespace servebench::metrics {
 
@@ -53,6 +54,7 @@ struct SummaryState {
   int64_t any_min_start_ns = std::numeric_limits<int64_t>::max();
   int64_t any_max_end_ns = 0;
   std::vector<std::pair<int64_t, int64_t>> intervals;  // [start, end) of started requests
+  SweepData sweep;                                      // every record with a start and an end
   ErrorGroups errors;
 };
 

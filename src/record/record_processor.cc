@@ -80,7 +80,10 @@ void RecordProcessor::run(size_t slot) {
       batch = std::move(queue_.front());
       queue_.pop_front();
     }
-    for (auto& rec : batch) count_tokens(&rec, *tok_, use_server_);
+    for (auto& rec : batch) {
+      count_tokens(&rec, *tok_, use_server_);
+      rec.processor_slot = static_cast<uint8_t>(slot);
+    }
     if (consumer_) {
       consumer_(batch, slot);
       continue;  // the batch, texts and chunks included, is freed here

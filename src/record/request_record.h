@@ -102,6 +102,8 @@ struct RequestRecord {
   int32_t worker_id = 0;
   int32_t url_index = 0;          // which --url served it
   Phase phase = Phase::kProfiling;
+  uint8_t phase_index = 0;        // position of its phase in the run (warm-up first, when any)
+  uint8_t processor_slot = 0;     // the record-processing thread that counted its tokens
   std::string model;
 
   // Timestamps (steady ns; 0 = did not happen).
@@ -123,6 +125,7 @@ struct RequestRecord {
   int64_t connected_ns = 0;
   int64_t tls_done_ns = 0;
   int32_t response_reads = 0;     // socket reads that carried response body bytes
+  int32_t request_writes = 0;     // socket writes that carried the request (0 = not known)
   CancelReason cancel_reason = CancelReason::kNone;
 
   // Response.

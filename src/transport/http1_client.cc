@@ -65,6 +65,7 @@ struct Transfer final : Http1ResponseParser::Sink {
   Conn* conn = nullptr;
   std::string wire;         // the request bytes
   size_t written = 0;
+  int32_t writes = 0;       // send() calls that took request bytes
   int64_t start_ns = 0;
   int64_t timeout_ns = 0;
   int64_t read_ns = 0;      // time of the read being parsed
@@ -219,6 +220,7 @@ class Http1Client final : public HttpClient {
     t->conn = c;
     c->transfer = t;
     t->written = 0;
+    t->writes = 0;
     t->got_bytes = false;
     c->parser.start(t);
   }
@@ -290,6 +292,7 @@ class Http1Client final : public HttpClient {
       ssize_t n = ::send(c->fd, t->wire.data() + t->written, t->wire.size() - t->written, MSG_NOSIGNAL);
       if (n > 0) {
         t->written += static_cast<size_t>(n);
+        ++t->writes;
         continue;
       }
       if (n < 0 && errno == EINTR) continue;
@@ -301,6 +304,7 @@ class Http1Client final : public HttpClient {
       return;
     }
     ++handler_depth_;
+    t->handler->on_request_writes(t->writes);
     t->handler->on_request_sent(loop_.clock().now_ns());
     --handler_depth_;
     if (t->finished || t->cancel_pending) return;

@@ -47,6 +47,9 @@ class ResponseHandler {
   virtual ~ResponseHandler() = default;
   // The request was fully written (upload done).
   virtual void on_request_sent(int64_t sent_ns) {}
+  // How many socket writes carried the request; called just before on_request_sent by the
+  // native HTTP/1.1 client (libcurl does not report it).
+  virtual void on_request_writes(int32_t writes) {}
   // The transfer opened a new connection; called before on_request_sent. Not called when a
   // pooled connection was reused.
   virtual void on_connect_timing(const ConnectTiming& timing) {}

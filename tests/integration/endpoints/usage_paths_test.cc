@@ -36,8 +36,8 @@ void expect_tool_call_run(bool streaming) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--tool-calls", "--cached-tokens", "4"}));
   std::vector<std::string> extra = {"-u", mock.url(), "--request-count", "6", "--concurrency", "2"};
-  // A streamed answer carries usage only when asked (stream_options.include_usage, which
-  // --use-server-token-count adds, as AIPerf's).
+  // A streamed answer carries usage only when asked (stream_options.include_usage, which every
+  // streamed run sends, as AIPerf 0.13 does); the server's counts are the ISL/OSL here.
   if (streaming) extra.insert(extra.end(), {"--streaming", "--use-server-token-count"});
   auto r = run_profile(dir, chat(extra));
   mock.stop();

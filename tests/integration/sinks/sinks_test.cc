@@ -83,7 +83,7 @@ TEST(Sinks, HttpTraceTimingAndHeadersRedacted) {
   EXPECT_LE(new_conns, 4);
   const std::string console = read_file(r.artifact_dir + "/profile_export_console.txt");
   EXPECT_NE(console.find("HTTP Trace"), std::string::npos);
-  EXPECT_NE(console.find("HTTP Request Waiting"), std::string::npos);
+  EXPECT_NE(console.find("HTTP Waiting (TTFB)"), std::string::npos);
   EXPECT_FALSE(any_file_contains(r.artifact_root, kSecret));
   EXPECT_FALSE(any_file_contains(r.artifact_root, kApiKey));
   // The summary's statistics come from the same values.

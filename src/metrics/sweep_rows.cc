@@ -1,0 +1,335 @@
+#include "metrics/sweep_rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace servebench::metrics {
+namespace {
+
+constexpr double kPerSec = 1e9;  // tokens/ns → tokens/sec
+
+// A step function: vals[i] holds from ts[i] until ts[i + 1]; 0 before ts[0].
+struct Step {
+  std::vector<double> ts, vals;
+};
+
+struct Event {
+  double t;
+  double delta;
+};
+
+// Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
+// the delta too, so the sums, and the summary, do not depend on the order of the records.
+Step sweep(std::vector<Event> ev) {
+  std::sort(ev.begin(), ev.end(), [](const Event& a, const Event& b) {
+    if (a.t != b.t) return a.t < b.t;
+    if ((a.delta > 0) != (b.delta > 0)) return b.delta > 0;
+    return a.delta < b.delta;
+  });
+  Step s;
+  double sum = 0, max_abs = 0;
+  for (const Event& e : ev) {
+    sum += e.delta;
+    s.ts.push_back(e.t);
+    s.vals.push_back(sum);
+    max_abs = std::max(max_abs, std::abs(sum));
+  }
+  // Cancellation of large +/- pairs leaves round-off where the quantity is really 0.
+  for (double& v : s.vals) {
+    if (std::abs(v) < 1e-9 * max_abs) v = 0;
+  }
+  return s;
+}
+
+// Adds [from, to) with weight w when all three are known.
+void span(std::vector<Event>* ev, double from, double to, double w) {
+  if (std::isnan(from) || std::isnan(to) || std::isnan(w)) return;
+  ev->push_back({from, w});
+  ev->push_back({to, -w});
+}
+
+double at(const Step& s, double t) {
+  const auto it = std::upper_bound(s.ts.begin(), s.ts.end(), t);
+  return it == s.ts.begin() ? 0.0 : s.vals[static_cast<size_t>(it - s.ts.begin()) - 1];
+}
+
+Step divide(const Step& num, const Step& den) {
+  Step out;
+  if (num.ts.empty() || den.ts.empty()) return out;
+  std::vector<double> grid(num.ts);
+  grid.insert(grid.end(), den.ts.begin(), den.ts.end());
+  std::sort(grid.begin(), grid.end());
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  for (double t : grid) {
+    const double d = at(den, t);
+    out.ts.push_back(t);
+    out.vals.push_back(d > 0 ? at(num, t) / d : 0.0);
+  }
+  return out;
+}
+
+// Duration-weighted statistics of (value, duration) segments; `total` is the weight of the
+// whole (the window, or the active time).
+Stats weighted(std::vector<std::pair<double, double>> seg, double total, double scale) {
+  Stats st;
+  st.p.fill(NAN);
+  st.sum = NAN;
+  if (seg.empty() || !(total > 0)) {
+    st.avg = st.min = st.max = st.std = 0;
+    for (size_t i : {4, 6, 7, 8}) st.p[i] = 0;
+    return st;
+  }
+  double area = 0;
+  for (const auto& [v, d] : seg) area += v * d;
+  const double avg = area / total;
+  double var = 0;
+  for (const auto& [v, d] : seg) var += d * (v - avg) * (v - avg);
+  std::sort(seg.begin(), seg.end());
+  double dur_sum = 0;
+  for (const auto& s : seg) dur_sum += s.second;
+  // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8: the first value whose cumulative
+  // duration share reaches q.
+  const std::pair<size_t, double> qs[] = {{4, 0.50}, {6, 0.90}, {7, 0.95}, {8, 0.99}};
+  for (const auto& [idx, q] : qs) {
+    double cum = 0;
+    size_t k = 0;
+    for (; k < seg.size(); ++k) {
+      cum += seg[k].second;
+      if (cum / dur_sum >= q) break;
+    }
+    st.p[idx] = seg[std::min(k, seg.size() - 1)].first * scale;
+  }
+  st.avg = avg * scale;
+  st.min = seg.front().first * scale;
+  st.max = seg.back().first * scale;
+  st.std = std::sqrt(var / total) * scale;
+  return st;
+}
+
+// The curve clipped to [ws, we], weighted over the whole window.
+Stats time_weighted(const Step& s, double ws, double we, double scale) {
+  std::vector<std::pair<double, double>> seg;
+  if (!s.ts.empty()) {
+    double prev_t = ws, prev_v = at(s, ws);
+    for (size_t i = 0; i < s.ts.size(); ++i) {
+      if (s.ts[i] <= ws) continue;
+      if (s.ts[i] >= we) break;
+      if (s.ts[i] > prev_t) seg.emplace_back(prev_v, s.ts[i] - prev_t);
+      prev_t = s.ts[i];
+      prev_v = s.vals[i];
+    }
+    if (we > prev_t) seg.emplace_back(prev_v, we - prev_t);
+  }
+  return weighted(std::move(seg), we - ws, scale);
+}
+
+// The rate curve over the parts of [ws, we] where `mask` is positive, weighted by that time.
+Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, double scale) {
+  std::vector<std::pair<double, double>> seg;
+  double active = 0;
+  if (!rate.ts.empty() && !mask.ts.empty() && we > ws) {
+    std::vector<double> grid{ws, we};
+    for (const Step* s : {&rate, &mask}) {
+      for (double t : s->ts) {
+        if (t > ws && t < we) grid.push_back(t);
+      }
+    }
+    std::sort(grid.begin(), grid.end());
+    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    for (size_t i = 0; i + 1 < grid.size(); ++i) {
+      const double d = grid[i + 1] - grid[i];
+      if (d <= 0 || !(at(mask, grid[i]) > 0)) continue;
+      seg.emplace_back(at(rate, grid[i]), d);
+      active += d;
+    }
+  }
+  return weighted(std::move(seg), active, scale);
+}
+
+struct Curves {
+  Step conc, decode_conc, prefill_conc, decode, prefill, total, tokens;
+};
+
+// One record's times relative to the window start.
+struct Times {
+  double start, first, end;  // first: NaN without a first token
+};
+
+// Decode rate per inter-chunk gap: (OSL - 1) split over the non-zero gaps.
+void chunk_decode(const Times& t, const SweepRecord& r, const double* gaps,
+                  std::vector<Event>* dec) {
+  if (std::isnan(t.first) || !(r.osl >= 1) || r.gap_count == 0) return;
+  uint32_t nonzero = 0;
+  for (uint32_t k = 0; k < r.gap_count; ++k) nonzero += gaps[k] > 0;
+  if (nonzero == 0) return;
+  const double per_gap = (r.osl - 1) / nonzero;
+  double at_ns = t.first;
+  for (uint32_t k = 0; k < r.gap_count; ++k) {
+    if (gaps[k] > 0) span(dec, at_ns, at_ns + gaps[k], per_gap / gaps[k]);
+    at_ns += gaps[k];
+  }
+}
+
+// Tokens in flight with output growing chunk by chunk (AIPerf's per-chunk variant): a record
+// without gaps holds only its input.
+void chunk_tokens(const Times& t, const SweepRecord& r, const double* gaps,
+                  std::vector<Event>* tok) {
+  const bool prefills = t.first > t.start && !std::isnan(r.isl);
+  const bool grows = !std::isnan(t.first) && r.osl >= 1 && r.gap_count > 0;
+  if (prefills) tok->push_back({t.start, r.isl});
+  if (grows) {
+    tok->push_back({t.first, 1});
+    const double per_chunk = (r.osl - 1) / r.gap_count;
+    double at_ns = t.first;
+    for (uint32_t k = 0; k < r.gap_count; ++k) {
+      at_ns += gaps[k];
+      // A chunk stamped at the very end still counts before the end's decrement.
+      tok->push_back({at_ns < t.end ? at_ns : std::nextafter(t.end, -INFINITY), per_chunk});
+    }
+  }
+  const double held = (prefills ? r.isl : 0) + (grows ? r.osl : 0);
+  if (prefills || grows) tok->push_back({t.end, -held});
+}
+
+// Curves over times relative to `origin` (ns).
+Curves curves(const SweepData& data, int64_t origin) {
+  const bool per_chunk = data.per_chunk && !data.gaps.empty();
+  std::vector<Event> conc, dconc, pconc, dec, uniform, pre, tok;
+  for (const SweepRecord& r : data.records) {
+    const Times t{static_cast<double>(r.start_ns - origin),
+                  r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN,
+                  static_cast<double>(r.end_ns - origin)};
+    span(&conc, t.start, t.end, 1);
+    span(&dconc, t.first, t.end, 1);
+    span(&pconc, t.start, t.first, 1);
+    const double gen = t.end - t.first, pf = t.first - t.start;
+    const bool prefills = pf > 0 && !std::isnan(r.isl);  // false when either is NaN
+    if (gen > 0 && r.osl >= 1) span(&uniform, t.first, t.end, (r.osl - 1) / gen);
+    if (prefills) span(&pre, t.start, t.first, r.isl / pf);
+    if (per_chunk) {
+      const double* gaps = data.gaps.data() + r.gap_begin;
+      chunk_decode(t, r, gaps, &dec);
+      chunk_tokens(t, r, gaps, &tok);
+      continue;
+    }
+    if (prefills) span(&tok, t.start, t.end, r.isl);
+    if (gen > 0 && !std::isnan(r.osl)) span(&tok, t.first, t.end, r.osl);
+  }
+  std::vector<Event> total(uniform);
+  total.insert(total.end(), pre.begin(), pre.end());
+  return {sweep(conc),  sweep(dconc),          sweep(pconc), sweep(per_chunk ? dec : uniform),
+          sweep(pre),   sweep(std::move(total)), sweep(tok)};
+}
+
+MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
+               uint32_t flags) {
+  MetricInfo m{tag, header, unit, 1, MetricKind::kDerived, flags, 0};
+  m.group = ConsoleGroup::kEffective;
+  return m;
+}
+
+const MetricInfo kEffConc = row("effective_concurrency", "Effective Concurrency", "requests", 0);
+const MetricInfo kEffDecode =
+    row("effective_decode_throughput", "Effective Decode Throughput", "tokens/sec", 0);
+const MetricInfo kEffPrefill =
+    row("effective_prefill_throughput", "Effective Prefill Throughput", "tokens/sec", 0);
+const MetricInfo kEffDecodeConc =
+    row("effective_decode_concurrency", "Effective Decode Concurrency", "requests", 0);
+const MetricInfo kEffPrefillConc =
+    row("effective_prefill_concurrency", "Effective Prefill Concurrency", "requests", 0);
+const MetricInfo kEffTotal =
+    row("effective_total_throughput", "Effective Total Throughput", "tokens/sec", 0);
+const MetricInfo kEffDecodeUser = row("effective_decode_throughput_per_user",
+                                      "Effective Decode Throughput Per User", "tokens/sec/user", 0);
+const MetricInfo kEffPrefillUser =
+    row("effective_prefill_throughput_per_user", "Effective Prefill Throughput Per User",
+        "tokens/sec/user", 0);
+const MetricInfo kTokens = row("tokens_in_flight", "Tokens In Flight", "tokens", 0);
+const MetricInfo kActDecode =
+    row("active_decode_throughput", "Active Decode Throughput", "tokens/sec", kNoConsole);
+const MetricInfo kActPrefill =
+    row("active_prefill_throughput", "Active Prefill Throughput", "tokens/sec", kNoConsole);
+const MetricInfo kActDecodeUser =
+    row("active_decode_throughput_per_user", "Active Decode Throughput Per User",
+        "tokens/sec/user", kNoConsole);
+const MetricInfo kActPrefillUser =
+    row("active_prefill_throughput_per_user", "Active Prefill Throughput Per User",
+        "tokens/sec/user", kNoConsole);
+const MetricInfo kActTotal =
+    row("active_total_throughput", "Active Total Throughput", "tokens/sec", kNoConsole);
+
+void push(const MetricInfo& info, const Stats& st, std::vector<MetricResult>* out) {
+  MetricResult m;
+  m.info = &info;
+  m.distribution = true;
+  m.stats = st;
+  out->push_back(m);
+}
+
+}  // namespace
+
+void SweepData::add(const record::RequestRecord& r, const RecordFacts& f) {
+  if (r.request_start_ns <= 0 || r.end_ns <= 0) return;
+  SweepRecord s;
+  s.start_ns = r.request_start_ns;
+  s.end_ns = r.end_ns;
+  const bool ok = r.ok();
+  s.first_ns = ok && f.streamed_content() ? f.first_ns : 0;
+  s.isl = ok && f.has_isl ? static_cast<double>(r.input_tokens) : NAN;
+  s.osl = ok && f.has_osl ? f.osl : NAN;
+  if (per_chunk) {
+    s.gap_begin = gaps.size();
+    for_each_inter_chunk_latency(r, [this](double gap) { gaps.push_back(gap); });
+    s.gap_count = static_cast<uint32_t>(gaps.size() - s.gap_begin);
+    if (gaps.size() > gap_limit) {
+      per_chunk = false;
+      gaps = std::vector<double>();
+    }
+  }
+  records.push_back(s);
+}
+
+void SweepData::merge(SweepData&& o) {
+  per_chunk = per_chunk && o.per_chunk && gaps.size() + o.gaps.size() <= gap_limit;
+  const size_t offset = gaps.size();
+  for (SweepRecord& s : o.records) s.gap_begin += offset;
+  records.insert(records.end(), o.records.begin(), o.records.end());
+  if (per_chunk) {
+    gaps.insert(gaps.end(), o.gaps.begin(), o.gaps.end());
+  } else {
+    gaps = std::vector<double>();
+  }
+  o.records = std::vector<SweepRecord>();
+  o.gaps = std::vector<double>();
+}
+
+size_t SweepData::memory_bytes() const {
+  return records.capacity() * sizeof(SweepRecord) + gaps.capacity() * sizeof(double);
+}
+
+void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
+                       std::vector<MetricResult>* out) {
+  if (data.records.empty() || window_end_ns <= window_start_ns) return;
+  const Curves c = curves(data, window_start_ns);
+  const double ws = 0;
+  const double we = static_cast<double>(window_end_ns - window_start_ns);
+  const Step decode_user = divide(c.decode, c.decode_conc);
+  const Step prefill_user = divide(c.prefill, c.prefill_conc);
+  push(kEffConc, time_weighted(c.conc, ws, we, 1), out);
+  push(kEffDecode, time_weighted(c.decode, ws, we, kPerSec), out);
+  push(kEffPrefill, time_weighted(c.prefill, ws, we, kPerSec), out);
+  push(kEffDecodeConc, time_weighted(c.decode_conc, ws, we, 1), out);
+  push(kEffPrefillConc, time_weighted(c.prefill_conc, ws, we, 1), out);
+  push(kEffTotal, time_weighted(c.total, ws, we, kPerSec), out);
+  push(kEffDecodeUser, time_weighted(decode_user, ws, we, kPerSec), out);
+  push(kEffPrefillUser, time_weighted(prefill_user, ws, we, kPerSec), out);
+  push(kTokens, time_weighted(c.tokens, ws, we, 1), out);
+  push(kActDecode, active_weighted(c.decode, c.decode_conc, ws, we, kPerSec), out);
+  push(kActPrefill, active_weighted(c.prefill, c.prefill_conc, ws, we, kPerSec), out);
+  push(kActDecodeUser, active_weighted(decode_user, c.decode_conc, ws, we, kPerSec), out);
+  push(kActPrefillUser, active_weighted(prefill_user, c.prefill_conc, ws, we, kPerSec), out);
+  push(kActTotal, active_weighted(c.total, c.conc, ws, we, kPerSec), out);
+}
+
+}  // namespace servebench::metrics
