@@ -123,6 +123,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.idle_cap = agentic_idle_cap(cfg);
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
+  settings.polls = spec_of(cfg).has(core::kCapPolls);
   settings.make_parser = [&endpoint, spec_make = spec_of(cfg).make_parser] {
     auto configured = endpoint.make_parser();  // e.g. a --extra-inputs response_field
     return configured ? std::move(configured) : spec_make();
@@ -234,6 +235,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   ep_opts.use_legacy_max_tokens = cfg.use_legacy_max_tokens;
   ep_opts.include_usage = cfg.use_server_token_count;  // AIPerf adds stream_options only then
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
+  ep_opts.download_video_content = cfg.download_video_content;
   auto endpoint = spec_of(cfg).make_endpoint(ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);
   out->endpoint = std::move(*endpoint);
