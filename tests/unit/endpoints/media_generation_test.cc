@@ -42,7 +42,7 @@ TEST(ImageGeneration, BodyAsAiperfSendsIt) {
   EXPECT_EQ(streamed["stream"], true);
   EXPECT_EQ(streamed["n"], 2) << "an extra replaces the standard key";
   EXPECT_EQ(streamed["size"], "256x256");
-  EXPECT_EQ(streamed.size(), 6u);
+  EXPECT_EQ(streamed.size(), 7u);  // n replaced in place; size and partial_images appended
   auto spec = find_spec("image_generation");
   ASSERT_TRUE(spec.has_value());
   EXPECT_EQ((*spec)->metrics_title, "Image Generation Metrics");
