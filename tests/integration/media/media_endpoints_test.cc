@@ -281,6 +281,18 @@ TEST(ProfileVideoGeneration, PollsUntilDoneWithoutBlockingTheWorker) {
   const std::string console = read_file(m.r.artifact_dir + "/profile_export_console.txt");
   EXPECT_NE(console.find("Video Generation Metrics"), std::string::npos) << console;
   EXPECT_NE(console.find("Video Inference Time"), std::string::npos) << console;
+  // servebench report rebuilds the summary from profile_export.jsonl, video facts included.
+  const std::string saved = read_file(m.r.artifact_dir + "/profile_export_aiperf.json");
+  Json spoiled = Json::parse(saved);
+  spoiled.erase("video_inference_time");
+  spoiled.erase("video_peak_memory");
+  std::ofstream(m.r.artifact_dir + "/profile_export_aiperf.json") << spoiled.dump();
+  const Proc rep = run_process(dir, {bin_dir() + "/servebench", "report", m.r.artifact_dir,
+                                     "--quiet", "--no-report"});
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const Json rebuilt = m.r.summary();
+  EXPECT_EQ(rebuilt["video_inference_time"], Json::parse(saved)["video_inference_time"]);
+  EXPECT_EQ(rebuilt["video_peak_memory"], Json::parse(saved)["video_peak_memory"]);
 }
 
 TEST(ProfileVideoGeneration, DownloadCountsInLatency) {
