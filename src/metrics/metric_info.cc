@@ -9,6 +9,7 @@
 #include "metrics/sample_series.h"
 #include "metrics/http_trace_rows.h"
 #include "metrics/prefix_cache_rows.h"
+#include "metrics/media_rows.h"
 #include "metrics/spec_decode_rows.h"
 #include "metrics/usage_rows.h"
 
@@ -39,24 +40,6 @@ double ttfo(const F& f) {
                                                   : NAN;
 }
 double latency(const F& f) { return f.end_ns != 0 ? f.latency() : NAN; }
-// Server-reported video facts (AIPerf's video_inference_time in s, shown in ms; MB).
-double video_inference(const F& f) {
-  return f.r->video_inference_s >= 0 ? f.r->video_inference_s * 1e9 : NAN;
-}
-// Input images of the wire payload (AIPerf's num_images; NaN without any), per second of request
-// latency and ms of it per image.
-double num_images(const F& f) { return f.r->input_images > 0 ? f.r->input_images : NAN; }
-double image_throughput(const F& f) {
-  return f.r->input_images > 0 && f.end_ns != 0 && f.latency() > 0
-             ? f.r->input_images / (f.latency() / 1e9)
-             : NAN;
-}
-double image_latency(const F& f) {
-  return f.r->input_images > 0 && f.end_ns != 0 ? f.latency() / 1e6 / f.r->input_images : NAN;
-}
-double video_peak_memory(const F& f) {
-  return f.r->video_peak_memory_mb >= 0 ? f.r->video_peak_memory_mb : NAN;
-}
 double decode(const F& f) { return f.streamed_content() ? f.latency() - f.ttft() : NAN; }
 double itl(const F& f) {
   if (!f.streamed_content() || !f.has_osl || f.osl < 2) return NAN;
@@ -350,16 +333,11 @@ const MetricInfo kMetrics[] = {
         S::kUsageReasoningDiffPct, u_reasoning_diff),
     rec("osl_mismatch_diff_pct", "OSL Mismatch Diff", "%", 1, kOut | kNoConsole, 0,
         S::kOslMismatchDiffPct, osl_mismatch),
-    rec("video_inference_time", "Video Inference Time", "ms", kNsPerMs, kProducesVideoOnly, 310,
-        S::kVideoInferenceTime, video_inference),
-    rec("video_peak_memory", "Video Peak Memory", "MB", 1, kProducesVideoOnly, 311,
-        S::kVideoPeakMemory, video_peak_memory),
-    rec("num_images", "Number of Images", "images", 1, kMediaOnly | kIntegerValued | kNoConsole, 0,
-        S::kNumImages, num_images),
-    rec("image_throughput", "Image Throughput", "images/sec", 1, kMediaOnly | kLargerIsBetter, 860,
-        S::kImageThroughput, image_throughput),
-    rec("image_latency", "Image Latency", "ms/image", 1, kMediaOnly, 861, S::kImageLatency,
-        image_latency),
+    media_rows::video_inference_time(310),
+    media_rows::video_peak_memory(311),
+    media_rows::num_images(),
+    media_rows::image_throughput(860),
+    media_rows::image_latency(861),
     rec("error_isl", "Error Input Sequence Length", "tokens", 1, kIn | kErrorOnly | kTok, 0,
         S::kErrorIsl, error_isl),
     rec("stream_setup_latency", "Stream Setup Latency", "ms", kNsPerMs, kStreamTokens | kHidden, 0,
