@@ -112,7 +112,10 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
       cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
   for (const auto& u : cfg.urls) settings.urls.push_back(config::join_url(u, path));
   // The content headers go only with benchmark requests; credentials and -H with every request.
-  settings.headers.push_back("Content-Type: application/json");
+  const std::string_view content_type = spec_of(cfg).content_type;
+  settings.headers.push_back("Content-Type: " + std::string(content_type.empty()
+                                                                 ? "application/json"
+                                                                 : content_type));
   if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
   for (auto& h : user_headers(cfg)) settings.headers.push_back(std::move(h));
   settings.models = cfg.models;

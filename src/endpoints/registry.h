@@ -60,6 +60,9 @@ struct EndpointSpec {
   // "anthropic-version: ..."}; null = "Authorization: Bearer <key>". Called once at set-up, and
   // only with a non-empty key (the key itself is registered as a secret before any run).
   std::vector<std::string> (*credential_headers)(std::string_view api_key) = nullptr;
+  // The request's Content-Type ("" = application/json), e.g. multipart/form-data with the
+  // boundary the renderer writes.
+  std::string_view content_type = {};
 
   bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
 };

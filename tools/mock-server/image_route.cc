@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <nlohmann/json.hpp>
+
 #include "json_line.h"
+#include "media_check.h"
 #include "png_writer.h"
 #include "session.h"
 
@@ -147,11 +150,12 @@ std::string image_for_name(std::string_view name) {
   return synthetic_png(w, h, key);
 }
 
-void Session::handle_image_generation() {
+void Session::handle_image_generation(const std::string& form_json) {
   const auto& req = parser_->get();
   Generation g;
   if (!begin_generation(&g)) return;
-  auto parsed = parse_image_request(req.body(), *state_.counter);
+  const bool edit = !form_json.empty();
+  auto parsed = parse_image_request(edit ? std::string_view(form_json) : req.body(), *state_.counter);
   if (!parsed) return answer_bad_request(parsed.error().message);
   const ImageRequest& r = *parsed;
   const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
@@ -226,7 +230,9 @@ void Session::handle_image_generation() {
         .str("response_format", r.url ? "url" : "b64_json")
         .boolean("stream", r.stream)
         .num("partial_images", r.partial_images)
-        .num("due_ms", (due - g.received_ns) / 1'000'000)
+        .num("due_ms", (due - g.received_ns) / 1'000'000);
+    if (edit) line.raw("input_image", media_json({edit_image_}));
+    line
         .str("x_request_id", g.x_request_id)
         .str("fault", fault_kind_name(g.fault))
         .str("id", g.head.id);
@@ -246,6 +252,85 @@ void Session::handle_image_generation() {
                       if (ec) return self->abort_generation("client-closed");
                       self->next_timed_event();
                     });
+}
+
+namespace {
+
+struct FormPart {
+  std::string name, filename, content_type, value;
+};
+
+// multipart/form-data (RFC 7578) → its parts; false when the body is not one.
+bool parse_form(std::string_view content_type, std::string_view body, std::vector<FormPart>* out) {
+  const size_t b = content_type.find("boundary=");
+  if (content_type.find("multipart/form-data") == std::string_view::npos || b == std::string_view::npos)
+    return false;
+  std::string_view boundary = content_type.substr(b + 9);
+  if (const size_t semi = boundary.find(';'); semi != std::string_view::npos)
+    boundary = boundary.substr(0, semi);
+  if (boundary.size() > 1 && boundary.front() == '"') boundary = boundary.substr(1, boundary.size() - 2);
+  const std::string delim = "--" + std::string(boundary);
+  size_t at = body.find(delim);
+  if (at == std::string_view::npos) return false;
+  while (true) {
+    at += delim.size();
+    if (body.substr(at, 2) == "--") return !out->empty();
+    if (body.substr(at, 2) != "\r\n") return false;
+    at += 2;
+    const size_t head_end = body.find("\r\n\r\n", at);
+    const size_t next = body.find("\r\n" + delim, at);
+    if (head_end == std::string_view::npos || next == std::string_view::npos || head_end > next)
+      return false;
+    FormPart part;
+    const std::string_view head = body.substr(at, head_end - at);
+    auto quoted = [&](std::string_view key) {
+      const size_t k = head.find(key);
+      if (k == std::string_view::npos) return std::string();
+      const size_t end = head.find('"', k + key.size());
+      return std::string(head.substr(k + key.size(), end - k - key.size()));
+    };
+    part.name = quoted(" name=\"");
+    part.filename = quoted("filename=\"");
+    if (const size_t ct = head.find("Content-Type: "); ct != std::string_view::npos)
+      part.content_type = std::string(head.substr(ct + 14, head.find("\r\n", ct) - ct - 14));
+    part.value = std::string(body.substr(head_end + 4, next - head_end - 4));
+    out->push_back(std::move(part));
+    at = next + 2;
+  }
+}
+
+}  // namespace
+
+// POST /v1/images/edits: the form's prompt/model/n/response_format/size fields and its image
+// (decoded: a PNG or JPEG, or a `url` field) → the generations answer, at the input's size when
+// no size is given.
+void Session::handle_image_edit() {
+  const auto& req = parser_->get();
+  std::vector<FormPart> parts;
+  if (!parse_form(std::string_view(req[http::field::content_type].data(),
+                                   req[http::field::content_type].size()),
+                  req.body(), &parts))
+    return answer_bad_request("request body must be multipart/form-data with a boundary");
+  nlohmann::json fields = nlohmann::json::object();
+  std::optional<MediaSeen> image;
+  for (const FormPart& p : parts) {
+    if (p.name == "image") {
+      auto m = inspect_media("image", "data:" + p.content_type + ";base64," + base64_encode(p.value));
+      if (!m) return answer_bad_request(m.error().message);
+      image = *m;
+    } else if (p.name == "url") {
+      image = MediaSeen{"image", "url"};
+    } else if (p.name == "n" || p.name == "partial_images") {
+      fields[p.name] = std::atoll(p.value.c_str());
+    } else {
+      fields[p.name] = p.value;
+    }
+  }
+  if (!image) return answer_bad_request("'image' (a file) or 'url' is required");
+  if (!fields.contains("size") && image->width > 0)
+    fields["size"] = std::to_string(image->width) + "x" + std::to_string(image->height);
+  edit_image_ = *image;
+  handle_image_generation(fields.dump());
 }
 
 void Session::next_timed_event() {

@@ -109,7 +109,8 @@ Files:
 
 Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,
 GET /metrics (vLLM names), POST /reset_prefix_cache, POST /start_profile and /stop_profile,
-POST /v1/images/generations (+ GET /v1/images/mock/<name>.png), POST /v1/videos,
+POST /v1/images/generations (+ GET /v1/images/mock/<name>.png), POST /v1/images/edits,
+POST /v1/videos,
 GET /v1/videos/{id} and /v1/videos/{id}/content, POST /v1/infer (NIM image retrieval).
 )";
 }

@@ -207,6 +207,8 @@ void Session::route() {
     if (need(http::verb::post)) handle_rankings(RankingsApi::kTei);
   } else if (target == "/v2/rerank" || target == "/v1/rerank") {
     if (need(http::verb::post)) handle_rankings(RankingsApi::kCohere);
+  } else if (target == "/v1/images/edits") {
+    if (need(http::verb::post)) handle_image_edit();
   } else if (target == "/v1/infer") {
     if (need(http::verb::post)) handle_image_retrieval();
   } else if (target == "/v1/videos") {

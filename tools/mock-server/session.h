@@ -25,6 +25,7 @@
 #include "core/rng.h"
 #include "chatlike_stream.h"
 #include "jsonl_writer.h"
+#include "media_check.h"
 #include "knobs.h"
 #include "latency_model.h"
 #include "metrics.h"
@@ -146,7 +147,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_embeddings();           // embeddings_route.cc
   void write_embeddings_response();   // embeddings_route.cc
   void handle_rankings(RankingsApi api);  // rankings_route.cc
-  void handle_image_generation();         // image_route.cc
+  // image_route.cc; `form_json`: an edit's form fields as JSON ("" = the request body).
+  void handle_image_generation(const std::string& form_json = {});
+  void handle_image_edit();               // image_route.cc: multipart/form-data
   void handle_image_retrieval();          // retrieval_route.cc: NIM /v1/infer
   void handle_video_submit();             // video_route.cc: POST /v1/videos
   void handle_video_get(std::string_view rest);  // GET /v1/videos/{id}[/content]
@@ -186,6 +189,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<TruthEntry> next_truth_;
   char drain_buf_[4096];
   std::optional<Generation> gen_;
+  MediaSeen edit_image_;  // the image of the image edit being answered
 };
 
 }  // namespace servebench::mock

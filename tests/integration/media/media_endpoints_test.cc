@@ -1,6 +1,6 @@
 // The media generation endpoint types end to end against servebench-mock: image_generation
 // (whole and streamed answers), with the images the mock draws decoded by an independent tool
-// (Debian's python3-PIL), and video_generation (a job submitted, polled and downloaded); the
+// (Debian's python3-PIL), image_retrieval and image_edit (images in), and video_generation (a job submitted, polled and downloaded); the
 // latencies and video facts servebench measures are compared with the ones the mock injected.
 #include <algorithm>
 #include <chrono>
@@ -409,6 +409,48 @@ TEST(ProfileImageRetrieval, ImagesInLatencyOut) {
        "http://127.0.0.1:9", "--request-count", "1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.stderr_text.find("--image-width-mean"), std::string::npos) << bad.stderr_text;
+  EXPECT_EQ(std::count(bad.stderr_text.begin(), bad.stderr_text.end(), '\n'), 1);
+}
+
+TEST(ProfileImageEdit, MultipartUploadOfTheInputImage) {
+  const std::string dir = make_temp_dir("imgedit");
+  const MockRun m = run_with_recording_mock(
+      dir, {"--ttft-ms", "30"},
+      {"-m", "edit-model", "--tokenizer", "simple", "--endpoint-type", "image_edit", "--isl", "6",
+       "--image-width-mean", "20", "--image-height-mean", "10", "--image-format", "png",
+       "--extra-inputs", "quality:high", "--request-count", "4", "--concurrency", "2",
+       "--random-seed", "2"},
+      {}, 60);
+  ASSERT_EQ(m.r.exit_code, 0) << m.r.stderr_text;
+  ASSERT_EQ(m.server.size(), 4u);
+  for (const Json& s : m.server) {
+    EXPECT_EQ(s["path"], "/v1/images/edits");
+    EXPECT_EQ(s["prompt_tokens"], 6);
+    EXPECT_EQ(s["input_image"][0]["format"], "png") << "the upload decodes";
+    EXPECT_EQ(s["input_image"][0]["width"], 20);
+    EXPECT_EQ(s["width"], 20) << "answered at the input's size";
+    EXPECT_EQ(s["height"], 10);
+  }
+  for (const Json& rec : m.r.records()) {
+    const Json& metrics = rec["metrics"];
+    const double latency_ms = metrics["request_latency"]["value"].get<double>();
+    EXPECT_GE(latency_ms, 30);
+    EXPECT_LT(latency_ms, 70);
+    EXPECT_EQ(metrics["num_images"]["value"], 1);
+    EXPECT_NEAR(metrics["image_latency"]["value"].get<double>(), latency_ms, 1e-6);
+    EXPECT_EQ(metrics["input_sequence_length"]["value"], 6);
+    EXPECT_EQ(rec["servebench"]["output_items"], 1);
+  }
+  const std::string console = read_file(m.r.artifact_dir + "/profile_export_console.txt");
+  EXPECT_NE(console.find("Image Edit Metrics"), std::string::npos) << console;
+
+  const RunResult bad = run_profile(
+      make_temp_dir("imgedit-bad"),
+      {"-m", "x", "--tokenizer", "simple", "--endpoint-type", "image_edit", "-u",
+       "http://127.0.0.1:9", "--image-width-mean", "8", "--image-height-mean", "8",
+       "--extra-inputs", "image:x", "--request-count", "1"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.stderr_text.find("--extra-inputs image"), std::string::npos) << bad.stderr_text;
   EXPECT_EQ(std::count(bad.stderr_text.begin(), bad.stderr_text.end(), '\n'), 1);
 }
 

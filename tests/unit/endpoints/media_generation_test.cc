@@ -167,5 +167,33 @@ TEST(ImageRetrieval, ImagesOnlyBody) {
   EXPECT_TRUE(check_options(**spec, media).has_value());
 }
 
+TEST(ImageEdit, MultipartFormWithTheDecodedImage) {
+  auto e = make("image_edit", R"({"quality":"high","n":2})");
+  TurnPayload t = prompt("make it blue");
+  core::MediaPart img;
+  img.kind = core::MediaKind::kImage;
+  img.mime = "image/png";
+  img.format = "png";
+  img.base64 = "iVBORw0KGgo=";  // the PNG signature
+  t.media = {img};
+  const std::string body = e->render_body(t);
+  const std::string b = "--servebench-form-b7e2c91d4a3f5068";
+  const std::string part = b + "\r\nContent-Disposition: form-data; name=";
+  EXPECT_EQ(body, part + "\"prompt\"\r\n\r\nmake it blue\r\n" +
+                      part + "\"model\"\r\n\r\ngen\r\n" +
+                      part + "\"response_format\"\r\n\r\nb64_json\r\n" +
+                      part + "\"quality\"\r\n\r\nhigh\r\n" +
+                      part + "\"n\"\r\n\r\n2\r\n" +
+                      part + "\"image\"; filename=\"image.png\"\r\nContent-Type: image/png\r\n\r\n" +
+                      std::string("\x89PNG\r\n\x1a\n", 8) + "\r\n" + b + "--\r\n");
+  auto spec = find_spec("image_edit");
+  ASSERT_TRUE(spec.has_value());
+  EXPECT_NE((*spec)->content_type.find("boundary=servebench-form-b7e2c91d4a3f5068"),
+            std::string_view::npos);
+  EndpointOptions bad;
+  bad.extra_inputs_json = R"({"mask":"x"})";
+  EXPECT_FALSE(make_endpoint("image_edit", bad).has_value());
+}
+
 }  // namespace
 }  // namespace servebench::endpoints
