@@ -443,6 +443,11 @@ TEST(ProfileImageEdit, MultipartUploadOfTheInputImage) {
   }
   const std::string console = read_file(m.r.artifact_dir + "/profile_export_console.txt");
   EXPECT_NE(console.find("Image Edit Metrics"), std::string::npos) << console;
+  // inputs.json keeps each form as a string and stays valid JSON (UTF-8) with the image inside.
+  Json inputs;
+  ASSERT_NO_THROW(inputs = Json::parse(read_file(m.r.artifact_dir + "/inputs.json")));
+  const std::string form = inputs["data"][0]["payloads"][0].get<std::string>();
+  EXPECT_NE(form.find("name=\"image\"; filename=\"image.png\""), std::string::npos);
 
   const RunResult bad = run_profile(
       make_temp_dir("imgedit-bad"),
