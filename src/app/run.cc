@@ -113,7 +113,10 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
       cfg.custom_endpoint.empty() ? std::string(endpoint.default_path()) : cfg.custom_endpoint;
   for (const auto& u : cfg.urls) settings.urls.push_back(config::join_url(u, path));
   // The content headers go only with benchmark requests; credentials and -H with every request.
-  settings.headers.push_back("Content-Type: application/json");
+  const std::string_view content_type = spec_of(cfg).content_type;
+  settings.headers.push_back("Content-Type: " + std::string(content_type.empty()
+                                                                 ? "application/json"
+                                                                 : content_type));
   if (cfg.streaming) settings.headers.push_back("Accept: text/event-stream");
   for (auto& h : user_headers(cfg)) settings.headers.push_back(std::move(h));
   settings.models = cfg.models;
@@ -124,6 +127,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.idle_cap = agentic_idle_cap(cfg);
   settings.keep_bodies = cfg.export_level == config::ExportLevelName::kRaw;
   settings.session_header = cfg.session_header;
+  settings.polls = spec_of(cfg).has(core::kCapPolls);
   settings.make_parser = [&endpoint, spec_make = spec_of(cfg).make_parser] {
     auto configured = endpoint.make_parser();  // e.g. a --extra-inputs response_field
     return configured ? std::move(configured) : spec_make();
@@ -240,6 +244,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   // --extra-inputs stream_options replaces it ({"include_usage":false} turns it off).
   ep_opts.include_usage = true;
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
+  ep_opts.download_video_content = cfg.download_video_content;
   auto endpoint = spec_of(cfg).make_endpoint(ep_opts);
   if (!endpoint) return usage_error(endpoint.error().message);
   out->endpoint = std::move(*endpoint);

@@ -21,6 +21,7 @@
 #include "dataset/exact_prompts.h"
 #include "dataset/file_workload.h"
 #include "dataset/loaders/dataset_file.h"
+#include "endpoints/media_parts.h"
 #include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
 #include "endpoints/payload_inputs.h"
@@ -179,6 +180,7 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
       load::mark_first_turn(cfg.cache_bust, placeholder, &p.messages.back().content);
       load::mark_request(cfg.cache_bust, placeholder, warmup, &p.messages);
       t.body = endpoint.render_body(p);
+      t.input_images = endpoints::count_media(p.media).images;
       if (cfg.cache_bust != config::CacheBust::kNone) {
         const size_t at = t.body.find(placeholder);
         if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);

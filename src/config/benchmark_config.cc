@@ -197,6 +197,7 @@ Status validate(const BenchmarkConfig& c) {
                          (!c.input_file.empty() && c.custom_dataset_type == "mooncake_trace");
   facts.input_file = !c.input_file.empty() || !c.public_dataset.empty();
   facts.rankings_flags = c.rankings_flags_given;
+  facts.download_video = c.download_video_content;
   facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0 ||
                 c.video_width > 0 || c.video_height > 0;
   if (facts.media) {

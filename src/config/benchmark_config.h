@@ -55,6 +55,7 @@ struct BenchmarkConfig {
   ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  bool download_video_content = false;        // --download-video-content (polling types)
 
   // Tokenizer.
   std::string tokenizer;                      // --tokenizer ("" = resolved from the model)

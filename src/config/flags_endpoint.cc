@@ -181,6 +181,9 @@ void add_endpoint_flags(std::vector<FlagSpec>* out) {
                              &C::use_legacy_max_tokens, "/endpoint/use_legacy_max_tokens"));
   out->push_back(switch_flag("--use-server-token-count", "Use the server's usage for token counts",
                              &C::use_server_token_count, "/endpoint/use_server_token_count"));
+  out->push_back(switch_flag("--download-video-content",
+                             "video_generation: download the finished video (in request latency)",
+                             &C::download_video_content, "/endpoint/download_video_content"));
   // Tokenizer.
   out->push_back(string_flag("--tokenizer", "builtin, simple, a tokenizer.json path or a hub id",
                              &C::tokenizer, false, "/tokenizer/name"));

@@ -19,6 +19,7 @@ enum Capability : uint32_t {
   kCapReasoning = 1u << 5,        // may return reasoning text separately
   kCapChatMessages = 1u << 6,     // input is role-tagged messages (system prompt, history, cache-bust)
   kCapQueryPassages = 1u << 7,    // input is one query plus the passages ranked against it (rankings)
+  kCapProducesVideo = 1u << 8,    // the answer is a generated video (server-reported video metrics)
 };
 using Capabilities = uint32_t;
 

@@ -36,6 +36,8 @@ constexpr EnvVarInfo kVars[] = {
     {EnvVar::kHfHubOffline, "HF_HUB_OFFLINE", R::kPlain, "1: never download tokenizers"},
     {EnvVar::kAiperfBasetenSessionColumn, "AIPERF_DATASET_BASETEN_SESSION_COLUMN", R::kPlain,
      "baseten_trace session key column (provided_session_id or poor_man_session_id)"},
+    {EnvVar::kAiperfHttpVideoPollInterval, "AIPERF_HTTP_VIDEO_POLL_INTERVAL", R::kPlain,
+     "video_generation: seconds between job polls (0.001 to 10, default 0.1)"},
     {EnvVar::kHttpProxyLower, "http_proxy", R::kUrl, "proxy for http:// load (libcurl)"},
     {EnvVar::kHttpProxyUpper, "HTTP_PROXY", R::kUrl, "proxy for http:// load (libcurl)"},
     {EnvVar::kHttpsProxyLower, "https_proxy", R::kUrl, "proxy for https:// load (libcurl)"},

@@ -40,6 +40,7 @@ enum class EnvVar {
   kHuggingFaceHubToken,
   kHfHubOffline,
   kAiperfBasetenSessionColumn,
+  kAiperfHttpVideoPollInterval,
   kHttpProxyLower,
   kHttpProxyUpper,
   kHttpsProxyLower,

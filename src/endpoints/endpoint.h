@@ -52,12 +52,28 @@ struct EndpointOptions {
   bool use_legacy_max_tokens = false;  // send max_tokens instead of max_completion_tokens
   bool include_usage = true;           // stream_options.include_usage when streaming
   std::string extra_inputs_json;       // JSON object merged into every body ("" = none)
+  bool download_video_content = false; // polling types: fetch the finished video (in latency)
 };
 
 // Result of parsing one SSE event or a whole non-streamed body.
 enum class ParseStatus { kOk, kDone, kMalformed, kServerError };
 
 class EventParser;
+
+// Types whose answer takes several HTTP requests (kCapPolls: submit a job, poll it, download the
+// result). The parser says what the next request of the same logical request is; the load
+// engine sends it on the same record, without blocking its worker, until the parser says done.
+struct StepContext {
+  int32_t step = 0;             // requests of this logical request already answered, minus one
+  int32_t kind = 0;             // the FollowUp::kind of the step just answered (0: the first)
+  std::string_view base_url;    // the URL the logical request was sent to
+  std::string_view step_url;    // the URL just answered
+};
+struct FollowUp {
+  std::string url;              // "" = done; else an absolute URL, fetched with GET
+  int64_t delay_ns = 0;         // wait this long after the answer before sending
+  int32_t kind = 0;             // the parser's own tag, handed back in StepContext::kind
+};
 
 class Endpoint {
  public:
@@ -89,6 +105,14 @@ class EventParser {
   // A whole non-streamed response body.
   virtual ParseStatus parse_body(std::string_view body, int64_t recv_ns,
                                  record::RequestRecord* rec) = 0;
+  // A whole non-streamed body of a multi-step type (kCapPolls); fills *next when another
+  // request must follow (next->url non-empty). The default: parse_body, no follow-up.
+  virtual ParseStatus parse_step(std::string_view body, int64_t recv_ns, const StepContext& ctx,
+                                 record::RequestRecord* rec, FollowUp* next) {
+    (void)ctx;
+    next->url.clear();
+    return parse_body(body, recv_ns, rec);
+  }
   // An event without an `event:` name.
   ParseStatus parse_event(std::string_view data, int64_t recv_ns, record::RequestRecord* rec) {
     return parse_event(SseEventView{{}, data}, recv_ns, rec);

@@ -92,6 +92,11 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 type + "' takes none (media types: " +
                                 type_names(core::kCapMedia) + "); drop them"));
   }
+  if (facts.download_video && !spec.has(core::kCapPolls)) {
+    return tl::unexpected(usage("--download-video-content: endpoint type '" + type +
+                                "' has no video job to download; drop it (video types: " +
+                                type_names(core::kCapPolls) + ")"));
+  }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
 }

@@ -39,6 +39,7 @@ struct OptionFacts {
   bool rankings_flags = false;  // a --rankings-* flag was given
   bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
   bool media = false;           // synthetic images or audio asked for (--image-*, --audio-*)
+  bool download_video = false;  // --download-video-content
 };
 
 struct EndpointSpec {
@@ -59,6 +60,9 @@ struct EndpointSpec {
   // "anthropic-version: ..."}; null = "Authorization: Bearer <key>". Called once at set-up, and
   // only with a non-empty key (the key itself is registered as a secret before any run).
   std::vector<std::string> (*credential_headers)(std::string_view api_key) = nullptr;
+  // The request's Content-Type ("" = application/json), e.g. multipart/form-data with the
+  // boundary the renderer writes.
+  std::string_view content_type = {};
 
   bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
 };
@@ -83,7 +87,7 @@ std::string type_names(core::Capabilities caps = core::kCapNone, std::string_vie
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
 // kCapChatMessages, --batch-size > 1 needs batches_texts, a fixed schedule (trace rows are text
 // prompts) needs kCapTokenizesInput, --rankings-* flags need
-// kCapQueryPassages, then the spec's own check. Warm-up applies to every type.
+// kCapQueryPassages, --download-video-content needs kCapPolls, then the spec's own check. Warm-up applies to every type.
 // Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
 

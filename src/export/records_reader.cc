@@ -152,6 +152,12 @@ void read_usage_and_bytes(Object metrics, RequestRecord* r) {
   r->usage.spec_steps = count("spec_decode_steps");
   r->usage.spec_accepted_tokens = count("spec_decode_accepted_draft_tokens");
   r->usage.spec_draft_tokens = count("spec_decode_draft_tokens");
+  const double video_ms = metric(metrics, "video_inference_time");  // written in ms
+  r->video_inference_s = std::isnan(video_ms) ? -1.0 : video_ms / 1e3;
+  const double video_mb = metric(metrics, "video_peak_memory");
+  r->video_peak_memory_mb = std::isnan(video_mb) ? -1.0 : video_mb;
+  const double images = metric(metrics, "num_images");
+  r->input_images = std::isnan(images) ? -1 : static_cast<int32_t>(std::llround(images));
 }
 
 // The exact receive time of each content chunk: TTFT, then the inter-chunk gaps (streamed), or

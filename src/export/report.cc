@@ -122,6 +122,9 @@ Result<ExportOutcome> report_from_artifacts(const ReportOptions& options) {
   metrics::SummaryOptions so;
   so.slos = std::move(*slos);
   so.anchor = kReaderAnchor;
+  // The lines carry only the metrics that applied to the run; media and video rows are kept for
+  // the records that have values (a row without any is not reported).
+  so.capabilities |= core::kCapMedia | core::kCapProducesVideo;
   metrics::SummaryAccumulator profiling(so), warmup(so);
   auto read = for_each_record(path(names.jsonl), [&](record::RequestRecord&& r) {
     (r.phase == record::Phase::kWarmup ? warmup : profiling).add(r);

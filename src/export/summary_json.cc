@@ -194,7 +194,9 @@ std::string render_inputs_json(const std::vector<InputSession>& sessions) {
       if (json::accept(body)) {
         out += body;
       } else {
-        append_json_string(&out, body);
+        // Not JSON (a multipart form): a string. Bytes that are not UTF-8 (an uploaded image)
+        // become U+FFFD, so the file stays valid JSON.
+        out += json(body).dump(-1, ' ', false, json::error_handler_t::replace);
       }
     }
     out += s.payloads_json.empty() ? "]\n    }" : "\n      ]\n    }";

@@ -69,6 +69,7 @@ Status Worker::init() {
   if (!client) return tl::unexpected(client.error());
   client_ = std::move(*client);
   if (settings_.make_parser) parser_ = settings_.make_parser();
+  polls_ = settings_.polls;
   if (!parser_) return make_error(ErrorCode::kInternal, "worker settings carry no response parser");
   return {};
 }
@@ -287,6 +288,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   rec.conversation_id = tmpl.conversation_id;
   rec.input_tokens = tmpl.input_tokens;
   rec.requested_output_tokens = tmpl.max_output_tokens;
+  rec.input_images = tmpl.input_images;
   rec.x_correlation_id = rec.x_request_id;
 
   // The worker's request scratch, reused so its body and header buffers are not allocated per
@@ -346,6 +348,7 @@ void Worker::finish(Request* req) {
 }
 
 void Worker::cancel_one(Request* req, record::CancelReason reason) {
+  if (req->follow_up_armed) return cancel_waiting_step(req, reason);
   if (req->completed) return;
   req->cancel_reason = reason;
   req->rec.cancel_ns = clock_.now_ns();

@@ -36,6 +36,7 @@ struct HttpRequest;
 }  // namespace servebench::transport
 namespace servebench::endpoints {
 class EventParser;
+struct FollowUp;
 }
 
 namespace servebench::load {
@@ -45,6 +46,7 @@ struct RequestTemplate {
   std::string body;
   int64_t input_tokens = -1;
   int64_t max_output_tokens = -1;
+  int32_t input_images = -1;  // images in the body (media types), -1 = unknown
   std::string conversation_id;
   // Where the 12 digits of a "[rid:000000000000]" cache-bust placeholder start in `body`
   // (-1: none); the worker writes each request's own marker there (a copy of the body is sent).
@@ -80,6 +82,9 @@ struct WorkerSettings {
   }
   // Makes each worker's response parser (the endpoint's or its spec's factory; registry.h).
   std::function<std::unique_ptr<endpoints::EventParser>()> make_parser;
+  // The type answers in several requests (core::kCapPolls): each whole body goes through
+  // EventParser::parse_step, and the follow-ups it asks for are sent on the same record.
+  bool polls = false;
   bool streaming = false;
   int http_version = 1;
   bool verify_tls = true;
@@ -175,6 +180,13 @@ class Worker {
   void apply_idle_cap();  // idle_gap_cap.h
   void advance_user();
   void finish(Request* req);
+  // Multi-step types (worker_follow_up.cc): sends `next` on `req`'s record after its delay, on
+  // this worker's loop (a timer, never a sleep); a job not done within --request-timeout-seconds
+  // of the first send fails as a timeout.
+  void follow_up(Request* req, endpoints::FollowUp next);
+  void send_follow_up(Request* req, const std::string& url);
+  // Ends a request that waits for its next step (cancellation while no transfer runs).
+  void cancel_waiting_step(Request* req, record::CancelReason reason);
   void cancel_all(record::CancelReason reason);
   void cancel_one(Request* req, record::CancelReason reason);
   void arm_wake();
@@ -190,6 +202,7 @@ class Worker {
   std::unique_ptr<transport::EventLoop> loop_;
   std::unique_ptr<transport::HttpClient> client_;
   std::unique_ptr<endpoints::EventParser> parser_;
+  bool polls_ = false;  // settings_.polls
   transport::HttpRequest http_scratch_;  // issue()'s request, reused (see issue())
   bool http_scratch_busy_ = false;
 

@@ -49,10 +49,21 @@ struct Worker::Request final : transport::ResponseHandler {
   int64_t last_recv_ns = 0;
   LiveSession* session = nullptr;  // multi-turn: the session this turn belongs to
   int32_t slot_failures = 0;       // closed loop: its slot's consecutive connection failures
+  // Multi-step types (endpoints::FollowUp, worker_follow_up.cc): the step being answered, the
+  // parser's tag for it, its URL, and the timer of the next step while one waits.
+  int32_t step = 0;
+  int32_t step_kind = 0;
+  std::string step_url;
+  bool follow_up_armed = false;
+  uint64_t follow_up_timer = 0;
 
   void reset() {
     session = nullptr;
     slot_failures = 0;
+    step = 0;
+    step_kind = 0;
+    step_url.clear();
+    follow_up_armed = false;
     rec = record::RequestRecord();
     sse.reset();
     body.clear();
@@ -67,6 +78,11 @@ struct Worker::Request final : transport::ResponseHandler {
 
   bool http_ok() const { return rec.http_status >= 200 && rec.http_status < 300; }
 
+  endpoints::StepContext step_context() const {
+    const std::string& base = worker->settings_.urls[static_cast<size_t>(rec.url_index)];
+    return endpoints::StepContext{step, step_kind, base, step == 0 ? base : step_url};
+  }
+
   // The cancellation delay counts from the end of sending (AIPerf). The transport may report
   // that instant late (libcurl: with the response headers), so the timer is first armed from
   // request_start and moved when the real send time arrives in time.
@@ -80,7 +96,10 @@ struct Worker::Request final : transport::ResponseHandler {
     });
   }
 
+  // A multi-step request's HTTP timing is its first request's (the submit): later steps' sends
+  // and connections would make sending/waiting meaningless; their bytes still add up.
   void on_connect_timing(const transport::ConnectTiming& t) override {
+    if (step > 0) return;
     rec.conn_start_ns = t.start_ns;
     rec.dns_done_ns = t.dns_done_ns;
     rec.connected_ns = t.connected_ns;
@@ -90,6 +109,7 @@ struct Worker::Request final : transport::ResponseHandler {
   void on_request_writes(int32_t writes) override { rec.request_writes = writes; }
 
   void on_request_sent(int64_t sent_ns) override {
+    if (step > 0) return;
     rec.request_sent_ns = sent_ns;
     if (cancel_timer_armed) arm_cancel(sent_ns);
   }
@@ -153,6 +173,11 @@ struct Worker::Request final : transport::ResponseHandler {
     } else {
       if (rec.streaming) {
         sse.finish(end_ns, [this](const transport::SseEvent& ev) { on_event(ev); });
+      } else if (worker->polls_) {
+        endpoints::FollowUp next;
+        worker->parser_->parse_step(body, last_recv_ns ? last_recv_ns : end_ns,
+                                    step_context(), &rec, &next);
+        if (rec.ok() && !next.url.empty()) return worker->follow_up(this, std::move(next));
       } else {
         worker->parser_->parse_body(body, last_recv_ns ? last_recv_ns : end_ns, &rec);
       }

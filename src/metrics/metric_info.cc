@@ -10,6 +10,7 @@
 #include "metrics/aiperf013_rows.h"
 #include "metrics/http_trace_rows.h"
 #include "metrics/prefix_cache_rows.h"
+#include "metrics/media_rows.h"
 #include "metrics/spec_decode_rows.h"
 #include "metrics/usage_rows.h"
 
@@ -334,6 +335,11 @@ const MetricInfo kMetrics[] = {
         S::kUsageReasoningDiffPct, u_reasoning_diff),
     rec("osl_mismatch_diff_pct", "OSL Mismatch Diff %", "%", 1, kOut | kNoConsole, 0,
         S::kOslMismatchDiffPct, osl_mismatch),
+    media_rows::video_inference_time(310),
+    media_rows::video_peak_memory(311),
+    media_rows::num_images(),
+    media_rows::image_throughput(860),
+    media_rows::image_latency(861),
     rec("error_isl", "Error Input Sequence Length", "tokens", 1, kIn | kErrorOnly | kTok, 0,
         S::kErrorIsl, error_isl),
     rec("stream_setup_latency", "Stream Setup Latency", "ms", kNsPerMs, kStreamTokens | kHidden, 0,
@@ -502,6 +508,7 @@ core::Capabilities MetricInfo::needs() const {
   if (has(kTokenizesInputOnly)) c |= core::kCapTokenizesInput;
   if (has(kSupportsReasoning)) c |= core::kCapReasoning;
   if (has(kMediaOnly)) c |= core::kCapMedia;
+  if (has(kProducesVideoOnly)) c |= core::kCapProducesVideo;
   return c;
 }
 

@@ -47,6 +47,7 @@ enum MetricFlag : uint32_t {
   kAdjusted = 1u << 11,           // adj_<tag>: successes + one +inf per failure, nearest rank
   kAllOutcomes = 1u << 12,        // per-record value over every started request (any outcome)
   kMediaOnly = 1u << 13,          // needs media input (kCapMedia; AIPerf's SUPPORTS_AUDIO_ONLY)
+  kProducesVideoOnly = 1u << 14,  // needs a video answer (kCapProducesVideo; AIPerf's PRODUCES_VIDEO_ONLY)
 };
 
 // The console table a row is shown in (AIPerf's console_group): kDefault in the endpoint's main

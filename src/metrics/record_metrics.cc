@@ -104,9 +104,13 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out) {
 }
 
 core::Capabilities capabilities_of(const RequestRecord& r) {
-  if (r.output_items < 0) return core::kTextGenerationCaps;
-  return core::kTextGenerationCaps &
-         ~(core::kCapProducesTokens | core::kCapStreams | core::kCapReasoning);
+  if (r.output_items < 0)
+    return r.input_images > 0 ? core::kTextGenerationCaps | core::kCapMedia : core::kTextGenerationCaps;
+  core::Capabilities caps = core::kTextGenerationCaps &
+                            ~(core::kCapProducesTokens | core::kCapStreams | core::kCapReasoning);
+  if (r.video_inference_s >= 0 || r.video_peak_memory_mb >= 0) caps |= core::kCapProducesVideo;
+  if (r.input_images > 0) caps |= core::kCapMedia;
+  return caps;
 }
 
 void append_inter_chunk_latencies(const RequestRecord& r, std::vector<double>* out) {

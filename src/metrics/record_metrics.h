@@ -84,6 +84,11 @@ enum class RecordMetric : uint8_t {
   kSpecDecodeSteps,
   kSpecDecodeAcceptedDraftTokens,
   kSpecDecodeDraftTokens,
+  kVideoInferenceTime,
+  kVideoPeakMemory,
+  kNumImages,
+  kImageThroughput,
+  kImageLatency,
   kCount,
   // servebench's (JSON "servebench" key; the JSONL writes them there too).
   kScheduleLag = kCount,  // request_start - intended, every started request
@@ -160,7 +165,8 @@ void compute_record_metrics(const record::RequestRecord& r, RecordValues* out);
 
 // The capabilities a record shows: text generation, except that a record whose endpoint counts
 // non-token outputs (output_items >= 0: embedding vectors, ranked documents) produces no tokens,
-// streams none and has no reasoning.
+// streams none and has no reasoning; plus media for a record that sent images, and a produced
+// video for one with server-reported video facts.
 core::Capabilities capabilities_of(const record::RequestRecord& r);
 
 // Sets out->usage_discrepancy and out->osl_mismatch of a successful record from its computed

@@ -139,6 +139,10 @@ struct RequestRecord {
   // Non-token outputs counted by the endpoint's parser (embedding vectors, ranked documents,
   // images); -1 = the endpoint produces none.
   int64_t output_items = -1;
+  // A generated video's server-reported facts (video_generation: inference_time_s and
+  // peak_memory_mb of the finished job); -1 = not reported.
+  double video_inference_s = -1;
+  double video_peak_memory_mb = -1;
   int64_t request_bytes = 0;
   int64_t response_bytes = 0;
   bool connection_reused = false;
@@ -150,6 +154,7 @@ struct RequestRecord {
   // Input, known before t0.
   int64_t input_tokens = -1;      // client-side ISL (tokenizer), -1 if not yet counted
   int64_t requested_output_tokens = -1;  // max_tokens asked for, -1 if none
+  int32_t input_images = -1;      // images sent with the request (media types), -1 if unknown
   // weka_trace: leading hash blocks of this turn an earlier request of its trace produced, and
   // the turn's blocks (theoretical_prefix_cache_hit); -1 = not a trace turn.
   int64_t prefix_hit_blocks = -1;

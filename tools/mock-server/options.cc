@@ -85,6 +85,11 @@ Faults:
   --error-kind KIND           http500 | http429 | reset | stall | malformed | error-event |
                               mixed (one of the others but stall, drawn per request)
   --stall-timeout-ms X        a stalled response is closed after X ms (default 600000)
+  (video jobs: http500/http429 answer the submit; any other kind makes the job end "failed")
+
+Media generation (POST /v1/images/generations, POST /v1/videos + GET /v1/videos/{id}[/content]):
+  --video-steps N             progress steps of a video job, --itl-ms each (default 4)
+  --video-content-bytes N     size of a finished video's content (default 65536)
 Per request, the header `X-Mock-Scenario: key=value;...` overrides ttft_ms, itl_ms,
 prefill_us_per_token, jitter_cv, tokens_per_chunk, reasoning_tokens, error_rate, error_kind,
 early_role, output_tokens, tool_calls, cached_tokens.
@@ -103,7 +108,10 @@ Files:
   --ground-truth FILE         one JSON line per request (server-side write times)
 
 Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, GET /health,
-GET /metrics (vLLM names), POST /reset_prefix_cache, POST /start_profile and /stop_profile.
+GET /metrics (vLLM names), POST /reset_prefix_cache, POST /start_profile and /stop_profile,
+POST /v1/images/generations (+ GET /v1/images/mock/<name>.png), POST /v1/images/edits,
+POST /v1/videos,
+GET /v1/videos/{id} and /v1/videos/{id}/content, POST /v1/infer (NIM image retrieval).
 )";
 }
 
@@ -162,6 +170,8 @@ Result<MockOptions> parse_mock_options(const std::vector<std::string>& args) {
       {"--max-concurrency", set_int(&s.max_concurrency, 0, 100'000'000)},
       {"--default-max-tokens", set_int(&s.default_max_tokens, 1, kMaxTokensPerRequest)},
       {"--seed", set_int(&seed, 0, INT64_MAX)},
+      {"--video-steps", set_int(&s.video_steps, 1, 1000)},
+      {"--video-content-bytes", set_int(&s.video_content_bytes, 1, int64_t{1} << 30)},
       {"--error-rate",
        [&](const std::string& f, const std::string& v) -> Status {
          auto d = number(f, v, 0, 100);

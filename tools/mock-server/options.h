@@ -29,6 +29,8 @@ struct ServerConfig {
   bool record_bodies = false;                  // --record-bodies: add each body to that file
   std::string ground_truth_path;               // "" = off
   int64_t stall_timeout_ns = 600'000'000'000;  // a stalled response closes after this
+  int64_t video_steps = 4;              // --video-steps: progress steps of a video job
+  int64_t video_content_bytes = 65536;  // --video-content-bytes: size of a finished video
 };
 
 struct MockOptions {

@@ -5,6 +5,7 @@
 
 #include "core/rng.h"
 #include "generic_routes.h"
+#include "image_route.h"
 #include "json_line.h"
 #include "length_rules.h"
 
@@ -27,6 +28,8 @@ const char* status_line(int status) {
       return "HTTP/1.1 404 Not Found\r\n";
     case 405:
       return "HTTP/1.1 405 Method Not Allowed\r\n";
+    case 409:
+      return "HTTP/1.1 409 Conflict\r\n";
     case 413:
       return "HTTP/1.1 413 Payload Too Large\r\n";
     case 429:
@@ -204,6 +207,24 @@ void Session::route() {
     if (need(http::verb::post)) handle_rankings(RankingsApi::kTei);
   } else if (target == "/v2/rerank" || target == "/v1/rerank") {
     if (need(http::verb::post)) handle_rankings(RankingsApi::kCohere);
+  } else if (target == "/v1/images/edits") {
+    if (need(http::verb::post)) handle_image_edit();
+  } else if (target == "/v1/infer") {
+    if (need(http::verb::post)) handle_image_retrieval();
+  } else if (target == "/v1/videos") {
+    if (need(http::verb::post)) handle_video_submit();
+  } else if (target.starts_with("/v1/videos/")) {
+    if (need(http::verb::get)) handle_video_get(target.substr(11));
+  } else if (target == "/v1/images/generations") {
+    if (need(http::verb::post)) handle_image_generation();
+  } else if (target.starts_with("/v1/images/mock/")) {
+    const std::string png = need(http::verb::get) ? image_for_name(target.substr(16)) : "-";
+    if (png.empty()) {
+      write_simple(404, "application/json",
+                   error_body("no image " + std::string(full), error_type(404), 404));
+    } else if (png != "-") {
+      write_simple(200, "image/png", png);
+    }
   } else if (target == "/v1/models") {
     if (need(http::verb::get)) write_simple(200, "application/json", state_.models_body);
   } else if (target == "/health") {

@@ -25,6 +25,7 @@
 #include "core/rng.h"
 #include "chatlike_stream.h"
 #include "jsonl_writer.h"
+#include "media_check.h"
 #include "knobs.h"
 #include "latency_model.h"
 #include "metrics.h"
@@ -33,6 +34,7 @@
 #include "request_parse.h"
 #include "responses.h"
 #include "text_source.h"
+#include "video_route.h"
 
 namespace servebench::mock {
 
@@ -54,6 +56,7 @@ struct ServerState {
   std::atomic<uint64_t> next_index{0};
   std::string model_json;
   std::string models_body;
+  VideoJobs videos;  // video_route.h
 
   // Admission (--max-concurrency): `active` generations run; the rest wait in FIFO order.
   std::mutex admit_mu;
@@ -115,6 +118,8 @@ class Session : public std::enable_shared_from_this<Session> {
     std::vector<TruthEntry> truth;
     std::string prepared_body;  // routes answered in one piece (embeddings): built at receipt
     std::unique_ptr<ChatlikeStream> vendor;  // responses/messages grammar; null for OpenAI chat
+    // Routes whose SSE events are built at receipt (images): due steady ns, event bytes.
+    std::vector<std::pair<int64_t, std::string>> timed_events;
   };
 
   void read_request();
@@ -142,6 +147,14 @@ class Session : public std::enable_shared_from_this<Session> {
   void handle_embeddings();           // embeddings_route.cc
   void write_embeddings_response();   // embeddings_route.cc
   void handle_rankings(RankingsApi api);  // rankings_route.cc
+  // image_route.cc; `form_json`: an edit's form fields as JSON ("" = the request body).
+  void handle_image_generation(const std::string& form_json = {});
+  void handle_image_edit();               // image_route.cc: multipart/form-data
+  void handle_image_retrieval();          // retrieval_route.cc: NIM /v1/infer
+  void handle_video_submit();             // video_route.cc: POST /v1/videos
+  void handle_video_get(std::string_view rest);  // GET /v1/videos/{id}[/content]
+  void next_timed_event();                // image_route.cc: gen_->timed_events in turn
+  void write_timed_event();
   void write_simple(int status, const char* content_type, const std::string& body,
                     bool close = false);
   void after_write(boost::beast::error_code ec);
@@ -176,6 +189,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<TruthEntry> next_truth_;
   char drain_buf_[4096];
   std::optional<Generation> gen_;
+  MediaSeen edit_image_;  // the image of the image edit being answered
 };
 
 }  // namespace servebench::mock

@@ -177,7 +177,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
   got.erase("environment");
   const json expected = json::parse(
       R"JSON({"endpoint":{"api_key":"<redacted>","connection_reuse_strategy":"sticky-user-sessions","custom)JSON"
-      R"JSON(_endpoint":"/v1/x","http_version":"2","insecure_tls":true,"model_names":["a","b"],"model_selec)JSON"
+      R"JSON(_endpoint":"/v1/x","download_video_content":false,"http_version":"2","insecure_tls":true,"model_names":["a","b"],"model_selec)JSON"
       R"JSON(tion_strategy":"round_robin","model_weights":null,"request_content_type":"application/json","r)JSON"
       R"JSON(eset_kv_cache":{"path":"/rk","timeout_seconds":7.0},"server_profiler":false,"server_profiler_s)JSON"
       R"JSON(tart_path":"/start_profile","server_profiler_stop_path":"/stop_profile","server_profiler_timeo)JSON"
