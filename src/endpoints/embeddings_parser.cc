@@ -1,6 +1,7 @@
 #include "endpoints/embeddings_parser.h"
 
 #include "endpoints/json_walk.h"
+#include "endpoints/whole_answer.h"
 
 namespace servebench::endpoints {
 
@@ -47,11 +48,7 @@ class EmbeddingsParser final : public json::JsonEventParser<EmbeddingsParser> {
     kept.prompt_tokens = usage.prompt_tokens;
     kept.total_tokens = usage.total_tokens;
     if (kept.present()) rec->usage = kept;
-    record::Chunk chunk;
-    chunk.recv_ns = recv_ns;
-    chunk.kind = record::ChunkKind::kEmpty;
-    chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-    rec->chunks.push_back(chunk);
+    mark_answer_arrival(rec, recv_ns);
     return ParseStatus::kOk;
   }
 

@@ -1,6 +1,7 @@
 #include "endpoints/image_parser.h"
 
 #include "endpoints/json_walk.h"
+#include "endpoints/whole_answer.h"
 
 namespace servebench::endpoints {
 
@@ -75,11 +76,7 @@ class ImageParser final : public json::JsonEventParser<ImageParser> {
     }
     rec->output_items = (rec->output_items > 0 ? rec->output_items : 0) + images;
     if (usage.present()) rec->usage = usage;
-    record::Chunk chunk;
-    chunk.recv_ns = recv_ns;
-    chunk.kind = record::ChunkKind::kEmpty;
-    chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-    rec->chunks.push_back(chunk);
+    mark_answer_arrival(rec, recv_ns);
     return ParseStatus::kOk;
   }
 

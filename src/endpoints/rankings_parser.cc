@@ -1,6 +1,7 @@
 #include "endpoints/rankings_parser.h"
 
 #include "endpoints/json_walk.h"
+#include "endpoints/whole_answer.h"
 
 namespace servebench::endpoints {
 
@@ -75,11 +76,7 @@ class RankingsParser final : public json::JsonEventParser<RankingsParser> {
     kept.prompt_tokens = ex.usage.prompt_tokens;
     kept.total_tokens = ex.usage.total_tokens;
     if (kept.present()) rec->usage = kept;
-    record::Chunk chunk;
-    chunk.recv_ns = recv_ns;
-    chunk.kind = record::ChunkKind::kEmpty;
-    chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-    rec->chunks.push_back(chunk);
+    mark_answer_arrival(rec, recv_ns);
     return ParseStatus::kOk;
   }
 

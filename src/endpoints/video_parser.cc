@@ -1,6 +1,7 @@
 #include "endpoints/video_parser.h"
 
 #include "endpoints/json_walk.h"
+#include "endpoints/whole_answer.h"
 
 namespace servebench::endpoints {
 
@@ -30,11 +31,7 @@ bool is_http_url(std::string_view u) {
 }
 
 void add_chunk(int64_t recv_ns, record::RequestRecord* rec) {
-  record::Chunk chunk;
-  chunk.recv_ns = recv_ns;
-  chunk.kind = record::ChunkKind::kEmpty;
-  chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-  rec->chunks.push_back(chunk);
+  mark_answer_arrival(rec, recv_ns);
 }
 
 class VideoParser final : public EventParser {

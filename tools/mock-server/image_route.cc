@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_line.h"
+#include "prompt_request.h"
 #include "media_check.h"
 #include "png_writer.h"
 #include "session.h"
@@ -106,18 +107,12 @@ std::string sse_event(std::string_view type, const std::string& data) {
 
 Result<ImageRequest> parse_image_request(std::string_view body, const TokenCounter& counter) {
   simdjson::dom::parser parser;
-  element doc;
-  if (parser.parse(body.data(), body.size()).get(doc) != simdjson::SUCCESS)
-    return tl::unexpected(bad("request body is not valid JSON"));
-  if (!doc.is_object()) return tl::unexpected(bad("request body must be a JSON object"));
+  SB_TRY_ASSIGN(PromptRequest base, parse_prompt_request(parser, body, counter));
+  const element doc = base.doc;
   ImageRequest out;
+  out.model = std::move(base.model);
+  out.prompt_tokens = base.prompt_tokens;
   element v;
-  if (doc["model"].get(v) == simdjson::SUCCESS && v.is_string())
-    out.model = std::string(v.get_string().value_unsafe());
-  if (doc["prompt"].get(v) != simdjson::SUCCESS || !v.is_string() ||
-      v.get_string().value_unsafe().empty())
-    return tl::unexpected(bad("'prompt' must be a non-empty string"));
-  out.prompt_tokens = counter.count(v.get_string().value_unsafe());
   auto n = int_field(doc, "n", 1, 10, 1);
   if (!n) return tl::unexpected(n.error());
   out.n = *n;

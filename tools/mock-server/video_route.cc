@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "json_line.h"
+#include "prompt_request.h"
 #include "session.h"
 
 namespace servebench::mock {
@@ -13,8 +14,6 @@ namespace servebench::mock {
 namespace {
 
 using simdjson::dom::element;
-
-Error bad(std::string message) { return Error{ErrorCode::kInvalidArgument, std::move(message)}; }
 
 // The string or number at `key`, as text ("" when absent).
 std::string text_of(element doc, const char* key) {
@@ -32,18 +31,11 @@ double peak_memory_mb(const VideoJob& job) { return 2048.0 + 8.0 * static_cast<d
 
 Result<VideoRequest> parse_video_request(std::string_view body, const TokenCounter& counter) {
   simdjson::dom::parser parser;
-  element doc;
-  if (parser.parse(body.data(), body.size()).get(doc) != simdjson::SUCCESS)
-    return tl::unexpected(bad("request body is not valid JSON"));
-  if (!doc.is_object()) return tl::unexpected(bad("request body must be a JSON object"));
+  SB_TRY_ASSIGN(PromptRequest base, parse_prompt_request(parser, body, counter));
+  const element doc = base.doc;
   VideoRequest out;
-  element v;
-  if (doc["model"].get(v) == simdjson::SUCCESS && v.is_string())
-    out.model = std::string(v.get_string().value_unsafe());
-  if (doc["prompt"].get(v) != simdjson::SUCCESS || !v.is_string() ||
-      v.get_string().value_unsafe().empty())
-    return tl::unexpected(bad("'prompt' must be a non-empty string"));
-  out.prompt_tokens = counter.count(v.get_string().value_unsafe());
+  out.model = std::move(base.model);
+  out.prompt_tokens = base.prompt_tokens;
   out.size = text_of(doc, "size");
   out.seconds = text_of(doc, "seconds");
   return out;
