@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <numeric>
 
 namespace servebench::metrics {
@@ -54,13 +56,27 @@ double at(const Step& s, double t) {
   return it == s.ts.begin() ? 0.0 : s.vals[static_cast<size_t>(it - s.ts.begin()) - 1];
 }
 
+// The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:
+// a linear merge, not a sort of the concatenation.
+std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi) {
+  auto inside = [&](const Step& s) {
+    return std::make_pair(std::upper_bound(s.ts.begin(), s.ts.end(), lo),
+                          std::lower_bound(s.ts.begin(), s.ts.end(), hi));
+  };
+  const auto [a0, a1] = inside(a);
+  const auto [b0, b1] = inside(b);
+  std::vector<double> grid;
+  grid.reserve(static_cast<size_t>((a1 - a0) + (b1 - b0)));
+  std::merge(a0, a1, b0, b1, std::back_inserter(grid));
+  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  return grid;
+}
+
 Step divide(const Step& num, const Step& den) {
   Step out;
   if (num.ts.empty() || den.ts.empty()) return out;
-  std::vector<double> grid(num.ts);
-  grid.insert(grid.end(), den.ts.begin(), den.ts.end());
-  std::sort(grid.begin(), grid.end());
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> grid = merged_times(num, den, -inf, inf);
   for (double t : grid) {
     const double d = at(den, t);
     out.ts.push_back(t);
@@ -85,7 +101,8 @@ Stats weighted(std::vector<std::pair<double, double>> seg, double total, double 
   const double avg = area / total;
   double var = 0;
   for (const auto& [v, d] : seg) var += d * (v - avg) * (v - avg);
-  std::sort(seg.begin(), seg.end());
+  // By value only: the order of equal values changes no statistic below.
+  std::sort(seg.begin(), seg.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   double dur_sum = 0;
   for (const auto& s : seg) dur_sum += s.second;
   // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8: the first value whose cumulative
@@ -129,14 +146,9 @@ Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, 
   std::vector<std::pair<double, double>> seg;
   double active = 0;
   if (!rate.ts.empty() && !mask.ts.empty() && we > ws) {
-    std::vector<double> grid{ws, we};
-    for (const Step* s : {&rate, &mask}) {
-      for (double t : s->ts) {
-        if (t > ws && t < we) grid.push_back(t);
-      }
-    }
-    std::sort(grid.begin(), grid.end());
-    grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
+    std::vector<double> grid = merged_times(rate, mask, ws, we);
+    grid.insert(grid.begin(), ws);
+    grid.push_back(we);
     for (size_t i = 0; i + 1 < grid.size(); ++i) {
       const double d = grid[i + 1] - grid[i];
       if (d <= 0 || !(at(mask, grid[i]) > 0)) continue;
