@@ -10,6 +10,7 @@
 // the turn becomes one text of a single user message, as AIPerf renders a turn: its content is
 // the string when there is one text, else a list of {"type":"text","text":..} parts (the
 // --batch-size texts, after a user context when there is one).
+#include "endpoints/chatlike_body.h"
 #include "endpoints/embeddings_parser.h"
 #include "endpoints/json_text.h"
 #include "endpoints/registry.h"
@@ -28,35 +29,21 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
   std::string_view default_path() const override { return "/v1/embeddings"; }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later =
-        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t bytes = default_model_json_.size() + 96;
     for (const Message& m : turn.messages) bytes += m.content.size() + 32;
     std::string out;
     out.reserve(bytes);
-    out.push_back('{');
-    bool first = true;
-    auto key = [&](std::string_view k) {
-      if (either_has(extras_, later, k)) return false;
-      if (!first) out.push_back(',');
-      first = false;
-      out.push_back('"');
-      out.append(k);
-      out.append("\":");
-      return true;
-    };
-    if (key("messages")) append_messages(turn.messages, &out);
-    if (key("model")) {
+    BodyWriter w(extras_, turn_extras(turn), &out);
+    if (w.begin("messages")) append_messages(turn.messages, &out);
+    if (w.begin("model")) {
       if (turn.model.empty()) {
         out.append(default_model_json_);
       } else {
         append_json_string(turn.model, &out);
       }
     }
-    if (key("stream")) out.append("false");
-    extras_.append_members(&out, &first, later);
-    if (later != nullptr) later->append_members(&out, &first);
-    out.push_back('}');
+    if (w.begin("stream")) out.append("false");
+    w.finish();
     return out;
   }
 

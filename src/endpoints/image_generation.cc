@@ -9,6 +9,7 @@
 //    "stream":true (with --streaming),<extras such as size, quality, partial_images>}
 // response_format defaults to b64_json (SGLang answers only that); --extra-inputs
 // response_format:url asks for links instead.
+#include "endpoints/chatlike_body.h"
 #include "endpoints/image_parser.h"
 #include "endpoints/json_text.h"
 #include "endpoints/registry.h"
@@ -28,37 +29,23 @@ class ImageGenerationEndpoint final : public Endpoint {
   std::string_view default_path() const override { return "/v1/images/generations"; }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later =
-        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     const std::string_view prompt =
         turn.messages.empty() ? std::string_view() : std::string_view(turn.messages[0].content);
     std::string out;
     out.reserve(prompt.size() + default_model_json_.size() + 96);
-    out.push_back('{');
-    bool first = true;
-    auto key = [&](std::string_view k) {
-      if (either_has(extras_, later, k)) return false;
-      if (!first) out.push_back(',');
-      first = false;
-      out.push_back('"');
-      out.append(k);
-      out.append("\":");
-      return true;
-    };
-    if (key("prompt")) append_json_string(prompt, &out);
-    if (key("model")) {
+    BodyWriter w(extras_, turn_extras(turn), &out);
+    if (w.begin("prompt")) append_json_string(prompt, &out);
+    if (w.begin("model")) {
       if (turn.model.empty()) {
         out.append(default_model_json_);
       } else {
         append_json_string(turn.model, &out);
       }
     }
-    if (key("response_format")) out.append("\"b64_json\"");
-    if (key("n")) out.push_back('1');
-    if (streaming_ && key("stream")) out.append("true");
-    extras_.append_members(&out, &first, later);
-    if (later != nullptr) later->append_members(&out, &first);
-    out.push_back('}');
+    if (w.begin("response_format")) out.append("\"b64_json\"");
+    if (w.begin("n")) out.push_back('1');
+    if (streaming_ && w.begin("stream")) out.append("true");
+    w.finish();
     return out;
   }
 

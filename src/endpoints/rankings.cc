@@ -9,6 +9,7 @@
 // The turn's query is its first message with role "query" (else its first message); every other
 // message is a passage, in order. Extra members are appended and replace a standard key of the
 // same name, a turn's own extras after --extra-inputs (AIPerf's payload.update).
+#include "endpoints/chatlike_body.h"
 #include "endpoints/json_text.h"
 #include "endpoints/rankings_parser.h"
 #include "endpoints/registry.h"
@@ -30,8 +31,6 @@ class RankingsEndpoint final : public Endpoint {
   std::string_view default_path() const override { return path_; }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later =
-        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t query_at = 0;
     for (size_t i = 0; i < turn.messages.size(); ++i) {
       if (turn.messages[i].role == "query") {
@@ -43,25 +42,15 @@ class RankingsEndpoint final : public Endpoint {
     for (const Message& m : turn.messages) bytes += m.content.size() + 16;
     std::string out;
     out.reserve(bytes);
-    out.push_back('{');
-    bool first = true;
-    auto key = [&](std::string_view k) {
-      if (either_has(extras_, later, k)) return false;
-      if (!first) out.push_back(',');
-      first = false;
-      out.push_back('"');
-      out.append(k);
-      out.append("\":");
-      return true;
-    };
-    if (layout_ != Layout::kTei && key("model")) {
+    BodyWriter w(extras_, turn_extras(turn), &out);
+    if (layout_ != Layout::kTei && w.begin("model")) {
       if (turn.model.empty()) {
         out.append(default_model_json_);
       } else {
         append_json_string(turn.model, &out);
       }
     }
-    if (key("query")) {
+    if (w.begin("query")) {
       const std::string_view q =
           turn.messages.empty() ? std::string_view() : turn.messages[query_at].content;
       if (layout_ == Layout::kNim) out.append("{\"text\":");
@@ -71,7 +60,7 @@ class RankingsEndpoint final : public Endpoint {
     const std::string_view list = layout_ == Layout::kNim   ? "passages"
                                   : layout_ == Layout::kTei ? "texts"
                                                             : "documents";
-    if (key(list)) {
+    if (w.begin(list)) {
       out.push_back('[');
       bool first_passage = true;
       for (size_t i = 0; i < turn.messages.size(); ++i) {
@@ -84,9 +73,7 @@ class RankingsEndpoint final : public Endpoint {
       }
       out.push_back(']');
     }
-    extras_.append_members(&out, &first, later);
-    if (later != nullptr) later->append_members(&out, &first);
-    out.push_back('}');
+    w.finish();
     return out;
   }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "core/env.h"
+#include "endpoints/chatlike_body.h"
 #include "endpoints/json_text.h"
 #include "endpoints/registry.h"
 #include "endpoints/single_turn_checks.h"
@@ -37,32 +38,20 @@ class VideoGenerationEndpoint final : public Endpoint {
   std::string_view default_path() const override { return "/v1/videos"; }
 
   std::string render_body(const TurnPayload& turn) const override {
-    const BodyExtras* later =
-        turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     const std::string_view prompt =
         turn.messages.empty() ? std::string_view() : std::string_view(turn.messages[0].content);
     std::string out;
     out.reserve(prompt.size() + default_model_json_.size() + 32);
-    out.push_back('{');
-    bool first = true;
-    if (!either_has(extras_, later, "prompt")) {
-      out.append("\"prompt\":");
-      append_json_string(prompt, &out);
-      first = false;
-    }
-    if (!either_has(extras_, later, "model")) {
-      if (!first) out.push_back(',');
-      first = false;
-      out.append("\"model\":");
+    BodyWriter w(extras_, turn_extras(turn), &out);
+    if (w.begin("prompt")) append_json_string(prompt, &out);
+    if (w.begin("model")) {
       if (turn.model.empty()) {
         out.append(default_model_json_);
       } else {
         append_json_string(turn.model, &out);
       }
     }
-    extras_.append_members(&out, &first, later);
-    if (later != nullptr) later->append_members(&out, &first);
-    out.push_back('}');
+    w.finish();
     return out;
   }
 
