@@ -13,21 +13,6 @@ struct Extract {
   json::ErrorFields error;
 };
 
-json::error_code count_items(json::value v, Extract* ex) {
-  json::json_type t;
-  if (auto e = v.type().get(t)) return e;
-  if (t != json::json_type::array) return simdjson::SUCCESS;
-  simdjson::ondemand::array arr;
-  if (auto e = v.get_array().get(arr)) return e;
-  int64_t n = 0;
-  for (auto item : arr) {
-    if (auto e = item.error()) return e;
-    ++n;  // the vector itself is skipped, never decoded
-  }
-  ex->items = n;
-  return simdjson::SUCCESS;
-}
-
 class EmbeddingsParser final : public json::JsonEventParser<EmbeddingsParser> {
  public:
   // The trimmed payload of one event or body (JsonEventParser settled the rest).
@@ -36,7 +21,7 @@ class EmbeddingsParser final : public json::JsonEventParser<EmbeddingsParser> {
     record::Usage usage;
     const json::error_code e =
         walker_.walk_object(json, [&](json::raw_json_string key, json::value v) {
-          if (key == "data") return count_items(v, &ex);
+          if (key == "data") return json::count_array(v, &ex.items);
           if (key == "usage") return json::read_usage(v, &usage);
           return json::read_error_field(key, v, &ex.error);
         });

@@ -16,21 +16,6 @@ struct Extract {
   json::ErrorFields error;
 };
 
-json::error_code count_items(json::value v, int64_t* items) {
-  json::json_type t;
-  if (auto e = v.type().get(t)) return e;
-  if (t != json::json_type::array) return simdjson::SUCCESS;
-  simdjson::ondemand::array arr;
-  if (auto e = v.get_array().get(arr)) return e;
-  int64_t n = 0;
-  for (auto item : arr) {
-    if (auto e = item.error()) return e;
-    ++n;  // the image itself is skipped, never decoded
-  }
-  *items = n;
-  return simdjson::SUCCESS;
-}
-
 json::error_code read_type(json::value v, Extract* ex) {
   std::string_view type;
   if (auto e = json::opt_string(v, &type)) return e;
@@ -54,7 +39,7 @@ class ImageParser final : public json::JsonEventParser<ImageParser> {
     record::Usage usage;
     const json::error_code e =
         walker_.walk_object(json, [&](json::raw_json_string key, json::value v) {
-          if (key == "data") return count_items(v, &ex.data_items);
+          if (key == "data") return json::count_array(v, &ex.data_items);
           if (key == "b64_json") {
             ex.has_b64 = true;
             return simdjson::SUCCESS;

@@ -76,6 +76,23 @@ template <class Fn>
   return simdjson::SUCCESS;
 }
 
+// The number of entries of `v` into *items when it is an array (each entry skipped, never
+// decoded); anything else leaves *items as it was.
+inline error_code count_array(value v, int64_t* items) {
+  json_type t;
+  if (auto e = v.type().get(t)) return e;
+  if (t != json_type::array) return simdjson::SUCCESS;
+  simdjson::ondemand::array arr;
+  if (auto e = v.get_array().get(arr)) return e;
+  int64_t n = 0;
+  for (auto item : arr) {
+    if (auto e = item.error()) return e;
+    ++n;
+  }
+  *items = n;
+  return simdjson::SUCCESS;
+}
+
 // Reads a vendor usage object (OpenAI `usage`, Gemini `usageMetadata`, Anthropic, DeepSeek,
 // Bedrock, Cohere shapes) into *out, normalised by the rules in usage_fields.h. Only the counts
 // found are written. Out of line (usage_fields.cc): usage objects are rare on the event path.

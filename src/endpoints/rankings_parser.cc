@@ -13,22 +13,6 @@ struct Extract {
   record::Usage usage;
 };
 
-// Counts the entries of `v` when it is an array; anything else leaves ex->items at -1.
-json::error_code count_entries(json::value v, Extract* ex) {
-  json::json_type t;
-  if (auto e = v.type().get(t)) return e;
-  if (t != json::json_type::array) return simdjson::SUCCESS;
-  simdjson::ondemand::array arr;
-  if (auto e = v.get_array().get(arr)) return e;
-  int64_t n = 0;
-  for (auto item : arr) {
-    if (auto e = item.error()) return e;
-    ++n;  // index and score are skipped, never decoded
-  }
-  ex->items = n;
-  return simdjson::SUCCESS;
-}
-
 std::string_view list_key(RankingsShape shape) {
   return shape == RankingsShape::kNim ? "rankings" : "results";
 }
@@ -47,14 +31,14 @@ class RankingsParser final : public json::JsonEventParser<RankingsParser> {
       if (t == json::json_type::array) {
         list = true;
         // TEI's bare list; for the other shapes a list is not an answer (walked, not counted).
-        if (shape_ == RankingsShape::kTei) return count_entries(root, &ex);
-        Extract ignored;
-        return count_entries(root, &ignored);
+        if (shape_ == RankingsShape::kTei) return json::count_array(root, &ex.items);
+        int64_t ignored = -1;
+        return json::count_array(root, &ignored);
       }
       json::object obj;
       if (auto err = root.get_object().get(obj)) return err;
       return json::for_each_field(obj, [&](json::raw_json_string k, json::value v) {
-        if (k == key) return count_entries(v, &ex);
+        if (k == key) return json::count_array(v, &ex.items);
         if (k == "usage") return json::read_usage(v, &ex.usage);
         return json::read_error_field(k, v, &ex.error);
       });
