@@ -166,10 +166,8 @@ void Session::handle_embeddings() {
   if (!begin_generation(&g)) return;
   auto parsed = parse_embeddings_request(req.body(), *state_.counter);
   if (!parsed) return answer_bad_request(parsed.error().message);
-  const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
-  core::Rng rng = request_rng(index);
-  if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct)
-    g.fault = g.knobs.error_kind;
+  uint64_t index = 0;
+  core::Rng rng = draw_request(&g, &index);
   g.prompt_tokens = parsed->prompt_tokens;
   g.finish_reason = "stop";
   char id[64];

@@ -153,10 +153,8 @@ void Session::handle_image_generation(const std::string& form_json) {
   auto parsed = parse_image_request(edit ? std::string_view(form_json) : req.body(), *state_.counter);
   if (!parsed) return answer_bad_request(parsed.error().message);
   const ImageRequest& r = *parsed;
-  const uint64_t index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
-  core::Rng rng = request_rng(index);
-  if (g.knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g.knobs.error_rate_pct)
-    g.fault = g.knobs.error_kind;
+  uint64_t index = 0;
+  core::Rng rng = draw_request(&g, &index);
   g.prompt_tokens = r.prompt_tokens;
   g.finish_reason = "stop";
   g.stream = r.stream;

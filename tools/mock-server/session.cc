@@ -293,6 +293,14 @@ core::Rng Session::request_rng(uint64_t index) const {
   return core::Rng(core::splitmix64(&mix));
 }
 
+core::Rng Session::draw_request(Generation* g, uint64_t* index) {
+  *index = state_.next_index.fetch_add(1, std::memory_order_relaxed);
+  core::Rng rng = request_rng(*index);
+  if (g->knobs.error_rate_pct > 0 && rng.uniform(0.0, 100.0) < g->knobs.error_rate_pct)
+    g->fault = g->knobs.error_kind;
+  return rng;
+}
+
 void Session::record_line_head(const Generation& g, std::string_view model, JsonLine* r) const {
   r->str("path", g.path)
       .num("received_steady_ns", g.received_ns)

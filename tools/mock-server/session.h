@@ -136,6 +136,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void answer_control(std::string_view target);  // control_route.cc: /start_profile, /stop_profile
   // The seeded generator of the index-th generation request (same seed, same answers).
   core::Rng request_rng(uint64_t index) const;
+  // The next request's index (*index) and RNG stream, with the --error-rate fault drawn into
+  // g->fault: the whole-answer routes (chat draws its fault after the lengths).
+  core::Rng draw_request(Generation* g, uint64_t* index);
   // The fields every route's --record line starts with.
   void record_line_head(const Generation& g, std::string_view model, JsonLine* r) const;
   // Answers 500/429 at once when gen_'s fault is an HTTP one; false when it is not.
