@@ -6,6 +6,8 @@ export CCACHE_DIR ?= $(HOME)/.cache/servebench/ccache
 export CCACHE_MAXSIZE ?= 5G
 # Paths under the checkout hash relative, so clones and worktrees share the cache.
 export CCACHE_BASEDIR ?= $(CURDIR)
+# The tests' shared precompiled header (cmake/test_build.cmake) is cacheable only with these.
+export CCACHE_SLOPPINESS ?= pch_defines,time_macros
 # CI (CI=true) builds with warnings as errors.
 WERROR := $(if $(filter true 1,$(CI)),ON,OFF)
 CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)
