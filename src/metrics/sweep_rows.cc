@@ -56,6 +56,21 @@ double at(const Step& s, double t) {
   return it == s.ts.begin() ? 0.0 : s.vals[static_cast<size_t>(it - s.ts.begin()) - 1];
 }
 
+// Reads a curve as at() does, at non-decreasing times, in amortized O(1) per read: the grids
+// below walk every step time in order, and a binary search per read was most of their cost.
+class Cursor {
+ public:
+  explicit Cursor(const Step& s) : s_(s) {}
+  double at(double t) {
+    while (i_ < s_.ts.size() && s_.ts[i_] <= t) ++i_;
+    return i_ == 0 ? 0.0 : s_.vals[i_ - 1];
+  }
+
+ private:
+  const Step& s_;
+  size_t i_ = 0;
+};
+
 // The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:
 // a linear merge, not a sort of the concatenation.
 std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi) {
@@ -77,17 +92,53 @@ Step divide(const Step& num, const Step& den) {
   if (num.ts.empty() || den.ts.empty()) return out;
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<double> grid = merged_times(num, den, -inf, inf);
+  Cursor n(num), d(den);
+  out.ts.reserve(grid.size());
+  out.vals.reserve(grid.size());
   for (double t : grid) {
-    const double d = at(den, t);
+    const double dv = d.at(t), nv = n.at(t);
     out.ts.push_back(t);
-    out.vals.push_back(d > 0 ? at(num, t) / d : 0.0);
+    out.vals.push_back(dv > 0 ? nv / dv : 0.0);
   }
   return out;
 }
 
+using Seg = std::pair<double, double>;  // (value, duration)
+
+// For each of the n ascending shares q[i], the first value, in value order, whose cumulative
+// duration share reaches q[i] (what a sort and a running sum would give), found by recursive
+// selection in expected O(size) rather than a sort. Everything before `lo` weighs `acc` and no
+// value there exceeds one in [lo, hi); shares past the last segment (round-off) get `top`.
+void shares(Seg* lo, Seg* hi, double acc, double dur_sum, const double* q, double* out,
+            size_t n, double top) {
+  const auto by_value = [](const Seg& a, const Seg& b) { return a.first < b.first; };
+  while (n > 0) {
+    if (lo == hi) {
+      std::fill(out, out + n, top);
+      return;
+    }
+    if (hi - lo == 1) {
+      std::fill(out, out + n, lo->first);
+      return;
+    }
+    Seg* mid = lo + (hi - lo - 1) / 2;
+    std::nth_element(lo, mid, hi, by_value);
+    double left = acc;
+    for (const Seg* s = lo; s <= mid; ++s) left += s->second;
+    size_t k = 0;
+    while (k < n && left / dur_sum >= q[k]) ++k;
+    if (k > 0) shares(lo, mid + 1, acc, dur_sum, q, out, k, mid->first);
+    lo = mid + 1;
+    acc = left;
+    q += k;
+    out += k;
+    n -= k;
+  }
+}
+
 // Duration-weighted statistics of (value, duration) segments; `total` is the weight of the
 // whole (the window, or the active time).
-Stats weighted(std::vector<std::pair<double, double>> seg, double total, double scale) {
+Stats weighted(std::vector<Seg> seg, double total, double scale) {
   Stats st;
   st.p.fill(NAN);
   st.sum = NAN;
@@ -96,37 +147,33 @@ Stats weighted(std::vector<std::pair<double, double>> seg, double total, double 
     for (size_t i : {4, 6, 7, 8}) st.p[i] = 0;
     return st;
   }
-  double area = 0;
-  for (const auto& [v, d] : seg) area += v * d;
+  double area = 0, dur_sum = 0;
+  double lo = seg.front().first, hi = lo;
+  for (const auto& [v, d] : seg) {
+    area += v * d;
+    dur_sum += d;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
   const double avg = area / total;
   double var = 0;
   for (const auto& [v, d] : seg) var += d * (v - avg) * (v - avg);
-  // By value only: the order of equal values changes no statistic below.
-  std::sort(seg.begin(), seg.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  double dur_sum = 0;
-  for (const auto& s : seg) dur_sum += s.second;
-  // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8: the first value whose cumulative
-  // duration share reaches q.
-  const std::pair<size_t, double> qs[] = {{4, 0.50}, {6, 0.90}, {7, 0.95}, {8, 0.99}};
-  for (const auto& [idx, q] : qs) {
-    double cum = 0;
-    size_t k = 0;
-    for (; k < seg.size(); ++k) {
-      cum += seg[k].second;
-      if (cum / dur_sum >= q) break;
-    }
-    st.p[idx] = seg[std::min(k, seg.size() - 1)].first * scale;
-  }
+  // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8.
+  const double q[] = {0.50, 0.90, 0.95, 0.99};
+  double value[4];
+  shares(seg.data(), seg.data() + seg.size(), 0, dur_sum, q, value, 4, hi);
+  const size_t idx[] = {4, 6, 7, 8};
+  for (size_t i = 0; i < 4; ++i) st.p[idx[i]] = value[i] * scale;
   st.avg = avg * scale;
-  st.min = seg.front().first * scale;
-  st.max = seg.back().first * scale;
+  st.min = lo * scale;
+  st.max = hi * scale;
   st.std = std::sqrt(var / total) * scale;
   return st;
 }
 
 // The curve clipped to [ws, we], weighted over the whole window.
 Stats time_weighted(const Step& s, double ws, double we, double scale) {
-  std::vector<std::pair<double, double>> seg;
+  std::vector<Seg> seg;
   if (!s.ts.empty()) {
     double prev_t = ws, prev_v = at(s, ws);
     for (size_t i = 0; i < s.ts.size(); ++i) {
@@ -143,16 +190,18 @@ Stats time_weighted(const Step& s, double ws, double we, double scale) {
 
 // The rate curve over the parts of [ws, we] where `mask` is positive, weighted by that time.
 Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, double scale) {
-  std::vector<std::pair<double, double>> seg;
+  std::vector<Seg> seg;
   double active = 0;
   if (!rate.ts.empty() && !mask.ts.empty() && we > ws) {
     std::vector<double> grid = merged_times(rate, mask, ws, we);
     grid.insert(grid.begin(), ws);
     grid.push_back(we);
+    Cursor r(rate), m(mask);
     for (size_t i = 0; i + 1 < grid.size(); ++i) {
       const double d = grid[i + 1] - grid[i];
-      if (d <= 0 || !(at(mask, grid[i]) > 0)) continue;
-      seg.emplace_back(at(rate, grid[i]), d);
+      const double mv = m.at(grid[i]), rv = r.at(grid[i]);
+      if (d <= 0 || !(mv > 0)) continue;
+      seg.emplace_back(rv, d);
       active += d;
     }
   }
