@@ -63,7 +63,7 @@ test-conformance:
 
 # The Containerfile built without a container engine, in Debian 12 chroots (scripts/container/):
 # `make test` runs its runtime stage on the .deb built here; `make container-check` builds both
-# stages from scratch (30-60 min on 2 cores).
+# stages from scratch (about 17 min cold on 2 cores).
 test-container: package
 	@scripts/container/check_container.sh --short
 

@@ -6,7 +6,7 @@
 # from the WORKDIR, and checks that the runtime stage holds no build-only (-dev) packages.
 #
 #   scripts/container/check_container.sh            both stages: compiles inside the chroot
-#                                                    (`make container-check`; 30-60 min on 2 cores)
+#                                                    (`make container-check`; ~17 min cold on 2 cores)
 #   scripts/container/check_container.sh --short     the runtime stage only, on the .deb that
 #                                                    `make package` built here (`make test`)
 # Needs root (chroot, mount) and debootstrap (scripts/setup.sh installs it); --short run by a
