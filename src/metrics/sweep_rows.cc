@@ -51,13 +51,9 @@ void span(std::vector<Event>* ev, double from, double to, double w) {
   ev->push_back({to, -w});
 }
 
-double at(const Step& s, double t) {
-  const auto it = std::upper_bound(s.ts.begin(), s.ts.end(), t);
-  return it == s.ts.begin() ? 0.0 : s.vals[static_cast<size_t>(it - s.ts.begin()) - 1];
-}
-
-// Reads a curve as at() does, at non-decreasing times, in amortized O(1) per read: the grids
-// below walk every step time in order, and a binary search per read was most of their cost.
+// Reads a curve's value at t (0 before its first step) at non-decreasing times, in amortized
+// O(1) per read: the grids below walk every step time in order, and a binary search per read
+// was most of their cost.
 class Cursor {
  public:
   explicit Cursor(const Step& s) : s_(s) {}
@@ -175,7 +171,7 @@ Stats weighted(std::vector<Seg> seg, double total, double scale) {
 Stats time_weighted(const Step& s, double ws, double we, double scale) {
   std::vector<Seg> seg;
   if (!s.ts.empty()) {
-    double prev_t = ws, prev_v = at(s, ws);
+    double prev_t = ws, prev_v = Cursor(s).at(ws);
     for (size_t i = 0; i < s.ts.size(); ++i) {
       if (s.ts[i] <= ws) continue;
       if (s.ts[i] >= we) break;
