@@ -54,6 +54,15 @@ PY
     --artifact-dir "$dir/artifacts" >"$dir/servebench.out" 2>&1 || { echo "FAIL $name chat_template servebench exited $?"; tail -3 "$dir/servebench.out"; failed=1; }
   python3 "$repo/tests/conformance/check_chat_template.py" --artifacts "$dir/artifacts" \
     --label "$name" --isl "$isl" || failed=1
+  # Multi-turn sessions: each turn's history is assembled at send time and counted through the
+  # template on the processor thread; ISL must still equal the server's prompt_tokens.
+  "$servebench" profile -m "tiny-$name" -u "$url" --endpoint-type chat --apply-chat-template \
+    --tokenizer "$dir/tokenizer" --isl 60 --isl-stddev 0 --osl 4 --extra-inputs ignore_eos:true \
+    --session-turns-mean 3 --session-turns-stddev 0 --num-dataset-entries 4 --request-count 12 \
+    --concurrency 2 --random-seed 7 \
+    --artifact-dir "$dir/artifacts-multi-turn" >"$dir/servebench-multi-turn.out" 2>&1 || { echo "FAIL $name chat_template multi-turn servebench exited $?"; tail -3 "$dir/servebench-multi-turn.out"; failed=1; }
+  python3 "$repo/tests/conformance/check_chat_template.py" --artifacts "$dir/artifacts-multi-turn" \
+    --label "$name-multi-turn" --isl 0 || failed=1
   kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null || true
   server_pid=""
 }

@@ -66,28 +66,32 @@ int64_t templated_input_tokens(const TemplateIsl& t, const tokenizer::Tokenizer&
   return static_cast<int64_t>(tok.count(*text));
 }
 
-void count_through_template(const TemplateIsl& t, const tokenizer::Tokenizer& tok,
+int64_t templated_message_tokens(const TemplateIsl& t, const tokenizer::Tokenizer& tok,
+                                 const std::vector<std::string>& roles,
+                                 const std::vector<std::string>& texts) {
+  if (roles.size() != texts.size() || texts.empty()) return -1;
+  std::vector<chat_template::ChatMessage> messages;
+  messages.reserve(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) messages.push_back({roles[i], texts[i]});
+  auto text = t.tmpl.render_messages(messages, true);
+  if (!text) return -1;
+  return static_cast<int64_t>(tok.count(*text));
+}
+
+void count_through_template(std::shared_ptr<const TemplateIsl> t, const tokenizer::Tokenizer& tok,
                             PreparedWorkload* out) {
-  int64_t uncounted = 0;
   for (auto* list : {&out->requests, &out->warmup_requests}) {
     for (auto& r : *list) {
-      if (r.input_tokens < 0) {
-        ++uncounted;
-        continue;
-      }
-      int64_t n = templated_input_tokens(t, tok, r.body);
+      if (r.input_tokens < 0) continue;  // counted at send time, by input_counter below
+      int64_t n = templated_input_tokens(*t, tok, r.body);
       if (n >= 0) r.input_tokens = n;
     }
   }
-  if (out->sessions) {
-    out->warnings.push_back(
-        "--apply-chat-template: multi-turn sessions are counted without the template (their "
-        "history is assembled at send time)");
-  }
-  if (uncounted > 0) {
-    out->warnings.push_back("--apply-chat-template: " + std::to_string(uncounted) +
-                            " requests with a cache-bust marker are counted without the template");
-  }
+  // Multi-turn turns (history assembled at send time) and cache-bust prompts: their messages,
+  // with roles, go through the template on the processor threads.
+  out->input_counter = [t = std::move(t), tok = &tok](const record::RequestRecord& r) {
+    return templated_message_tokens(*t, *tok, r.input_roles, r.input_texts);
+  };
 }
 
 }  // namespace servebench::app

@@ -2,11 +2,13 @@
 // template (chat_template/chat_template.h) is found next to the tokenizer, its overhead for one
 // user message (the tokens it adds around the prompt, generation prompt included) is measured,
 // synthetic prompts are drawn that much shorter, and every single-turn request's ISL is counted
-// through the template on the messages actually sent, so it equals the server's prompt_tokens.
+// through the template on the messages actually sent, so it equals the server's prompt_tokens;
+// multi-turn turns and cache-bust prompts are counted the same way when they are sent.
 //
 // Thread safety: set-up only (one thread, before t0).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -34,9 +36,16 @@ Result<std::optional<TemplateIsl>> load_template_isl(const config::BenchmarkConf
 int64_t templated_input_tokens(const TemplateIsl& t, const tokenizer::Tokenizer& tok,
                                const std::string& body);
 
-// Recounts every single-turn request whose ISL is known before t0 through the template; adds a
-// warning for what it cannot count (multi-turn sessions, cache-bust markers).
-void count_through_template(const TemplateIsl& t, const tokenizer::Tokenizer& tok,
+// Tokens of messages (roles[i], texts[i]) rendered through the template with the generation
+// prompt; -1 when the lengths differ, there are none, or the template raises.
+int64_t templated_message_tokens(const TemplateIsl& t, const tokenizer::Tokenizer& tok,
+                                 const std::vector<std::string>& roles,
+                                 const std::vector<std::string>& texts);
+
+// Recounts every single-turn request whose ISL is known before t0 through the template, and sets
+// out->input_counter so prompts known only at send time (multi-turn history, cache-bust
+// markers) are counted through it too. `tok` must outlive the run's record processing.
+void count_through_template(std::shared_ptr<const TemplateIsl> t, const tokenizer::Tokenizer& tok,
                             PreparedWorkload* out);
 
 }  // namespace servebench::app

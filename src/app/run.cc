@@ -243,6 +243,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   // Every streamed chat/completions body asks for the usage chunk, as AIPerf 0.13 does; an
   // --extra-inputs stream_options replaces it ({"include_usage":false} turns it off).
   ep_opts.include_usage = true;
+  ep_opts.continuous_usage = cfg.per_chunk_usage;
   ep_opts.extra_inputs_json = cfg.extra_inputs_json;
   ep_opts.download_video_content = cfg.download_video_content;
   auto endpoint = spec_of(cfg).make_endpoint(ep_opts);
@@ -462,8 +463,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // --failed-request-threshold: the processor thread counts and stops the runner once.
   std::optional<load::FailureThreshold> threshold = make_failure_threshold(cfg, spec);
   std::atomic<load::Runner*> stop_target{nullptr};
+  record::CountOptions counting{cfg.use_server_token_count, cfg.per_chunk_usage,
+                               prep.work.input_counter};
   record::RecordProcessor processor(
-      prep.tok, cfg.use_server_token_count, 1,
+      prep.tok, std::move(counting), 1,
       [&stream, &outages, &report_columns, want_report, anchor, &sink_hooks,
        &threshold, &stop_target](
           const std::vector<record::RequestRecord>& batch, size_t slot) {

@@ -193,6 +193,7 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
             t.cache_bust_text_at = static_cast<int64_t>(in + 5);
           }
           t.input_texts.push_back(p.messages[k].content);
+          t.input_roles.push_back(p.messages[k].role);
         }
       } else if (p.messages.size() == 1 && !warmup && turn.input_tokens >= 0) {
         t.input_tokens = turn.input_tokens;  // exact by construction
@@ -352,7 +353,10 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   }
   a.sessions |= cfg.user_centric_rate.has_value();
   auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
-  if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+  if (out && *template_isl) {
+    auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));
+    count_through_template(std::move(t), tok, &*out);
+  }
   return out;
 }
 
@@ -364,7 +368,10 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
   if (!template_isl) return tl::unexpected(template_isl.error());
   auto finish = [&](Result<PreparedWorkload> out) {
-    if (out && *template_isl) count_through_template(**template_isl, tok, &*out);
+    if (out && *template_isl) {
+      auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));
+      count_through_template(std::move(t), tok, &*out);
+    }
     return out;
   };
   std::optional<dataset::FileFormat> format;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "endpoints/endpoint.h"
 #include "load/sessions.h"
 #include "load/worker.h"
+#include "record/request_record.h"
 #include "tokenizer/tokenizer.h"
 
 namespace servebench::app {
@@ -38,6 +40,9 @@ struct PreparedWorkload {
   std::string format;        // input file format name ("" = synthetic)
   int64_t agentic_lanes = 0;           // agentic replay lanes (app/agentic_setup.h; 0 = none)
   int64_t agentic_warmup_span_ns = 0;  // the latest lane's spread warm-up start
+  // Counts a send-time prompt (record::CountOptions::input_counter): set by
+  // --apply-chat-template; null = the sum of each message's tokens.
+  std::function<int64_t(const record::RequestRecord&)> input_counter;
 };
 
 // The synthetic composer's options from the prompt flags (seq_dist left unset);

@@ -198,6 +198,8 @@ Status validate(const BenchmarkConfig& c) {
   facts.input_file = !c.input_file.empty() || !c.public_dataset.empty();
   facts.rankings_flags = c.rankings_flags_given;
   facts.download_video = c.download_video_content;
+  facts.per_chunk_usage = c.per_chunk_usage;
+  facts.server_token_count = c.use_server_token_count;
   facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0 ||
                 c.video_width > 0 || c.video_height > 0;
   if (facts.media) {

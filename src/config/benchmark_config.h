@@ -55,6 +55,7 @@ struct BenchmarkConfig {
   ConnectionReuse connection_reuse = ConnectionReuse::kPooled;
   bool use_legacy_max_tokens = false;
   bool use_server_token_count = false;
+  bool per_chunk_usage = false;              // --per-chunk-usage (continuous_usage_stats)
   bool download_video_content = false;        // --download-video-content (polling types)
 
   // Tokenizer.

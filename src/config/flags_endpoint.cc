@@ -181,6 +181,12 @@ void add_endpoint_flags(std::vector<FlagSpec>* out) {
                              &C::use_legacy_max_tokens, "/endpoint/use_legacy_max_tokens"));
   out->push_back(switch_flag("--use-server-token-count", "Use the server's usage for token counts",
                              &C::use_server_token_count, "/endpoint/use_server_token_count"));
+  out->push_back(switch_flag("--per-chunk-usage",
+                             "chat, streamed: ask for usage on every chunk "
+                             "(stream_options.continuous_usage_stats; vLLM, TensorRT-LLM) so ITL "
+                             "subtracts the first chunk's real token count; needs "
+                             "--use-server-token-count",
+                             &C::per_chunk_usage, "/endpoint/per_chunk_usage"));
   out->push_back(switch_flag("--download-video-content",
                              "video_generation: download the finished video (in request latency)",
                              &C::download_video_content, "/endpoint/download_video_content"));

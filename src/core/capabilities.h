@@ -20,6 +20,8 @@ enum Capability : uint32_t {
   kCapChatMessages = 1u << 6,     // input is role-tagged messages (system prompt, history, cache-bust)
   kCapQueryPassages = 1u << 7,    // input is one query plus the passages ranked against it (rankings)
   kCapProducesVideo = 1u << 8,    // the answer is a generated video (server-reported video metrics)
+  kCapPerChunkUsage = 1u << 9,    // can ask for cumulative usage on every streamed chunk
+                                  // (stream_options.continuous_usage_stats: --per-chunk-usage)
 };
 using Capabilities = uint32_t;
 

@@ -9,7 +9,7 @@ namespace {
 const EndpointSpec kChatSpec{
     .name = "chat",
     .default_path = "/v1/chat/completions",
-    .capabilities = core::kTextGenerationCaps | core::kCapMedia,
+    .capabilities = core::kTextGenerationCaps | core::kCapMedia | core::kCapPerChunkUsage,
     .metrics_title = "LLM Metrics",
     .artifact_name = "openai-chat",
     .batches_texts = false,

@@ -51,6 +51,7 @@ struct EndpointOptions {
   bool streaming = false;
   bool use_legacy_max_tokens = false;  // send max_tokens instead of max_completion_tokens
   bool include_usage = true;           // stream_options.include_usage when streaming
+  bool continuous_usage = false;       // --per-chunk-usage: and continuous_usage_stats (chat)
   std::string extra_inputs_json;       // JSON object merged into every body ("" = none)
   bool download_video_content = false; // polling types: fetch the finished video (in latency)
 };

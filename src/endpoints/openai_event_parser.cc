@@ -10,7 +10,9 @@
 //   choices[0].finish_reason (string)            → RequestRecord::finish_reason
 //   usage | usageMetadata (Gemini)               → RequestRecord::usage, normalised across
 //                                                  vendors (usage_fields.h); each count's last
-//                                                  reported value wins
+//                                                  reported value wins; the completion count
+//                                                  of the first content event with usage (vLLM's
+//                                                  continuous_usage_stats) → first_content_chunk_tokens
 //   {"error": ...} or {"object":"error",...}     → kServerError
 //   an `event: error` SSE event (any data)       → kServerError (AIPerf: code 502)
 // Unknown fields (llama.cpp's `timings`, logprobs, ids) are skipped without being decoded.
@@ -82,6 +84,11 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
     } else {
       chunk.kind = record::ChunkKind::kEmpty;
       chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
+    }
+    // Per-chunk usage (continuous_usage_stats): the first content event with a completion count.
+    if (ex_.has_usage && usage_.completion_tokens >= 0 && record::is_content_chunk(chunk.kind) &&
+        rec->usage.first_content_chunk_tokens < 0) {
+      rec->usage.first_content_chunk_tokens = usage_.completion_tokens;
     }
     rec->chunks.push_back(chunk);
     return ParseStatus::kOk;

@@ -111,7 +111,9 @@ class OpenAiTextEndpoint final : public Endpoint {
       tail += options_.streaming ? ",\"stream\":true" : ",\"stream\":false";
     if (options_.streaming && options_.include_usage &&
         !either_has(extras_, later, "stream_options"))
-      tail += ",\"stream_options\":{\"include_usage\":true}";
+      tail += options_.continuous_usage
+                  ? ",\"stream_options\":{\"include_usage\":true,\"continuous_usage_stats\":true}"
+                  : ",\"stream_options\":{\"include_usage\":true}";
     return tail;
   }
 

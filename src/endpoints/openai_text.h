@@ -10,7 +10,8 @@
 //   completions: {"prompt":"<message contents joined by \n>","model":..,"stream":..,
 //                 "stream_options":{"include_usage":true},"max_tokens":N,<extras>}
 // stream_options only when streaming with include_usage (a run always sets it, as AIPerf 0.13
-// does); the max-tokens key only when the turn
+// does), with "continuous_usage_stats":true added under --per-chunk-usage (chat only: the
+// registry refuses the flag for other types); the max-tokens key only when the turn
 // asks for a count (>= 0). Everything except messages/prompt, a per-turn model, the token count
 // and a turn's own extras is rendered once at construction.
 //

@@ -16,6 +16,27 @@ std::vector<const EndpointSpec*>& specs() {
 
 Error usage(std::string message) { return Error{ErrorCode::kInvalidArgument, std::move(message)}; }
 
+// --per-chunk-usage: ITL subtracts the first content chunk's server-reported token count, which
+// exists only with server counts, on a type that asks for per-chunk usage, when streaming.
+Status check_per_chunk_usage(const EndpointSpec& spec, const OptionFacts& facts) {
+  if (!facts.server_token_count) {
+    return tl::unexpected(usage("--per-chunk-usage requires --use-server-token-count (the "
+                                "first-chunk token count comes from server-reported per-chunk "
+                                "usage); add it or drop --per-chunk-usage"));
+  }
+  if (!spec.has(core::kCapPerChunkUsage)) {
+    return tl::unexpected(usage("--per-chunk-usage: endpoint type '" + std::string(spec.name) +
+                                "' cannot ask for per-chunk usage; use " +
+                                type_names(core::kCapPerChunkUsage, " or ") +
+                                " or drop --per-chunk-usage"));
+  }
+  if (!facts.streaming) {
+    return tl::unexpected(usage("--per-chunk-usage requires --streaming (per-chunk usage and "
+                                "inter-token latency apply only to streamed responses)"));
+  }
+  return {};
+}
+
 }  // namespace
 
 EndpointRegistrar::EndpointRegistrar(const EndpointSpec& spec) {
@@ -96,6 +117,9 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
     return tl::unexpected(usage("--download-video-content: endpoint type '" + type +
                                 "' has no video job to download; drop it (video types: " +
                                 type_names(core::kCapPolls) + ")"));
+  }
+  if (facts.per_chunk_usage) {
+    if (auto st = check_per_chunk_usage(spec, facts); !st) return st;
   }
   if (spec.check != nullptr) return spec.check(facts);
   return {};

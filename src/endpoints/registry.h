@@ -40,6 +40,8 @@ struct OptionFacts {
   bool isl_given = false;       // --isl / --isl-stddev differ from their defaults
   bool media = false;           // synthetic images or audio asked for (--image-*, --audio-*)
   bool download_video = false;  // --download-video-content
+  bool per_chunk_usage = false;  // --per-chunk-usage
+  bool server_token_count = false;  // --use-server-token-count
 };
 
 struct EndpointSpec {
@@ -87,7 +89,9 @@ std::string type_names(core::Capabilities caps = core::kCapNone, std::string_vie
 // The option rules for `spec`: --streaming needs kCapStreams, --cache-bust needs
 // kCapChatMessages, --batch-size > 1 needs batches_texts, a fixed schedule (trace rows are text
 // prompts) needs kCapTokenizesInput, --rankings-* flags need
-// kCapQueryPassages, --download-video-content needs kCapPolls, then the spec's own check. Warm-up applies to every type.
+// kCapQueryPassages, --download-video-content needs kCapPolls, --per-chunk-usage needs
+// --use-server-token-count, kCapPerChunkUsage and --streaming (AIPerf's order and reasons), then
+// the spec's own check. Warm-up applies to every type.
 // Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
 

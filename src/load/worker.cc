@@ -301,6 +301,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   if (tmpl.cache_bust_digits_at >= 0) {  // every request is its own session: its own marker
     write_cache_bust_digits(settings_.seed, index, http.body.data() + tmpl.cache_bust_digits_at);
     rec.input_texts = tmpl.input_texts;
+    rec.input_roles = tmpl.input_roles;
     if (tmpl.cache_bust_text >= 0)
       write_cache_bust_digits(settings_.seed, index,
                               rec.input_texts[static_cast<size_t>(tmpl.cache_bust_text)].data() + tmpl.cache_bust_text_at);

@@ -54,6 +54,7 @@ struct RequestTemplate {
   // `input_texts` (message texts, the marker in text `cache_bust_text` at `cache_bust_text_at`).
   int64_t cache_bust_digits_at = -1;
   std::vector<std::string> input_texts;
+  std::vector<std::string> input_roles;  // the role of each input_texts message
   int32_t cache_bust_text = -1;
   int64_t cache_bust_text_at = -1;
 };

@@ -200,7 +200,11 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     http.body = sessions_->endpoint->render_body(p);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());
-    for (auto& m : p.messages) rec.input_texts.push_back(std::move(m.content));
+    rec.input_roles.reserve(p.messages.size());
+    for (auto& m : p.messages) {
+      rec.input_texts.push_back(std::move(m.content));
+      rec.input_roles.push_back(std::move(m.role));
+    }
   }
   if (settings_.keep_bodies) rec.request_body = http.body;
   launch(req, http, s->connection_group);

@@ -42,9 +42,16 @@ double ttfo(const F& f) {
 }
 double latency(const F& f) { return f.end_ns != 0 ? f.latency() : NAN; }
 double decode(const F& f) { return f.streamed_content() ? f.latency() - f.ttft() : NAN; }
+// Tokens after the first content chunk: OSL minus the first chunk's server-reported count under
+// --per-chunk-usage (when consistent: 0 < count < OSL), else OSL - 1 (AIPerf's ITL divisor).
+double decode_tokens(const F& f) {
+  const int64_t first = f.r->usage.first_content_chunk_tokens;
+  if (first > 0 && f.osl - num(first) >= 1) return f.osl - num(first);
+  return f.osl - 1;
+}
 double itl(const F& f) {
   if (!f.streamed_content() || !f.has_osl || f.osl < 2) return NAN;
-  return (f.latency() - f.ttft()) / (f.osl - 1);
+  return (f.latency() - f.ttft()) / decode_tokens(f);
 }
 double output_tps_per_user(const F& f) {
   const double v = itl(f);

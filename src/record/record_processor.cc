@@ -10,7 +10,24 @@
 
 namespace servebench::record {
 
-void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_server_token_count) {
+namespace {
+
+int64_t count_input_texts(const RequestRecord& rec, const tokenizer::Tokenizer& tok,
+                          const CountOptions& options) {
+  if (options.input_counter) {
+    const int64_t n = options.input_counter(rec);
+    if (n >= 0) return n;
+  }
+  int64_t n = 0;
+  for (const auto& t : rec.input_texts) n += static_cast<int64_t>(tok.count(t));
+  return n;
+}
+
+}  // namespace
+
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options) {
+  const bool use_server_token_count = options.use_server_token_count;
+  if (!options.per_chunk_usage) rec->usage.first_content_chunk_tokens = -1;
   for (auto& ch : rec->chunks) {
     if (ch.kind == ChunkKind::kEmpty || ch.kind == ChunkKind::kUsage || ch.text_bytes == 0) {
       ch.tokens = 0;
@@ -24,10 +41,9 @@ void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_
     ch.tokens = static_cast<int32_t>(tok.count(std::string_view(src).substr(ch.text_offset, ch.text_bytes)));
   }
   if (rec->input_tokens < 0 && !rec->input_texts.empty()) {
-    int64_t n = 0;
-    for (const auto& t : rec->input_texts) n += static_cast<int64_t>(tok.count(t));
-    rec->input_tokens = n;
+    rec->input_tokens = count_input_texts(*rec, tok, options);
     std::vector<std::string>().swap(rec->input_texts);  // the prompt text is not kept past counting
+    std::vector<std::string>().swap(rec->input_roles);
   }
   rec->output_tokens = static_cast<int64_t>(tok.count(rec->output_text));
   rec->reasoning_tokens = static_cast<int64_t>(tok.count(rec->reasoning_text));
@@ -40,9 +56,9 @@ void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_
   }
 }
 
-RecordProcessor::RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
+RecordProcessor::RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, CountOptions options,
                                  int threads, BatchConsumer consumer)
-    : tok_(std::move(tok)), use_server_(use_server_token_count), consumer_(std::move(consumer)) {
+    : tok_(std::move(tok)), options_(std::move(options)), consumer_(std::move(consumer)) {
   threads = std::max(1, threads);
   done_.resize(static_cast<size_t>(threads));
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { run(static_cast<size_t>(i)); });
@@ -81,7 +97,7 @@ void RecordProcessor::run(size_t slot) {
       queue_.pop_front();
     }
     for (auto& rec : batch) {
-      count_tokens(&rec, *tok_, use_server_);
+      count_tokens(&rec, *tok_, options_);
       rec.processor_slot = static_cast<uint8_t>(slot);
     }
     if (consumer_) {

@@ -34,15 +34,33 @@
 
 namespace servebench::record {
 
+// How a run counts: server usage or the client tokenizer, per-chunk usage, and the count of
+// prompts known only at send time (RequestRecord::input_texts/input_roles).
+struct CountOptions {
+  bool use_server_token_count = false;
+  // --per-chunk-usage: keep Usage::first_content_chunk_tokens (cleared otherwise).
+  bool per_chunk_usage = false;
+  // Tokens of a record's send-time prompt (e.g. through the model's chat template); -1 falls back
+  // to the sum of each text's count. Null = that sum. Called on the processor threads: must be
+  // thread-safe.
+  std::function<int64_t(const RequestRecord&)> input_counter;
+};
+
 // Counts tokens of one record (pure; used by the processor threads and by tests).
-void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, bool use_server_token_count);
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options);
+inline void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok,
+                         bool use_server_token_count) {
+  CountOptions o;
+  o.use_server_token_count = use_server_token_count;
+  count_tokens(rec, tok, o);
+}
 
 // Receives each token-counted batch; `slot` (< threads) is the calling processor thread's index.
 using BatchConsumer = std::function<void(const std::vector<RequestRecord>& batch, size_t slot)>;
 
 class RecordProcessor {
  public:
-  RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, bool use_server_token_count,
+  RecordProcessor(std::shared_ptr<const tokenizer::Tokenizer> tok, CountOptions options,
                   int threads, BatchConsumer consumer = nullptr);
   ~RecordProcessor();
   RecordProcessor(const RecordProcessor&) = delete;
@@ -57,7 +75,7 @@ class RecordProcessor {
   void run(size_t slot);
 
   std::shared_ptr<const tokenizer::Tokenizer> tok_;
-  const bool use_server_;
+  const CountOptions options_;
   const BatchConsumer consumer_;
   std::mutex mu_;
   std::condition_variable cv_;

@@ -88,6 +88,11 @@ struct Usage {
   int64_t rejected_prediction_tokens = -1;
   int64_t tool_use_prompt_tokens = -1;     // Gemini toolUsePromptTokenCount
   double prompt_audio_seconds = -1;        // Mistral prompt_audio_seconds (a duration)
+  // --per-chunk-usage (stream_options.continuous_usage_stats): completion_tokens reported on the
+  // first content event that carried usage, i.e. the tokens delivered through the chunk that set
+  // TTFT (AIPerf's first_content_chunk_tokens). Set by the parser; record processing clears it
+  // unless the run asked for per-chunk usage, so a server that volunteers it changes nothing.
+  int64_t first_content_chunk_tokens = -1;
   bool present() const { return prompt_tokens >= 0 || completion_tokens >= 0 || total_tokens >= 0; }
 };
 
@@ -165,6 +170,9 @@ struct RequestRecord {
   // then cleared by record processing when input_tokens is -1. And, for raw exports only, the
   // body as sent when it is not a pre-rendered one (payload_index is then -1).
   std::vector<std::string> input_texts;
+  // The role of each of input_texts (same length when set): --apply-chat-template counts such
+  // prompts through the model's chat template, which needs the roles. Cleared with input_texts.
+  std::vector<std::string> input_roles;
   std::string request_body;
 
   // Filled by record processing (client tokenizer unless --use-server-token-count).

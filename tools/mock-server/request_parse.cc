@@ -110,6 +110,9 @@ Result<ParsedRequest> parse_request(ApiKind kind, std::string_view body,
     if (auto s = read_bool(so, "include_usage", &r.include_usage); !s) {
       return tl::unexpected(s.error());
     }
+    if (auto s = read_bool(so, "continuous_usage_stats", &r.continuous_usage); !s) {
+      return tl::unexpected(s.error());
+    }
   }
   std::optional<int64_t> max_completion, max_tokens, min_tokens;
   if (auto s = read_int(obj, "max_completion_tokens", &max_completion); !s) {

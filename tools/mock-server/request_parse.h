@@ -33,6 +33,7 @@ struct ParsedRequest {
   std::string model;  // "" when absent
   bool stream = false;
   bool include_usage = false;
+  bool continuous_usage = false;  // stream_options.continuous_usage_stats (vLLM): usage per chunk
   LengthRequest length;
   std::optional<int64_t> requested_max_tokens;  // as sent (max_completion_tokens wins)
   std::vector<std::string> roles;               // chat only

@@ -91,6 +91,14 @@ void append_chat_token_event(const ResponseHead& head, std::string_view text, bo
   out->append("}]}\n\n");
 }
 
+void append_event_usage(const UsageCounts& usage, std::string* out) {
+  if (out->size() < 3 || out->compare(out->size() - 3, 3, "}\n\n") != 0) return;
+  out->resize(out->size() - 3);
+  out->append(",\"usage\":");
+  append_usage_object(usage, out);
+  out->append("}\n\n");
+}
+
 void append_chat_tool_event(const ResponseHead& head, std::string_view text, bool first,
                             const char* finish_reason, std::string* out) {
   out->append("data: ");

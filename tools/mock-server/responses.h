@@ -57,6 +57,9 @@ void append_chat_token_event(const ResponseHead& head, std::string_view text, bo
 // TEXT}} after it (OpenAI's streamed function-call grammar).
 void append_chat_tool_event(const ResponseHead& head, std::string_view text, bool first,
                             const char* finish_reason, std::string* out);
+// Adds `"usage":{...}` to the last event of `out` (which ends with "}\n\n"): vLLM's
+// continuous_usage_stats, cumulative counts on every chunk.
+void append_event_usage(const UsageCounts& usage, std::string* out);
 void append_completion_token_event(const ResponseHead& head, std::string_view text,
                                    const char* finish_reason, std::string* out);
 void append_usage_event(const ResponseHead& head, bool chat, const UsageCounts& usage,

@@ -355,6 +355,7 @@ void Session::handle_generation(ApiKind kind) {
   g.text_start = rng.next_below(state_.text.sequence_size());
   g.stream = parsed->stream;
   g.include_usage = parsed->include_usage;
+  g.continuous_usage = parsed->continuous_usage && g.include_usage;
   g.prompt_tokens = parsed->prompt_tokens;
   g.events = plan_events(g.knobs, g.prompt_tokens, g.reasoning_tokens, g.content_tokens, rng);
   g.fault_at = g.events.size() / 2;

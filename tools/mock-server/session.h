@@ -92,6 +92,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string path;
     bool stream = false;
     bool include_usage = false;
+    bool continuous_usage = false;  // chat: cumulative usage on every token event
     int64_t prompt_tokens = 0;
     int64_t reasoning_tokens = 0;
     int64_t content_tokens = 0;

@@ -128,6 +128,9 @@ void Session::prepare_event() {
       append_generic_token_event(g.kind, static_cast<int64_t>(i), text, last ? &end : nullptr,
                                  &scratch_);
     }
+    if (chat && !g.vendor && g.continuous_usage) {  // vLLM's continuous_usage_stats
+      append_event_usage(UsageCounts{g.prompt_tokens, g.token_cursor}, &scratch_);
+    }
     next_truth_.push_back(TruthEntry{0, due, ev.reasoning ? "reasoning" : "content", ev.tokens});
     if (last && g.vendor) {
       g.vendor->close(g.finish_reason,

@@ -93,6 +93,38 @@ TEST(ChatTemplateRun, IslCountsThroughTheTemplateAndHitsTheTarget) {
   }
 }
 
+// Multi-turn sessions: each turn's messages (live history) are counted through the template when
+// sent, so every turn's ISL equals the rendered template of the messages in its body.
+TEST(ChatTemplateRun, MultiTurnTurnsCountThroughTheTemplate) {
+  const std::string tdir = qwen3_dir();
+  if (!fs::exists(tdir + "/tokenizer_config.json")) GTEST_SKIP() << "no Qwen3 tokenizer at " << tdir;
+  auto tok = tokenizer::load_tokenizer(tdir, {});
+  auto tmpl = chat_template::load_chat_template_dir(tdir);
+  ASSERT_TRUE(tok && tmpl);
+  const std::string dir = make_temp_dir("chat_tpl_mt");
+  RunResult r = run_with_mock(dir, {"--tokenizer", tdir, "--apply-chat-template",
+                                    "--session-turns-mean", "3", "--session-turns-stddev", "0",
+                                    "--num-dataset-entries", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.find("counted without the template"), std::string::npos);
+  std::map<std::string, Json> raw;
+  for (auto& x : read_jsonl(r.artifact_dir + "/profile_export_raw.jsonl"))
+    raw[x.at("metadata").at("x_request_id").get<std::string>()] = x;
+  size_t later_turns = 0;
+  for (const auto& rec : r.records()) {
+    const auto& msgs = raw.at(rec.at("metadata").at("x_request_id").get<std::string>())
+                           .at("payload").at("messages");
+    std::vector<chat_template::ChatMessage> m;
+    for (const auto& x : msgs) m.push_back({x.at("role"), x.at("content")});
+    later_turns += m.size() > 1;
+    auto rendered = (*tmpl).render_messages(m, true);
+    ASSERT_TRUE(rendered.has_value());
+    EXPECT_EQ(rec.at("metrics").at("input_sequence_length").at("value").get<int64_t>(),
+              static_cast<int64_t>((*tok)->count(*rendered)));
+  }
+  EXPECT_GT(later_turns, 0u) << "some turns carry history";
+}
+
 TEST(ChatTemplateRun, MissingTemplateAndNonChatTypeAreUsageErrors) {
   const std::string dir = make_temp_dir("chat_tpl_err");
   fs::create_directories(dir + "/tok");

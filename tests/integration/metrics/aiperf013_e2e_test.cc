@@ -119,5 +119,35 @@ TEST(Aiperf013E2E, ExtraInputsStreamOptionsTurnTheUsageChunkOff) {
   EXPECT_EQ(stat(s, "request_count"), 12);
 }
 
+// --per-chunk-usage: the body asks for continuous_usage_stats, the mock then reports cumulative
+// usage on every chunk, and ITL divides the decode time by OSL minus the first chunk's 4 tokens:
+// 16 tokens in 4 events 12 ms apart, decode 36 ms, ITL 36 / 12 = 3 ms (2.4 ms without the flag).
+TEST(Aiperf013E2E, PerChunkUsageSubtractsTheFirstChunksTokensFromItl) {
+  TempDir dir("a13-pcu");
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "12", "--tokens-per-chunk", "4"}));
+  for (const char* sub : {"/on", "/off", "/bad"}) fs::create_directories(dir.path + sub);
+  auto r = run_profile(dir.path + "/on", args(mock, {"--extra-inputs", "ignore_eos:true",
+                                                     "--per-chunk-usage",
+                                                     "--use-server-token-count"}));
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const Json inputs = Json::parse(read_file(r.artifact_dir + "/inputs.json"));
+  ASSERT_FALSE(inputs["data"].empty());
+  EXPECT_EQ(inputs["data"][0]["payloads"][0]["stream_options"]["continuous_usage_stats"], true);
+  const Json s = r.summary();
+  EXPECT_EQ(stat(s, "output_sequence_length"), 16);
+  EXPECT_NEAR(stat(s, "inter_token_latency", "p50"), 3.0, 0.6);
+  auto off = run_profile(dir.path + "/off", args(mock, {"--extra-inputs", "ignore_eos:true",
+                                                        "--use-server-token-count"}));
+  ASSERT_EQ(off.exit_code, 0) << off.stderr_text;
+  EXPECT_NEAR(stat(off.summary(), "inter_token_latency", "p50"), 2.4, 0.5);
+
+  auto bad = run_profile(dir.path + "/bad", args(mock, {"--per-chunk-usage"}));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.stderr_text.find("--per-chunk-usage requires --use-server-token-count"),
+            std::string::npos)
+      << bad.stderr_text;
+}
+
 }  // namespace
 }  // namespace servebench::itest

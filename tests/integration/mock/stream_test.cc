@@ -96,6 +96,22 @@ TEST_F(MockStream, NoUsageChunkUnlessAsked) {
   EXPECT_EQ(r.events.back().data, "[DONE]");
 }
 
+// stream_options.continuous_usage_stats (vLLM): every token event carries the cumulative usage.
+TEST_F(MockStream, ContinuousUsageStatsPutsCumulativeUsageOnEveryTokenEvent) {
+  json b = json::parse(chat_body(3, true, true, true));
+  b["stream_options"]["continuous_usage_stats"] = true;
+  auto r = post_json(mock_->port(), "/v1/chat/completions", b.dump());
+  ASSERT_TRUE(r.complete);
+  ASSERT_EQ(r.events.size(), 6u);  // role, 3 tokens, usage, [DONE]
+  for (int i = 1; i <= 3; ++i) {
+    json ev = json::parse(r.events[static_cast<size_t>(i)].data);
+    EXPECT_FALSE(ev["choices"][0]["delta"]["content"].get<std::string>().empty());
+    EXPECT_EQ(ev["usage"]["completion_tokens"], i) << r.events[static_cast<size_t>(i)].data;
+    EXPECT_EQ(ev["usage"]["prompt_tokens"], 9);
+  }
+  EXPECT_EQ(json::parse(r.events[4].data)["usage"]["completion_tokens"], 3);
+}
+
 TEST_F(MockStream, CompletionsStreamUsesText) {
   const std::string body =
       R"({"model":"m","prompt":"one two three four","max_tokens":5,"ignore_eos":true,)"

@@ -178,7 +178,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
   const json expected = json::parse(
       R"JSON({"endpoint":{"api_key":"<redacted>","connection_reuse_strategy":"sticky-user-sessions","custom)JSON"
       R"JSON(_endpoint":"/v1/x","download_video_content":false,"http_version":"2","insecure_tls":true,"model_names":["a","b"],"model_selec)JSON"
-      R"JSON(tion_strategy":"round_robin","model_weights":null,"request_content_type":"application/json","r)JSON"
+      R"JSON(tion_strategy":"round_robin","model_weights":null,"per_chunk_usage":false,"request_content_type":"application/json","r)JSON"
       R"JSON(eset_kv_cache":{"path":"/rk","timeout_seconds":7.0},"server_profiler":false,"server_profiler_s)JSON"
       R"JSON(tart_path":"/start_profile","server_profiler_stop_path":"/stop_profile","server_profiler_timeo)JSON"
       R"JSON(ut_seconds":30.0,"session_header":"X-S","streaming":true,"timeout_seconds":90.0,"type":"chat",)JSON"

@@ -187,6 +187,23 @@ TEST(EventParser, LastNonEmptyUsageWins) {
   EXPECT_EQ(rec.chunks[1].kind, ChunkKind::kContent);  // usage:{} does not make it usage-only
 }
 
+// vLLM's continuous_usage_stats: usage on every chunk, cumulative. The first content event's
+// completion count is kept (the role-only event before it does not count), later ones are not.
+TEST(EventParser, FirstContentChunkUsageIsKept) {
+  auto p = make_event_parser("chat");
+  RequestRecord rec;
+  p->parse_event(R"({"choices":[{"delta":{"role":"assistant"}}],"usage":{"prompt_tokens":3,"completion_tokens":0,"total_tokens":3}})", 1, &rec);
+  EXPECT_EQ(rec.usage.first_content_chunk_tokens, -1);
+  p->parse_event(R"({"choices":[{"delta":{"content":"a b c"}}],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}})", 2, &rec);
+  p->parse_event(R"({"choices":[{"delta":{"content":"d"}}],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}})", 3, &rec);
+  EXPECT_EQ(rec.usage.first_content_chunk_tokens, 3);
+  EXPECT_EQ(rec.usage.completion_tokens, 4);
+  RequestRecord plain;  // usage only at the end: nothing to keep
+  p->parse_event(R"({"choices":[{"delta":{"content":"a"}}]})", 1, &plain);
+  p->parse_event(R"({"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}})", 2, &plain);
+  EXPECT_EQ(plain.usage.first_content_chunk_tokens, -1);
+}
+
 TEST(EventParser, NonStreamedBodies) {
   auto p = make_event_parser("chat");
   RequestRecord rec;

@@ -118,5 +118,20 @@ TEST(Registry, OptionChecksFollowCapabilities) {
   expect_rejected("embeddings", turns, {"--session-turns-mean"});
 }
 
+// AIPerf's three rules for --per-chunk-usage, in its order.
+TEST(Registry, PerChunkUsageNeedsServerCountsChatAndStreaming) {
+  OptionFacts f;
+  f.per_chunk_usage = true;
+  f.streaming = true;
+  expect_rejected("chat", f, {"--per-chunk-usage requires --use-server-token-count"});
+  f.server_token_count = true;
+  EXPECT_TRUE(check("chat", f).has_value());
+  expect_rejected("completions", f, {"--per-chunk-usage", "'completions'", "chat"});
+  f.streaming = false;
+  expect_rejected("chat", f, {"--per-chunk-usage requires --streaming"});
+  f.per_chunk_usage = false;
+  EXPECT_TRUE(check("completions", f).has_value());
+}
+
 }  // namespace
 }  // namespace servebench::endpoints

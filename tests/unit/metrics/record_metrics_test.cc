@@ -82,6 +82,25 @@ TEST(RecordMetricsTest, MultiTokenChunksItlAndPerTokenItl) {
   for (double x : ptl) EXPECT_DOUBLE_EQ(x, 5 * kMs);
 }
 
+// --per-chunk-usage: the first chunk's server-reported count (4 of OSL 12) comes off the divisor;
+// an inconsistent count (0, or >= OSL) falls back to OSL - 1, as AIPerf.
+TEST(RecordMetricsTest, ItlSubtractsTheFirstChunksReportedTokens) {
+  StreamSpec s;
+  s.ttft_ns = 30 * kMs;
+  s.gaps_ns = {16 * kMs, 16 * kMs};
+  s.chunk_tokens = {4, 4, 4};
+  auto r = make_stream_record(0, s);
+  EXPECT_DOUBLE_EQ(values_of(r).get(RecordMetric::kItl), 32.0 * kMs / 11);
+  r.usage.first_content_chunk_tokens = 4;
+  auto v = values_of(r);
+  EXPECT_DOUBLE_EQ(v.get(RecordMetric::kItl), 4 * kMs);
+  EXPECT_DOUBLE_EQ(v.get(RecordMetric::kOutputTpsPerUser), 250);
+  for (int64_t bad : {0, 12, 13}) {
+    r.usage.first_content_chunk_tokens = bad;
+    EXPECT_DOUBLE_EQ(values_of(r).get(RecordMetric::kItl), 32.0 * kMs / 11) << bad;
+  }
+}
+
 TEST(RecordMetricsTest, PerTokenItlCarriesZeroTokenChunkGap) {
   StreamSpec s;
   s.ttft_ns = 10 * kMs;

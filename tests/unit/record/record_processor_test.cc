@@ -62,6 +62,41 @@ TEST(CountTokens, ServerCountsReplaceClientCountsWhenPresent) {
   EXPECT_EQ(q.input_tokens, 7);
 }
 
+TEST(CountTokens, FirstChunkUsageKeptOnlyWhenAskedFor) {
+  auto r = sample();
+  r.usage.first_content_chunk_tokens = 2;
+  auto q = r;
+  CountOptions o;
+  o.use_server_token_count = true;
+  count_tokens(&r, *simple(), o);
+  EXPECT_EQ(r.usage.first_content_chunk_tokens, -1);
+  o.per_chunk_usage = true;
+  count_tokens(&q, *simple(), o);
+  EXPECT_EQ(q.usage.first_content_chunk_tokens, 2);
+}
+
+// Send-time prompts go to the input counter with their roles; -1 from it falls back to the sum.
+TEST(CountTokens, InputCounterSeesRolesAndTextsAndMayDecline) {
+  RequestRecord r;
+  r.input_texts = {"be brief", "hello there world"};
+  r.input_roles = {"system", "user"};
+  CountOptions o;
+  std::vector<std::string> seen;
+  o.input_counter = [&](const RequestRecord& rec) -> int64_t {
+    seen = rec.input_roles;
+    return rec.input_texts.size() == 2 ? 42 : -1;
+  };
+  auto q = r;
+  count_tokens(&r, *simple(), o);
+  EXPECT_EQ(r.input_tokens, 42);
+  EXPECT_EQ(seen, (std::vector<std::string>{"system", "user"}));
+  EXPECT_TRUE(r.input_texts.empty());
+  EXPECT_TRUE(r.input_roles.empty());
+  q.input_texts.push_back("x");
+  count_tokens(&q, *simple(), o);
+  EXPECT_EQ(q.input_tokens, 6);  // the counter declined: 2 + 3 + 1 words
+}
+
 TEST(CountTokens, BadChunkOffsetsDoNotCrash) {
   RequestRecord r;
   Chunk c;
@@ -74,7 +109,7 @@ TEST(CountTokens, BadChunkOffsetsDoNotCrash) {
 }
 
 TEST(RecordProcessor, BatchesFromManyThreadsComeBackCountedAndOrdered) {
-  RecordProcessor proc(simple(), false, 3);
+  RecordProcessor proc(simple(), CountOptions{}, 3);
   std::vector<std::thread> producers;
   for (int w = 0; w < 4; ++w) {
     producers.emplace_back([&proc, w] {
@@ -107,7 +142,7 @@ TEST(RecordProcessor, ConsumerSeesEveryCountedBatchOnItsSlotAndNothingIsKept) {
   std::set<uint64_t> seen;
   std::set<size_t> slots;
   bool all_counted = true;
-  RecordProcessor proc(simple(), false, 2, [&](const std::vector<RequestRecord>& batch, size_t slot) {
+  RecordProcessor proc(simple(), CountOptions{}, 2, [&](const std::vector<RequestRecord>& batch, size_t slot) {
     std::lock_guard<std::mutex> lock(mu);
     slots.insert(slot);
     for (const auto& r : batch) {
