@@ -34,6 +34,7 @@ std::vector<TimeSlice> summarize_slices(const std::vector<const record::RequestR
 
 std::vector<TimeSlice> finish_slices(std::vector<SummaryAccumulator>&& slices,
                                      const SliceInputs& in) {
+  if (slices.empty()) return {};
   const SweepCurves curves(*in.sweep, in.origin_ns);
   std::vector<TimeSlice> out;
   out.reserve(slices.size());

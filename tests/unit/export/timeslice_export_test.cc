@@ -24,14 +24,20 @@ using servebench::testing::StreamSpec;
 
 constexpr int64_t kMs = 1'000'000;
 
-const char* const kSweepTags[] = {
-    "effective_concurrency",         "effective_decode_throughput",
-    "effective_prefill_throughput",  "effective_decode_concurrency",
-    "effective_prefill_concurrency", "effective_total_throughput",
-    "effective_decode_throughput_per_user", "effective_prefill_throughput_per_user",
-    "tokens_in_flight",              "active_decode_throughput",
-    "active_prefill_throughput",     "active_decode_throughput_per_user",
-    "active_prefill_throughput_per_user", "active_total_throughput"};
+const char* const kSweepTags[] = {"effective_concurrency",
+                                  "effective_decode_throughput",
+                                  "effective_prefill_throughput",
+                                  "effective_decode_concurrency",
+                                  "effective_prefill_concurrency",
+                                  "effective_total_throughput",
+                                  "effective_decode_throughput_per_user",
+                                  "effective_prefill_throughput_per_user",
+                                  "tokens_in_flight",
+                                  "active_decode_throughput",
+                                  "active_prefill_throughput",
+                                  "active_decode_throughput_per_user",
+                                  "active_prefill_throughput_per_user",
+                                  "active_total_throughput"};
 
 // A: 1000 → 1150.3 ms; B: 1100 → 1180.3 ms; 100 ms slices (metrics/timeslices_test.cc).
 std::vector<metrics::TimeSlice> two_slices() {
