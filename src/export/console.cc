@@ -168,10 +168,12 @@ std::string render_metrics_table(const std::string& title, const Summary& summar
 std::string render_console(const ConsoleInput& in) {
   const Summary& s = *in.summary;
   std::string out = "\n" + render_metrics_table(in.title, s);
-  // AIPerf's per-group tables after the main one, each only when it has rows.
-  for (metrics::ConsoleGroup g : {metrics::ConsoleGroup::kEffective, metrics::ConsoleGroup::kUsage,
-                                  metrics::ConsoleGroup::kSpecDecode,
-                                  metrics::ConsoleGroup::kHttpTrace}) {
+  // AIPerf's per-group tables after the main one, each only when it has rows, in the order of
+  // ConsoleMetricsExporter.console_groups (Effective, Active, Usage), then ours.
+  for (metrics::ConsoleGroup g :
+       {metrics::ConsoleGroup::kEffective, metrics::ConsoleGroup::kActive,
+        metrics::ConsoleGroup::kUsage, metrics::ConsoleGroup::kSpecDecode,
+        metrics::ConsoleGroup::kHttpTrace}) {
     if (g == metrics::ConsoleGroup::kHttpTrace && !in.show_trace_timing) continue;
     const std::string table = render_metrics_table(
         in.title + ": " + std::string(metrics::console_group_name(g)), s, g);

@@ -8,7 +8,9 @@
 // for the +inf statistics of adj_* distributions.
 //
 // Time slices: AIPerf's tidy format "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value" (wall
-// ns, metric header, one row per statistic, metrics sorted by tag).
+// ns, End_NS the window's end, clipped to the run's end for the last slice; metric header, one
+// row per statistic a row has, metrics sorted by tag; every row of the slice's summary,
+// the time-weighted sweep rows included).
 //
 // Thread safety: pure functions.
 #pragma once

@@ -7,7 +7,11 @@
 namespace servebench::exporter {
 
 SliceAccumulator::SliceAccumulator(int64_t slice_ns, metrics::SummaryOptions options)
-    : slice_ns_(slice_ns), options_(std::move(options)) {}
+    : slice_ns_(slice_ns), options_(std::move(options)) {
+  // As the profiling summary's sweep data (summary_accumulator.cc), so the curves are the same.
+  sweep_.per_chunk = options_.inter_chunk_latency;
+  sweep_.gap_limit = options_.exact_chunk_samples;
+}
 
 void SliceAccumulator::set_origin(int64_t steady_ns) {
   origin_ = steady_ns;
@@ -17,6 +21,7 @@ void SliceAccumulator::set_origin(int64_t steady_ns) {
 
 void SliceAccumulator::add(const record::RequestRecord& r) {
   if (r.request_start_ns <= 0) return;
+  sweep_.add(r, metrics::record_facts(r, options_.capabilities));
   if (origin_) {
     bin(r);
     return;
@@ -36,9 +41,8 @@ void SliceAccumulator::bin(const record::RequestRecord& r) {
   metrics::SummaryOptions o = options_;
   o.window_ns = slice_ns_;
   while (slices_.size() <= b) slices_.emplace_back(o);
-  if (last_end_ns_.size() <= b) last_end_ns_.resize(b + 1, 0);
   slices_[b].add(r);
-  last_end_ns_[b] = std::max(last_end_ns_[b], r.end_ns);
+  run_end_ns_ = std::max({run_end_ns_, r.request_start_ns, r.end_ns});
 }
 
 std::vector<metrics::TimeSlice> SliceAccumulator::finish() {
@@ -48,26 +52,13 @@ std::vector<metrics::TimeSlice> SliceAccumulator::finish() {
     if (pending_.empty()) return {};
     set_origin(earliest);
   }
-  std::vector<metrics::TimeSlice> out;
-  for (size_t i = 0; i < slices_.size(); ++i) {
-    metrics::TimeSlice slice;
-    slice.index = static_cast<int64_t>(i);
-    slice.start_ns = *origin_ + static_cast<int64_t>(i) * slice_ns_;
-    slice.end_ns = slice.start_ns + slice_ns_;
-    const int64_t partial = last_end_ns_[i] - slice.start_ns;
-    if (i + 1 == slices_.size() && partial > 0 && partial < slice_ns_) {
-      // The window only enters at finish(): fold the slice into an accumulator whose options
-      // differ from it in window_ns alone.
-      metrics::SummaryOptions o = options_;
-      o.window_ns = partial;
-      metrics::SummaryAccumulator last(o);
-      last.merge(std::move(slices_[i]));
-      slice.summary = last.finish();
-    } else {
-      slice.summary = slices_[i].finish();
-    }
-    out.push_back(std::move(slice));
-  }
+  metrics::SliceInputs in;
+  in.origin_ns = *origin_;
+  in.slice_ns = slice_ns_;
+  in.run_end_ns = run_end_ns_;
+  in.sweep = &sweep_;
+  std::vector<metrics::TimeSlice> out = metrics::finish_slices(std::move(slices_), in);
+  slices_.clear();
   return out;
 }
 

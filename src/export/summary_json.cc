@@ -214,6 +214,8 @@ std::string render_timeslices_json(const RunContext& context,
     t["timeslice_index"] = sl.index;
     t["start_ns"] = context.anchor.to_wall_ns(sl.start_ns);
     t["end_ns"] = context.anchor.to_wall_ns(sl.end_ns);
+    // AIPerf writes is_complete only for the last slice clipped to the run's end.
+    if (!sl.complete) t["is_complete"] = false;
     add_metrics(&t, sl.summary);
     arr.push_back(t);
   }

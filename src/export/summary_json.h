@@ -40,6 +40,8 @@ struct JsonInput {
 // The whole document (pretty-printed, 2-space indent, trailing newline).
 std::string render_summary_json(const JsonInput& in);
 
+// {"timeslices": [{"timeslice_index", "start_ns", "end_ns", "is_complete" (false, only on a
+// last slice clipped to the run's end, as AIPerf), <tag>: {stats}...}], "input_config"}.
 std::string render_timeslices_json(const RunContext& context,
                                    const std::vector<metrics::TimeSlice>& slices);
 

@@ -529,6 +529,8 @@ std::string_view console_group_name(ConsoleGroup g) {
       return "HTTP Trace";
     case ConsoleGroup::kEffective:
       return "Effective";
+    case ConsoleGroup::kActive:
+      return "Active";
     case ConsoleGroup::kDefault:
       break;
   }

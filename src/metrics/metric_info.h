@@ -54,9 +54,18 @@ enum MetricFlag : uint32_t {
 // table, kUsage in "<title>: Usage" after it. Rows flagged kNoConsole are in no table.
 // kSpecDecode: "<title>: Spec Decode" (speculative decoding, when the server reports it);
 // kHttpTrace: the HTTP timing table, printed only with --show-trace-timing; kEffective:
-// "<title>: Effective" (AIPerf 0.13's coordinated-omission-aware rows).
-enum class ConsoleGroup : uint8_t { kDefault, kUsage, kSpecDecode, kHttpTrace, kEffective };
-// The suffix of the group's table title ("" for kDefault, "Usage", "Spec Decode", "HTTP Trace").
+// "<title>: Effective" (AIPerf 0.13's coordinated-omission-aware rows); kActive: "<title>:
+// Active" (AIPerf 0.13's phase-active sweep rows).
+enum class ConsoleGroup : uint8_t {
+  kDefault,
+  kUsage,
+  kSpecDecode,
+  kHttpTrace,
+  kEffective,
+  kActive
+};
+// The suffix of the group's table title ("" for kDefault, "Usage", "Spec Decode", "HTTP Trace",
+// "Effective", "Active").
 std::string_view console_group_name(ConsoleGroup g);
 
 // How a row's result is produced.

@@ -56,6 +56,11 @@ void span(std::vector<Event>* ev, double from, double to, double w) {
 // was most of their cost.
 class Cursor {
  public:
+  // Positioned at `from`: reads at times >= from skip the steps before it by binary search, so
+  // a window of a long curve costs O(log steps + steps inside it).
+  Cursor(const Step& s, double from)
+      : s_(s),
+        i_(static_cast<size_t>(std::upper_bound(s.ts.begin(), s.ts.end(), from) - s.ts.begin())) {}
   explicit Cursor(const Step& s) : s_(s) {}
   double at(double t) {
     while (i_ < s_.ts.size() && s_.ts[i_] <= t) ++i_;
@@ -167,13 +172,15 @@ Stats weighted(std::vector<Seg> seg, double total, double scale) {
   return st;
 }
 
-// The curve clipped to [ws, we], weighted over the whole window.
+// The curve clipped to [ws, we], weighted over the whole window (AIPerf's
+// compute_time_weighted_stats). The steps before ws are skipped by binary search.
 Stats time_weighted(const Step& s, double ws, double we, double scale) {
   std::vector<Seg> seg;
   if (!s.ts.empty()) {
-    double prev_t = ws, prev_v = Cursor(s).at(ws);
-    for (size_t i = 0; i < s.ts.size(); ++i) {
-      if (s.ts[i] <= ws) continue;
+    const size_t first =
+        static_cast<size_t>(std::upper_bound(s.ts.begin(), s.ts.end(), ws) - s.ts.begin());
+    double prev_t = ws, prev_v = first == 0 ? 0.0 : s.vals[first - 1];
+    for (size_t i = first; i < s.ts.size(); ++i) {
       if (s.ts[i] >= we) break;
       if (s.ts[i] > prev_t) seg.emplace_back(prev_v, s.ts[i] - prev_t);
       prev_t = s.ts[i];
@@ -192,7 +199,7 @@ Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, 
     std::vector<double> grid = merged_times(rate, mask, ws, we);
     grid.insert(grid.begin(), ws);
     grid.push_back(we);
-    Cursor r(rate), m(mask);
+    Cursor r(rate, ws), m(mask, ws);
     for (size_t i = 0; i + 1 < grid.size(); ++i) {
       const double d = grid[i + 1] - grid[i];
       const double mv = m.at(grid[i]), rv = r.at(grid[i]);
@@ -280,41 +287,47 @@ Curves curves(const SweepData& data, int64_t origin) {
 }
 
 MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
-               uint32_t flags) {
-  MetricInfo m{tag, header, unit, 1, MetricKind::kDerived, flags, 0};
-  m.group = ConsoleGroup::kEffective;
+               ConsoleGroup group = ConsoleGroup::kEffective) {
+  MetricInfo m{tag, header, unit, 1, MetricKind::kDerived, 0, 0};
+  m.group = group;
   return m;
 }
 
-const MetricInfo kEffConc = row("effective_concurrency", "Effective Concurrency", "requests", 0);
+const MetricInfo kEffConc = row("effective_concurrency", "Effective Concurrency", "requests");
 const MetricInfo kEffDecode =
-    row("effective_decode_throughput", "Effective Decode Throughput", "tokens/sec", 0);
+    row("effective_decode_throughput", "Effective Decode Throughput", "tokens/sec");
 const MetricInfo kEffPrefill =
-    row("effective_prefill_throughput", "Effective Prefill Throughput", "tokens/sec", 0);
+    row("effective_prefill_throughput", "Effective Prefill Throughput", "tokens/sec");
 const MetricInfo kEffDecodeConc =
-    row("effective_decode_concurrency", "Effective Decode Concurrency", "requests", 0);
+    row("effective_decode_concurrency", "Effective Decode Concurrency", "requests");
 const MetricInfo kEffPrefillConc =
-    row("effective_prefill_concurrency", "Effective Prefill Concurrency", "requests", 0);
+    row("effective_prefill_concurrency", "Effective Prefill Concurrency", "requests");
 const MetricInfo kEffTotal =
-    row("effective_total_throughput", "Effective Total Throughput", "tokens/sec", 0);
+    row("effective_total_throughput", "Effective Total Throughput", "tokens/sec");
 const MetricInfo kEffDecodeUser = row("effective_decode_throughput_per_user",
-                                      "Effective Decode Throughput Per User", "tokens/sec/user", 0);
-const MetricInfo kEffPrefillUser =
-    row("effective_prefill_throughput_per_user", "Effective Prefill Throughput Per User",
-        "tokens/sec/user", 0);
-const MetricInfo kTokens = row("tokens_in_flight", "Tokens In Flight", "tokens", 0);
-const MetricInfo kActDecode =
-    row("active_decode_throughput", "Active Decode Throughput", "tokens/sec", kNoConsole);
-const MetricInfo kActPrefill =
-    row("active_prefill_throughput", "Active Prefill Throughput", "tokens/sec", kNoConsole);
+                                      "Effective Decode Throughput Per User", "tokens/sec/user");
+const MetricInfo kEffPrefillUser = row("effective_prefill_throughput_per_user",
+                                       "Effective Prefill Throughput Per User", "tokens/sec/user");
+const MetricInfo kTokens = row("tokens_in_flight", "Tokens In Flight", "tokens");
+// AIPerf's MetricConsoleGroup.ACTIVE, in the order of SweepLineCurves._compute_active_variants.
+const MetricInfo kActDecode = row("active_decode_throughput", "Active Decode Throughput",
+                                  "tokens/sec", ConsoleGroup::kActive);
+const MetricInfo kActPrefill = row("active_prefill_throughput", "Active Prefill Throughput",
+                                   "tokens/sec", ConsoleGroup::kActive);
 const MetricInfo kActDecodeUser =
     row("active_decode_throughput_per_user", "Active Decode Throughput Per User",
-        "tokens/sec/user", kNoConsole);
+        "tokens/sec/user", ConsoleGroup::kActive);
 const MetricInfo kActPrefillUser =
     row("active_prefill_throughput_per_user", "Active Prefill Throughput Per User",
-        "tokens/sec/user", kNoConsole);
-const MetricInfo kActTotal =
-    row("active_total_throughput", "Active Total Throughput", "tokens/sec", kNoConsole);
+        "tokens/sec/user", ConsoleGroup::kActive);
+const MetricInfo kActTotal = row("active_total_throughput", "Active Total Throughput",
+                                 "tokens/sec", ConsoleGroup::kActive);
+
+const MetricInfo* const kRows[] = {&kEffConc,        &kEffDecode,     &kEffPrefill,
+                                   &kEffDecodeConc,  &kEffPrefillConc, &kEffTotal,
+                                   &kEffDecodeUser,  &kEffPrefillUser, &kTokens,
+                                   &kActDecode,      &kActPrefill,     &kActDecodeUser,
+                                   &kActPrefillUser, &kActTotal};
 
 void push(const MetricInfo& info, const Stats& st, std::vector<MetricResult>* out) {
   MetricResult m;
@@ -365,28 +378,69 @@ size_t SweepData::memory_bytes() const {
   return records.capacity() * sizeof(SweepRecord) + gaps.capacity() * sizeof(double);
 }
 
-void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
-                       std::vector<MetricResult>* out) {
-  if (data.records.empty() || window_end_ns <= window_start_ns) return;
-  const Curves c = curves(data, window_start_ns);
-  const double ws = 0;
-  const double we = static_cast<double>(window_end_ns - window_start_ns);
-  const Step decode_user = divide(c.decode, c.decode_conc);
-  const Step prefill_user = divide(c.prefill, c.prefill_conc);
+struct SweepCurves::Impl {
+  Curves c;
+  Step decode_user, prefill_user;  // rate ÷ requests in the span (0 while none)
+  int64_t origin_ns = 0;
+  bool has_records = false;
+};
+
+SweepCurves::SweepCurves(const SweepData& data, int64_t origin_ns) : impl_(new Impl) {
+  Impl& m = *impl_;
+  m.origin_ns = origin_ns;
+  m.has_records = !data.records.empty();
+  if (!m.has_records) return;
+  m.c = curves(data, origin_ns);
+  m.decode_user = divide(m.c.decode, m.c.decode_conc);
+  m.prefill_user = divide(m.c.prefill, m.c.prefill_conc);
+}
+
+SweepCurves::~SweepCurves() = default;
+SweepCurves::SweepCurves(SweepCurves&&) noexcept = default;
+SweepCurves& SweepCurves::operator=(SweepCurves&&) noexcept = default;
+
+bool SweepCurves::has_records() const { return impl_->has_records; }
+
+void SweepCurves::append_rows(int64_t window_start_ns, int64_t window_end_ns,
+                              std::vector<MetricResult>* out) const {
+  const Impl& m = *impl_;
+  if (!m.has_records || window_end_ns <= window_start_ns) return;
+  const Curves& c = m.c;
+  const double ws = static_cast<double>(window_start_ns - m.origin_ns);
+  const double we = static_cast<double>(window_end_ns - m.origin_ns);
   push(kEffConc, time_weighted(c.conc, ws, we, 1), out);
   push(kEffDecode, time_weighted(c.decode, ws, we, kPerSec), out);
   push(kEffPrefill, time_weighted(c.prefill, ws, we, kPerSec), out);
   push(kEffDecodeConc, time_weighted(c.decode_conc, ws, we, 1), out);
   push(kEffPrefillConc, time_weighted(c.prefill_conc, ws, we, 1), out);
   push(kEffTotal, time_weighted(c.total, ws, we, kPerSec), out);
-  push(kEffDecodeUser, time_weighted(decode_user, ws, we, kPerSec), out);
-  push(kEffPrefillUser, time_weighted(prefill_user, ws, we, kPerSec), out);
+  push(kEffDecodeUser, time_weighted(m.decode_user, ws, we, kPerSec), out);
+  push(kEffPrefillUser, time_weighted(m.prefill_user, ws, we, kPerSec), out);
   push(kTokens, time_weighted(c.tokens, ws, we, 1), out);
   push(kActDecode, active_weighted(c.decode, c.decode_conc, ws, we, kPerSec), out);
   push(kActPrefill, active_weighted(c.prefill, c.prefill_conc, ws, we, kPerSec), out);
-  push(kActDecodeUser, active_weighted(decode_user, c.decode_conc, ws, we, kPerSec), out);
-  push(kActPrefillUser, active_weighted(prefill_user, c.prefill_conc, ws, we, kPerSec), out);
+  push(kActDecodeUser, active_weighted(m.decode_user, c.decode_conc, ws, we, kPerSec), out);
+  push(kActPrefillUser, active_weighted(m.prefill_user, c.prefill_conc, ws, we, kPerSec), out);
   push(kActTotal, active_weighted(c.total, c.conc, ws, we, kPerSec), out);
+}
+
+bool is_sweep_row(const MetricInfo& info) {
+  for (const MetricInfo* row : kRows) {
+    if (row == &info) return true;
+  }
+  return false;
+}
+
+void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
+                       std::vector<MetricResult>* out) {
+  if (data.records.empty() || window_end_ns <= window_start_ns) return;
+  SweepCurves(data, window_start_ns).append_rows(window_start_ns, window_end_ns, out);
+}
+
+void replace_sweep_rows(const SweepCurves& curves, int64_t window_start_ns,
+                        int64_t window_end_ns, std::vector<MetricResult>* metrics) {
+  std::erase_if(*metrics, [](const MetricResult& m) { return is_sweep_row(*m.info); });
+  curves.append_rows(window_start_ns, window_end_ns, metrics);
 }
 
 }  // namespace servebench::metrics

@@ -21,15 +21,21 @@
 //   tokens_in_flight                                                  tokens
 //   active_*: the same rate curves weighted only over the time their span has a request in it
 //   (decode and its per-user form, prefill and its per-user form; total over any request).
-// Effective rows and tokens_in_flight are in the console's Effective table; active rows are JSON
-// and CSV only.
+// Effective rows and tokens_in_flight are in the console's Effective table, active rows in its
+// Active table (AIPerf's MetricConsoleGroup.EFFECTIVE and .ACTIVE).
 // Reported as soon as one record has a start and an end.
 //
-// Thread safety: pure functions; a SweepData is a value with one owner.
+// Windows: the curves are built once (SweepCurves) and any window [start, end] of them is
+// summarised in O(log N + steps inside it), as AIPerf's SweepLineCurves.compute_metrics: the
+// summary uses its own window, each time slice the slice's window of the run's curves.
+//
+// Thread safety: pure functions; a SweepData or SweepCurves is a value with one owner (const
+// SweepCurves may be read from several threads).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "metrics/summary.h"
@@ -61,9 +67,38 @@ struct SweepData {
   size_t memory_bytes() const;
 };
 
-// Appends the sweep rows over [window_start_ns, window_end_ns] to `out`; nothing when no
-// record has a start and an end or the window is empty.
+// The step functions of a SweepData (times relative to `origin_ns`, exact within ~104 days of
+// it), built in O(N log N) for N records and chunk gaps.
+class SweepCurves {
+ public:
+  SweepCurves(const SweepData& data, int64_t origin_ns);
+  ~SweepCurves();
+  SweepCurves(SweepCurves&&) noexcept;
+  SweepCurves& operator=(SweepCurves&&) noexcept;
+
+  // False when no record has a start and an end (then there are no rows).
+  bool has_records() const;
+  // Appends the sweep rows over [window_start_ns, window_end_ns] to `out`; nothing when there
+  // are no records or the window is empty. The curves' value at the window start is the one
+  // held from the last step before it (a request in flight across the boundary counts).
+  void append_rows(int64_t window_start_ns, int64_t window_end_ns,
+                   std::vector<MetricResult>* out) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// SweepCurves(data, window_start_ns).append_rows(window_start_ns, window_end_ns, out).
 void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
                        std::vector<MetricResult>* out);
+
+// Whether `info` is one of the rows above.
+bool is_sweep_row(const MetricInfo& info);
+
+// Drops the sweep rows from `metrics` and appends those of `curves` over the window (a time
+// slice: its window of the run's curves, AIPerf's _compute_timeslices).
+void replace_sweep_rows(const SweepCurves& curves, int64_t window_start_ns,
+                        int64_t window_end_ns, std::vector<MetricResult>* metrics);
 
 }  // namespace servebench::metrics

@@ -78,7 +78,13 @@ TEST(SweepRowsTest, PhaseConcurrenciesAndThroughputs) {
   EXPECT_NEAR(find(out, "active_decode_throughput")->stats.avg, 6e8, 1);
   // Active prefill: 10 tok/ns over 10 ns, 2 over 20 → 140 / 30 tok/ns.
   EXPECT_NEAR(find(out, "active_prefill_throughput")->stats.avg, 140.0 / 30 * 1e9, 1);
-  EXPECT_TRUE(find(out, "active_total_throughput")->info->has(kNoConsole));
+  // AIPerf's "Active" console table, not hidden.
+  for (const char* tag : {"active_decode_throughput", "active_prefill_throughput",
+                          "active_decode_throughput_per_user",
+                          "active_prefill_throughput_per_user", "active_total_throughput"}) {
+    EXPECT_EQ(find(out, tag)->info->group, ConsoleGroup::kActive) << tag;
+    EXPECT_FALSE(find(out, tag)->info->has(kNoConsole)) << tag;
+  }
 }
 
 TEST(SweepRowsTest, TokensInFlightHoldInputThenOutput) {
@@ -153,11 +159,88 @@ TEST(SweepRowsTest, GapsPastTheBoundFallBackToRequestLevel) {
   EXPECT_EQ(e.records[0].gap_count, 3u);
 }
 
+// Windows of the curves of two() (AIPerf's compute_metrics(window_start, window_end)): the
+// value held at the window start comes from before it.
+std::vector<MetricResult> window(int64_t origin, int64_t ws, int64_t we) {
+  std::vector<MetricResult> out;
+  SweepCurves(two(), origin).append_rows(ws, we, &out);
+  return out;
+}
+
+TEST(SweepRowsTest, AWindowSeesRequestsInFlightAcrossItsStart) {
+  // [40, 70]: A and B in flight over [40,50), B alone over [50,60), none over [60,70].
+  const auto out = window(0, 40, 70);
+  const auto* c = find(out, "effective_concurrency");
+  EXPECT_DOUBLE_EQ(c->stats.avg, (2 * 10 + 1 * 10) / 30.0);
+  EXPECT_DOUBLE_EQ(c->stats.min, 0);
+  EXPECT_DOUBLE_EQ(c->stats.max, 2);
+  EXPECT_DOUBLE_EQ(c->stats.p[4], 1);  // 0, 1, 2 for a third of the window each
+  // Both decode over [40,50) (0.5 tok/ns each), B over [50,60) → 15 tokens over 30 ns.
+  EXPECT_NEAR(find(out, "effective_decode_throughput")->stats.avg, 0.5e9, 1);
+  // Active decode: only the 20 ns with a decoder → 15 / 20 tok/ns.
+  EXPECT_NEAR(find(out, "active_decode_throughput")->stats.avg, 0.75e9, 1);
+  // Tokens: [40,50) 121 + 51, [50,60) 51, then 0 → (1720 + 510) / 30.
+  EXPECT_DOUBLE_EQ(find(out, "tokens_in_flight")->stats.avg, 2230.0 / 30);
+}
+
+TEST(SweepRowsTest, AWindowInsideBothPrefills) {
+  // [5, 30]: A prefills over [5,10) at 10 tok/ns, B over [20,30) at 2 tok/ns; in flight: A over
+  // the whole window, B from 20.
+  const auto out = window(0, 5, 30);
+  EXPECT_DOUBLE_EQ(find(out, "effective_concurrency")->stats.avg, (15 + 2 * 10) / 25.0);
+  EXPECT_DOUBLE_EQ(find(out, "effective_prefill_concurrency")->stats.avg, 15 / 25.0);
+  EXPECT_NEAR(find(out, "effective_prefill_throughput")->stats.avg, 70.0 / 25 * 1e9, 1);
+  EXPECT_NEAR(find(out, "active_prefill_throughput")->stats.avg, 70.0 / 15 * 1e9, 1);
+  EXPECT_NEAR(find(out, "active_prefill_throughput")->stats.min, 2e9, 1);
+  EXPECT_NEAR(find(out, "active_prefill_throughput")->stats.max, 10e9, 1);
+}
+
+TEST(SweepRowsTest, WindowsDoNotDependOnTheCurvesOrigin) {
+  const auto a = window(0, 40, 70), b = window(-1'000'000'007, 40, 70);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].tag(), b[i].tag());
+    EXPECT_EQ(a[i].stats.avg, b[i].stats.avg) << a[i].tag();
+    EXPECT_EQ(a[i].stats.p[8], b[i].stats.p[8]) << a[i].tag();
+  }
+  // The whole window equals append_sweep_rows over it.
+  const auto whole = window(-5, 0, 100);
+  const auto direct = rows();
+  ASSERT_EQ(whole.size(), direct.size());
+  for (size_t i = 0; i < whole.size(); ++i) EXPECT_EQ(whole[i].stats.avg, direct[i].stats.avg);
+}
+
+TEST(SweepRowsTest, WindowsSplitTheArea) {
+  // Averages over adjacent windows, weighted by their lengths, give the whole window's.
+  const double whole = find(rows(), "effective_total_throughput")->stats.avg;
+  const double a = find(window(0, 0, 35), "effective_total_throughput")->stats.avg;
+  const double b = find(window(0, 35, 100), "effective_total_throughput")->stats.avg;
+  EXPECT_NEAR((a * 35 + b * 65) / 100, whole, 1e-3);
+}
+
+TEST(SweepRowsTest, ReplaceSweepRowsKeepsTheOtherRows) {
+  std::vector<MetricResult> out;
+  MetricResult other;
+  other.info = find_metric("request_latency");
+  out.push_back(other);
+  append_sweep_rows(two(), 0, 100, &out);  // a slice's own rows
+  const size_t n = out.size();
+  replace_sweep_rows(SweepCurves(two(), 0), 40, 70, &out);
+  ASSERT_EQ(out.size(), n);
+  EXPECT_EQ(out[0].tag(), "request_latency");
+  EXPECT_FALSE(is_sweep_row(*out[0].info));
+  EXPECT_TRUE(is_sweep_row(*find(out, "tokens_in_flight")->info));
+  EXPECT_DOUBLE_EQ(find(out, "effective_concurrency")->stats.avg, 1);
+}
+
 TEST(SweepRowsTest, NothingWithoutRecordsOrWindow) {
   std::vector<MetricResult> out;
   append_sweep_rows(SweepData{}, 0, 100, &out);
   EXPECT_TRUE(out.empty());
   append_sweep_rows(two(), 100, 100, &out);
+  EXPECT_TRUE(out.empty());
+  EXPECT_FALSE(SweepCurves(SweepData{}, 0).has_records());
+  SweepCurves(two(), 0).append_rows(50, 40, &out);
   EXPECT_TRUE(out.empty());
 }
 
