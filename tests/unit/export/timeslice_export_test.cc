@@ -39,7 +39,7 @@ const char* const kSweepTags[] = {"effective_concurrency",
                                   "active_prefill_throughput_per_user",
                                   "active_total_throughput"};
 
-// A: 1000 → 1150.3 ms; B: 1100 → 1180.3 ms; 100 ms slices (metrics/timeslices_test.cc).
+// A: 1000 → 1150.3 ms; B: 1100 → 1180.3 ms; 100 ms slices (tests/unit/metrics/timeslices_test.cc).
 std::vector<metrics::TimeSlice> two_slices() {
   StreamSpec a;
   a.start_ns = 1000 * kMs;
