@@ -1,0 +1,65 @@
+// RandomTokenPrompts: the prompt source behind --prompt-corpus random. A prompt is a run of
+// token ids drawn independently and uniformly from the tokenizer's vocabulary, decoded to text,
+// and then corrected until the text encodes to exactly the requested number of tokens (the
+// server sees the canonical encoding of that text, as with AIPerf's and vLLM bench's random
+// prompts).
+//
+// The pool of ids drawn from (pool()): every id below vocab_size() that is not an added token
+// (Tokenizer::is_added_token: <|endoftext|>, <|im_start|>, <think>, <tool_call>, ...) and whose
+// own decode is non-empty, valid UTF-8 without U+FFFD. Byte-level BPE vocabularies hold pieces
+// of multi-byte characters (and SentencePiece byte-fallback tokens <0xE3>); those decode to
+// U+FFFD on their own, so leaving them out is the same as redrawing them, and any run of pool
+// ids decodes to valid UTF-8.
+//
+// Exact length: the decoded text loses U+FFFD (none expected) and leading and trailing
+// White_Space (so the text joins other text after a space without the tokenizer merging across
+// the seam), then is counted; while the count is off, the text's own encoding is cut at the end
+// (over) or extended by fresh draws (under), decoded and counted again. A few rounds suffice in
+// practice; after kMaxRounds the prompt is redrawn, and if that keeps failing the prompt is
+// returned with its true count (Prompt::tokens != target), never a wrong claim.
+//
+// Thread safety: immutable after create(); build() may run on several threads with their own Rng.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "core/rng.h"
+#include "tokenizer/tokenizer.h"
+
+namespace servebench::dataset {
+
+class RandomTokenPrompts {
+ public:
+  // Builds the pool by decoding every id once (tens of ms for a 150k vocabulary). `tok` must
+  // outlive this object. Error: no id qualifies (e.g. an empty vocabulary).
+  static Result<RandomTokenPrompts> create(const tokenizer::Tokenizer& tok);
+
+  struct Prompt {
+    std::string text;
+    int64_t tokens = 0;  // tok.count(text) (after a space when continuation); == target unless exactness failed
+  };
+  // A prompt of exactly `target_tokens` (>= 1) tokens drawn from `rng`. `continuation`: the
+  // prompt will follow other text after a space, so it is counted as " " + text would be there.
+  Prompt build(int64_t target_tokens, core::Rng& rng, bool continuation = false) const;
+
+  // The ids drawn from, ascending.
+  const std::vector<tokenizer::TokenId>& pool() const { return pool_; }
+
+ private:
+  explicit RandomTokenPrompts(const tokenizer::Tokenizer& tok) : tok_(&tok) {}
+  void draw(int64_t n, core::Rng& rng, std::vector<tokenizer::TokenId>* ids) const;
+  // The decoded text of `ids`, valid UTF-8 without U+FFFD, trimmed of White_Space at both ends.
+  std::string clean_decode(const std::vector<tokenizer::TokenId>& ids) const;
+  int64_t measure(const std::string& text, bool continuation) const;
+  // One attempt of up to kMaxRounds corrections; false when it did not land on the target.
+  bool attempt(int64_t target, core::Rng& rng, bool continuation, Prompt* out) const;
+
+  const tokenizer::Tokenizer* tok_;
+  std::vector<tokenizer::TokenId> pool_;
+  int64_t anchor_tokens_ = 0;
+};
+
+}  // namespace servebench::dataset
