@@ -70,7 +70,7 @@ Result<RandomTokenPrompts> RandomTokenPrompts::create(const tokenizer::Tokenizer
                       fmt::format("--prompt-corpus random: tokenizer '{}' has no decodable non-special token; "
                                   "use --prompt-corpus sonnet or another --tokenizer",
                                   tok.name()));
-  r.anchor_tokens_ = static_cast<int64_t>(tok.count(kAnchor));
+  r.anchor_ids_ = tok.encode(kAnchor, false);
   return r;
 }
 
@@ -89,29 +89,46 @@ std::string RandomTokenPrompts::clean_decode(const std::vector<TokenId>& ids) co
   return s;
 }
 
-int64_t RandomTokenPrompts::measure(const std::string& text, bool continuation) const {
+int64_t RandomTokenPrompts::encode_as_sent(const std::string& text, bool continuation, std::vector<TokenId>* ids) const {
+  ids->clear();
   if (text.empty()) return 0;
-  if (!continuation) return static_cast<int64_t>(tok_->count(text));
+  if (!continuation) {
+    *ids = tok_->encode(text, false);
+    return static_cast<int64_t>(ids->size());
+  }
   std::string probe(kAnchor);
   probe.push_back(' ');
   probe.append(text);
-  return static_cast<int64_t>(tok_->count(probe)) - anchor_tokens_;
+  *ids = tok_->encode(probe, false);
+  const size_t a = anchor_ids_.size();
+  if (ids->size() >= a && std::equal(anchor_ids_.begin(), anchor_ids_.end(), ids->begin())) {
+    ids->erase(ids->begin(), ids->begin() + static_cast<std::ptrdiff_t>(a));
+    return static_cast<int64_t>(ids->size());
+  }
+  // The anchor merged into the text (no pre-tokenizer split at the space): the count is the
+  // difference; cuts and top-ups work on the text's own encoding.
+  const int64_t n = static_cast<int64_t>(ids->size()) - static_cast<int64_t>(a);
+  *ids = tok_->encode(text, false);
+  return n;
 }
 
 bool RandomTokenPrompts::attempt(int64_t target, core::Rng& rng, bool continuation, Prompt* out) const {
   std::vector<TokenId> ids;
-  ids.reserve(static_cast<size_t>(target) + 8);
-  draw(target, rng, &ids);
+  ids.reserve(static_cast<size_t>(target + target / 2) + 8);
+  // One more than needed: the text of random ids encodes to a few percent more tokens than were
+  // drawn (3-6% with o200k, Llama-3 and Qwen3), and cutting that encoding at the target is the
+  // step that lands exactly; a shortfall is topped up with a quarter's margin.
+  draw(target + 1, rng, &ids);
   for (int round = 0; round < kMaxRounds; ++round) {
     out->text = clean_decode(ids);
-    out->tokens = measure(out->text, continuation);
+    out->tokens = encode_as_sent(out->text, continuation, &ids);
     if (out->tokens == target) return true;
-    // Work on the text's own encoding, so a cut lands on a token the text really has.
-    ids = out->text.empty() ? std::vector<TokenId>{} : tok_->encode(out->text, false);
+    // `ids` is now the text's own encoding, so a cut lands on a token the text really has.
     if (out->tokens > target) {
-      ids.resize(ids.size() - std::min<size_t>(static_cast<size_t>(out->tokens - target), ids.size()));
+      ids.resize(ids.size() - std::min(ids.size(), static_cast<size_t>(out->tokens - target)));
     } else {
-      draw(target - out->tokens, rng, &ids);
+      const int64_t missing = target - out->tokens;
+      draw(missing + missing / 4 + 2, rng, &ids);
     }
   }
   return false;
@@ -119,9 +136,12 @@ bool RandomTokenPrompts::attempt(int64_t target, core::Rng& rng, bool continuati
 
 RandomTokenPrompts::Prompt RandomTokenPrompts::build(int64_t target_tokens, core::Rng& rng, bool continuation) const {
   const int64_t target = std::max<int64_t>(1, target_tokens);
+  // One draw from the caller's stream per prompt: a prompt's content does not depend on how many
+  // corrections the prompts before it needed, and prompts could be built in parallel.
+  core::Rng own(rng.next_u64());
   Prompt p;
   for (int a = 0; a < kMaxAttempts; ++a)
-    if (attempt(target, rng, continuation, &p)) return p;
+    if (attempt(target, own, continuation, &p)) return p;
   return p;
 }
 

@@ -11,12 +11,14 @@
 // U+FFFD on their own, so leaving them out is the same as redrawing them, and any run of pool
 // ids decodes to valid UTF-8.
 //
-// Exact length: the decoded text loses U+FFFD (none expected) and leading and trailing
-// White_Space (so the text joins other text after a space without the tokenizer merging across
-// the seam), then is counted; while the count is off, the text's own encoding is cut at the end
-// (over) or extended by fresh draws (under), decoded and counted again. A few rounds suffice in
-// practice; after kMaxRounds the prompt is redrawn, and if that keeps failing the prompt is
-// returned with its true count (Prompt::tokens != target), never a wrong claim.
+// Exact length: one id more than the target is drawn (the text of random ids encodes to a few
+// percent more tokens than were drawn); the decoded text loses U+FFFD (from a cut character)
+// and leading and trailing White_Space (so it joins other text after a space without the
+// tokenizer merging across the seam), then is encoded; while the count is off, that encoding is
+// cut at the target (over) or extended by fresh draws with the same margin (under), decoded and
+// encoded again. Two or three encodes per prompt in practice; after kMaxRounds the prompt is
+// redrawn, and if that keeps failing it is returned with its true count (Prompt::tokens !=
+// target), never a wrong claim.
 //
 // Thread safety: immutable after create(); build() may run on several threads with their own Rng.
 #pragma once
@@ -41,7 +43,8 @@ class RandomTokenPrompts {
     std::string text;
     int64_t tokens = 0;  // tok.count(text) (after a space when continuation); == target unless exactness failed
   };
-  // A prompt of exactly `target_tokens` (>= 1) tokens drawn from `rng`. `continuation`: the
+  // A prompt of exactly `target_tokens` (>= 1) tokens, drawn from a generator seeded by one
+  // next_u64() of `rng`. `continuation`: the
   // prompt will follow other text after a space, so it is counted as " " + text would be there.
   Prompt build(int64_t target_tokens, core::Rng& rng, bool continuation = false) const;
 
@@ -53,13 +56,15 @@ class RandomTokenPrompts {
   void draw(int64_t n, core::Rng& rng, std::vector<tokenizer::TokenId>* ids) const;
   // The decoded text of `ids`, valid UTF-8 without U+FFFD, trimmed of White_Space at both ends.
   std::string clean_decode(const std::vector<tokenizer::TokenId>& ids) const;
-  int64_t measure(const std::string& text, bool continuation) const;
+  // The number of tokens `text` adds as sent (alone, or after "a " when continuation); *ids =
+  // those tokens (the text's own encoding when the anchor does not split off cleanly).
+  int64_t encode_as_sent(const std::string& text, bool continuation, std::vector<tokenizer::TokenId>* ids) const;
   // One attempt of up to kMaxRounds corrections; false when it did not land on the target.
   bool attempt(int64_t target, core::Rng& rng, bool continuation, Prompt* out) const;
 
   const tokenizer::Tokenizer* tok_;
   std::vector<tokenizer::TokenId> pool_;
-  int64_t anchor_tokens_ = 0;
+  std::vector<tokenizer::TokenId> anchor_ids_;  // encode("a"): continuation prompts are counted after it
 };
 
 }  // namespace servebench::dataset
