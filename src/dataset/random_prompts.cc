@@ -74,6 +74,19 @@ Result<RandomTokenPrompts> RandomTokenPrompts::create(const tokenizer::Tokenizer
   return r;
 }
 
+bool RandomTokenPrompts::drop_special_tokens(std::vector<TokenId>* ids) const {
+  std::vector<TokenId> one(1);
+  const auto special = [&](TokenId id) {
+    if (!tok_->is_added_token(id)) return false;
+    one[0] = id;
+    return tok_->decode(one, /*skip_special_tokens=*/true).empty();
+  };
+  const auto end = std::remove_if(ids->begin(), ids->end(), special);
+  if (end == ids->end()) return false;
+  ids->erase(end, ids->end());
+  return true;
+}
+
 void RandomTokenPrompts::draw(int64_t n, core::Rng& rng, std::vector<TokenId>* ids) const {
   for (int64_t i = 0; i < n; ++i) ids->push_back(pool_[rng.next_below(pool_.size())]);
 }
@@ -122,6 +135,8 @@ bool RandomTokenPrompts::attempt(int64_t target, core::Rng& rng, bool continuati
   for (int round = 0; round < kMaxRounds; ++round) {
     out->text = clean_decode(ids);
     out->tokens = encode_as_sent(out->text, continuation, &ids);
+    // Random neighbours could spell a special token ("<|" "endo" "ftext" "|>"): drop it and redraw.
+    if (drop_special_tokens(&ids)) continue;
     if (out->tokens == target) return true;
     // `ids` is now the text's own encoding, so a cut lands on a token the text really has.
     if (out->tokens > target) {

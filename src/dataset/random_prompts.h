@@ -18,7 +18,8 @@
 // cut at the target (over) or extended by fresh draws with the same margin (under), decoded and
 // encoded again. Two or three encodes per prompt in practice; after kMaxRounds the prompt is
 // redrawn, and if that keeps failing it is returned with its true count (Prompt::tokens !=
-// target), never a wrong claim.
+// target), never a wrong claim. A text whose encoding holds a special token (random neighbours
+// spelling "<|endoftext|>") is not returned: that token is dropped and the prompt topped up.
 //
 // Thread safety: immutable after create(); build() may run on several threads with their own Rng.
 #pragma once
@@ -59,6 +60,8 @@ class RandomTokenPrompts {
   // The number of tokens `text` adds as sent (alone, or after "a " when continuation); *ids =
   // those tokens (the text's own encoding when the anchor does not split off cleanly).
   int64_t encode_as_sent(const std::string& text, bool continuation, std::vector<tokenizer::TokenId>* ids) const;
+  // Removes special added tokens (those decode(skip_special_tokens) drops); true if any.
+  bool drop_special_tokens(std::vector<tokenizer::TokenId>* ids) const;
   // One attempt of up to kMaxRounds corrections; false when it did not land on the target.
   bool attempt(int64_t target, core::Rng& rng, bool continuation, Prompt* out) const;
 

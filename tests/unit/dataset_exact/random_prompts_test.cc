@@ -240,5 +240,45 @@ TEST(RandomPrompts, PartialCharactersAndAddedTokensAreNeverDrawn) {
   }
 }
 
+// Three one-character tokens, two of which spell the special token "<>" when drawn side by side
+// (one pair in nine): no prompt may carry it, and every prompt is still exact.
+class AngleTokenizer final : public tokenizer::Tokenizer {
+ public:
+  std::vector<TokenId> encode(std::string_view t, bool) const override {
+    std::vector<TokenId> out;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == ' ') continue;  // spaces are free (as when BPE folds them into the next token)
+      if (t.substr(i, 2) == "<>") {
+        out.push_back(3);
+        ++i;
+      } else {
+        out.push_back(t[i] == '<' ? 1 : t[i] == '>' ? 2 : 0);
+      }
+    }
+    return out;
+  }
+  std::string decode(const std::vector<TokenId>& ids, bool skip_special) const override {
+    std::string s;
+    for (TokenId id : ids) s += id == 0 ? "x" : id == 1 ? "<" : id == 2 ? ">" : skip_special ? "" : "<>";
+    return s;
+  }
+  std::string name() const override { return "angles"; }
+  size_t vocab_size() const override { return 4; }
+  bool is_added_token(TokenId id) const override { return id == 3; }
+};
+
+TEST(RandomPrompts, NeighboursSpellingASpecialTokenAreRedrawn) {
+  AngleTokenizer tok;
+  auto r = RandomTokenPrompts::create(tok);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->pool(), (std::vector<TokenId>{0, 1, 2}));
+  core::Rng rng(4);
+  for (int i = 0; i < 50; ++i) {
+    auto p = r->build(20, rng, i % 2 == 1);
+    EXPECT_EQ(p.tokens, 20);
+    EXPECT_EQ(p.text.find("<>"), std::string::npos) << p.text;
+  }
+}
+
 }  // namespace
 }  // namespace servebench::dataset
