@@ -14,7 +14,7 @@ Result<std::vector<dataset::RankingsEntry>> synthetic_entries(const config::Benc
                                                               const tokenizer::Tokenizer& tok,
                                                               std::string_view corpus,
                                                               uint64_t seed) {
-  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  auto builder = dataset::ExactPromptBuilder::for_corpus(cfg.prompt_corpus, corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::RankingsOptions o;
   o.num_entries = cfg.num_dataset_entries;

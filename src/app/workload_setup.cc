@@ -14,6 +14,7 @@
 #include "app/media_setup.h"
 #include "app/chat_template_isl.h"
 #include "app/system_prompt.h"
+#include "config/prompt_validate.h"
 #include "core/interrupt.h"
 #include "core/units.h"
 #include "dataset/coding_corpus.h"
@@ -310,7 +311,7 @@ dataset::ConversationOptions conversation_options(const config::BenchmarkConfig&
 Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
                                                     const endpoints::Endpoint& endpoint, std::string_view corpus,
                                                     uint64_t seed) {
-  auto builder = dataset::ExactPromptBuilder::create(corpus, tok);
+  auto builder = dataset::ExactPromptBuilder::for_corpus(cfg.prompt_corpus, corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
   if (!template_isl) return tl::unexpected(template_isl.error());
@@ -382,6 +383,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   }
   auto file = load_input_file(cfg, format);
   if (!file) return tl::unexpected(file.error());
+  if (auto st = config::check_corpus_for_format(cfg, dataset::file_format_name(file->format)); !st)
+    return tl::unexpected(st.error());
   if (auto applied = dataset::apply_weka_options(&*file, agentic_trace_options(cfg)); !applied)
     return tl::unexpected(applied.error());
   auto synthesis_notes = synthesize_input_trace(cfg, seed, &*file);
@@ -389,7 +392,8 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   if (auto st = prepare_agentic_file(cfg, &*file); !st) return tl::unexpected(st.error());
   // Agentic coding traces default to the coding corpus (AIPerf's weka_trace default).
   const bool coding_default = cfg.prompt_corpus.empty() && file->format == dataset::FileFormat::kWekaTrace;
-  auto builder = dataset::ExactPromptBuilder::create(coding_default ? dataset::coding_corpus() : corpus, tok);
+  auto builder = coding_default ? dataset::ExactPromptBuilder::create(dataset::coding_corpus(), tok)
+                                : dataset::ExactPromptBuilder::for_corpus(cfg.prompt_corpus, corpus, tok);
   if (!builder) return tl::unexpected(builder.error());
   dataset::FileWorkloadOptions wo;
   wo.seed = seed;

@@ -77,7 +77,7 @@ struct BenchmarkConfig {
   SamplingStrategyName sampling_strategy = SamplingStrategyName::kDefault;  // --dataset-sampling-strategy
   // Prompts (flags_prompts.cc).
   bool apply_chat_template = false;           // --apply-chat-template: ISL through the model's template
-  std::string prompt_corpus;                  // --prompt-corpus sonnet|coding ("" = sonnet, the prose corpus)
+  std::string prompt_corpus;                  // --prompt-corpus sonnet|coding|random ("" = sonnet, the prose corpus)
   // A verbatim system message in every conversation (--system-prompt, or the text of
   // --system-prompt-file, read while parsing); "" = none.
   std::string system_prompt;

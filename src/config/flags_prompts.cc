@@ -3,7 +3,9 @@
 //                          synthetic prompts shortened by the template's overhead so the server's
 //                          prompt_tokens equal the target (app/chat_template_isl.h).
 //   --prompt-corpus        sonnet: the embedded prose corpus (dataset/embedded_corpus.h);
-//                          coding: the generated code/tool-output corpus (dataset/coding_corpus.h).
+//                          coding: the generated code/tool-output corpus (dataset/coding_corpus.h);
+//                          random: uniformly random vocabulary tokens, no special or added tokens
+//                          (dataset/random_prompts.h); not with hash-id traces (prompt_validate.h).
 //   --random-corpus-style  vllm | sglang: the --random-range-ratio window (as --range-ratio-style).
 //   --random-range-ratio   r (both lengths) or, vllm style, {"input": r1, "output": r2}: ISL and
 //                          OSL drawn uniformly from a window around --isl and --osl.
@@ -29,12 +31,13 @@ constexpr uintmax_t kMaxSystemPromptBytes = 16u << 20;
 bool blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
 FlagSpec prompt_corpus_flag() {
-  FlagSpec s = base("--prompt-corpus", "Synthetic prompt corpus: sonnet (prose) or coding",
+  FlagSpec s = base("--prompt-corpus",
+                    "Synthetic prompt text: sonnet (prose), coding, or random (random vocabulary tokens)",
                     "/input/prompt/corpus");
   s.apply = [](const FlagInput& in, C* c) -> Status {
     if (in.text.empty()) return {};
-    if (in.text != "sonnet" && in.text != "coding") {
-      return usage("--prompt-corpus '" + in.text + "' is invalid; expected sonnet or coding");
+    if (in.text != "sonnet" && in.text != "coding" && in.text != "random") {
+      return usage("--prompt-corpus '" + in.text + "' is invalid; expected sonnet, coding or random");
     }
     c->prompt_corpus = in.text;
     return {};

@@ -8,6 +8,8 @@
 //   --synthesis-output-len-multiplier    output lengths scaled (>= 0)
 //   --synthesis-max-isl                  rows whose recorded input_length exceeds it are dropped
 //   --synthesis-max-osl                  output lengths capped at it
+#include <fmt/format.h>
+
 #include "config/flag_kinds.h"
 #include "config/prompt_validate.h"
 
@@ -54,8 +56,22 @@ void add_synthesis_flags(std::vector<FlagSpec>* out) {
                             key("max_osl")));
 }
 
+bool is_hash_id_trace_format(std::string_view f) {
+  return f == "mooncake_trace" || f == "bailian_trace" || f == "burst_gpt_trace" ||
+         f == "sagemaker_data_capture" || f == "weka_trace";
+}
+
+Status check_corpus_for_format(const BenchmarkConfig& c, std::string_view format_name) {
+  if (c.prompt_corpus != "random" || !is_hash_id_trace_format(format_name)) return {};
+  return usage(fmt::format("--prompt-corpus random does not apply to {} input (its prompts are cut from a text "
+                           "corpus by hash_id); use --prompt-corpus sonnet or coding, or a synthetic workload",
+                           format_name));
+}
+
 Status validate_prompt_options(const BenchmarkConfig& c) {
   auto bad = [](const char* m) -> Status { return usage(m); };
+  if (!c.input_file.empty() && !c.custom_dataset_type.empty())
+    if (auto st = check_corpus_for_format(c, c.custom_dataset_type); !st) return st;
   if (c.synthesis_given() && c.input_file.empty())
     return bad("--synthesis-* flags reshape a trace file; add --input-file with a trace or drop them");
   if (!c.system_prompt.empty() && c.shared_system_prompt_length > 0)

@@ -173,6 +173,7 @@ std::string_view coding_corpus() {
 
 Result<std::string> corpus_for(std::string_view name) {
   if (name == "coding") return std::string(coding_corpus());
+  if (name == "random") return std::string();
   return load_corpus(default_corpus_path());
 }
 

@@ -22,7 +22,9 @@ namespace servebench::dataset {
 std::string_view coding_corpus();
 
 // The corpus for --prompt-corpus `name`: "coding" is the generated one; "" or "sonnet" the prose
-// corpus (load_corpus(default_corpus_path()): SERVEBENCH_CORPUS, else the embedded one).
+// corpus (load_corpus(default_corpus_path()): SERVEBENCH_CORPUS, else the embedded one);
+// "random" has no text (""): its prompts are random vocabulary tokens
+// (ExactPromptBuilder::for_corpus, random_prompts.h).
 Result<std::string> corpus_for(std::string_view name);
 
 }  // namespace servebench::dataset

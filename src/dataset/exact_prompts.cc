@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "dataset/count_cache.h"
 #include "dataset/embedded_counts.h"
+#include "dataset/random_prompts.h"
 
 namespace servebench::dataset {
 namespace {
@@ -322,7 +323,28 @@ ExactPromptBuilder::Prompt ExactPromptBuilder::repair(int64_t target, size_t sta
   return p;
 }
 
+Result<ExactPromptBuilder> ExactPromptBuilder::random_vocabulary(const tokenizer::Tokenizer& tok) {
+  const auto t0 = std::chrono::steady_clock::now();
+  SB_TRY_ASSIGN(RandomTokenPrompts r, RandomTokenPrompts::create(tok));
+  ExactPromptBuilder b{std::string(), tok};
+  b.random_ = std::make_shared<const RandomTokenPrompts>(std::move(r));
+  SB_LOG_DEBUG("random prompts: {} of {} ids drawable with '{}' ({:.1f} ms)", b.random_->pool().size(),
+               tok.vocab_size(), tok.name(), ms_since(t0));
+  return b;
+}
+
+Result<ExactPromptBuilder> ExactPromptBuilder::for_corpus(std::string_view corpus_name, std::string_view corpus_text,
+                                                          const tokenizer::Tokenizer& tok,
+                                                          const ExactPromptOptions& options) {
+  if (corpus_name == kRandomCorpus) return random_vocabulary(tok);
+  return create(corpus_text, tok, options);
+}
+
 ExactPromptBuilder::Prompt ExactPromptBuilder::build(int64_t target_tokens, core::Rng& rng, bool continuation) const {
+  if (random_) {
+    RandomTokenPrompts::Prompt r = random_->build(target_tokens, rng, continuation);
+    return Prompt{std::move(r.text), r.tokens};
+  }
   const int64_t target = std::max<int64_t>(1, target_tokens);
   const size_t start = static_cast<size_t>(rng.next_below(pieces_.size()));
   if (verify_all_) return repair(target, start, continuation);

@@ -22,12 +22,17 @@
 // counts it refutes are not used. Any cache problem (unreadable, truncated, corrupt, unwritable
 // folder) falls back to counting, with a debug log line and no error.
 //
+// --prompt-corpus random has no corpus: random_vocabulary() (and for_corpus("random", ...)) makes
+// a builder whose build() hands over to RandomTokenPrompts (random_prompts.h), so every caller of
+// build() serves random-token prompts unchanged.
+//
 // Thread safety: const after construction; build() may be called from several threads with
 // their own Rng. create() may run in several processes at once: cache files are written to a
 // temporary name and renamed into place.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,12 +52,24 @@ struct ExactPromptOptions {
   bool use_embedded_counts = true;
 };
 
+class RandomTokenPrompts;
+
 class ExactPromptBuilder {
  public:
+  // The --prompt-corpus name whose prompts are random vocabulary tokens, not corpus text.
+  static constexpr std::string_view kRandomCorpus = "random";
+
   // Counts the corpus pieces with `tok` (which must outlive the builder), or takes the counts
   // embedded in the binary, or reads them from the cache when `tok` has a fingerprint.
   static Result<ExactPromptBuilder> create(std::string_view corpus, const tokenizer::Tokenizer& tok,
                                            const ExactPromptOptions& options = {});
+
+  // Prompts of random vocabulary tokens (random_prompts.h); `tok` must outlive the builder.
+  static Result<ExactPromptBuilder> random_vocabulary(const tokenizer::Tokenizer& tok);
+  // The builder for --prompt-corpus `corpus_name`: random_vocabulary() for "random", else
+  // create(corpus_text) (corpus_text: corpus_for(corpus_name), or a corpus the caller chose).
+  static Result<ExactPromptBuilder> for_corpus(std::string_view corpus_name, std::string_view corpus_text,
+                                               const tokenizer::Tokenizer& tok, const ExactPromptOptions& options = {});
 
   // $SERVEBENCH_CACHE_DIR/corpus-counts, else $XDG_CACHE_HOME/servebench/corpus-counts, else
   // $HOME/.cache/servebench/corpus-counts. "" (no caching) when SERVEBENCH_CACHE_DIR is set but
@@ -90,6 +107,8 @@ class ExactPromptBuilder {
   // so its first piece is counted in its space-prefixed form.
   Prompt build(int64_t target_tokens, core::Rng& rng, bool continuation = false) const;
 
+  // True when prompts are random vocabulary tokens (random_vocabulary()).
+  bool random_tokens() const { return random_ != nullptr; }
   // True once a sampled prompt disagreed with the construction (then every prompt is verified).
   bool verifying_all() const { return verify_all_; }
   size_t piece_count() const { return pieces_.size(); }
@@ -123,6 +142,7 @@ class ExactPromptBuilder {
   std::string filler_;          // a piece that is one token in both forms ("the")
   bool verify_all_ = false;
   CountSource count_source_ = CountSource::kCounted;
+  std::shared_ptr<const RandomTokenPrompts> random_;  // set by random_vocabulary(): build() delegates
 };
 
 }  // namespace servebench::dataset

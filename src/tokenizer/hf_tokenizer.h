@@ -33,6 +33,7 @@ class HfTokenizer final : public Tokenizer {
   std::string decode(const std::vector<TokenId>& ids, bool skip_special_tokens) const override;
   std::string name() const override { return name_; }
   size_t vocab_size() const override { return vocab_size_; }
+  bool is_added_token(TokenId id) const override { return added_.by_id(id) != nullptr; }
   // Token spelling of an id (added tokens first), or nullptr.
   const std::string* id_to_token(TokenId id) const;
 

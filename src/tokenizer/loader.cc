@@ -90,6 +90,7 @@ class Fingerprinted final : public Tokenizer {
   }
   std::string name() const override { return inner_->name(); }
   size_t vocab_size() const override { return inner_->vocab_size(); }
+  bool is_added_token(TokenId id) const override { return inner_->is_added_token(id); }
   std::string fingerprint() const override {
     std::call_once(once_, [this] { fingerprint_ = compute_(); });
     return fingerprint_;

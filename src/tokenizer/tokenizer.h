@@ -34,6 +34,10 @@ class Tokenizer {
   virtual std::string name() const = 0;
   // Vocabulary size including added tokens.
   virtual size_t vocab_size() const = 0;
+  // True for the id of an added token (HF `added_tokens`, special or not; tiktoken's special
+  // tokens): control markers such as <|im_start|> or <think> that are matched in raw text before
+  // the model, so synthetic text must not spell them. Default: none.
+  virtual bool is_added_token(TokenId /*id*/) const { return false; }
   // Identity of what this tokenizer encodes with, for caches of token counts: a content hash of
   // the file it was loaded from (or of the embedded builtin blob), computed on the first call.
   // Equal non-empty fingerprints mean the same vocabulary and rules; "" means unknown (a test

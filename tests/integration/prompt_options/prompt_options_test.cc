@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "integration/profile/harness.h"
 
@@ -125,6 +126,71 @@ TEST(PromptOptions, CodingCorpusAndRandomRangeRatio) {
   // The prompts are code and tool output, not prose.
   const std::string raw = read_file(run.r.artifact_dir + "/profile_export_raw.jsonl");
   EXPECT_GE(code_marks(raw), 4u) << raw.substr(0, 400);
+}
+
+// Share of a text's whitespace-separated words that are words of the prose corpus (sonnet).
+double prose_share(const std::string& text, const std::set<std::string>& prose_words) {
+  size_t words = 0, known = 0;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) {
+    ++words;
+    known += prose_words.count(w);
+  }
+  return words ? static_cast<double>(known) / static_cast<double>(words) : 0;
+}
+
+std::vector<std::string> user_prompts(const RunResult& r) {
+  std::vector<std::string> out;
+  const Json inputs = Json::parse(read_file(r.artifact_dir + "/inputs.json"));
+  for (const auto& s : inputs.at("data"))
+    for (const auto& p : s.at("payloads"))
+      for (const auto& m : p.at("messages"))
+        if (m.at("role") == "user") out.push_back(m.at("content").get<std::string>());
+  return out;
+}
+
+TEST(PromptOptions, RandomCorpusSendsExactLengthRandomTokens) {
+  const std::string dir = make_temp_dir("randomcorpus");
+  auto run = run_with_mock(dir, {"--isl", "150", "--osl", "4", "--request-count", "10", "--concurrency", "2",
+                                 "--prompt-corpus", "random", "--random-seed", "9"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 10u);
+  for (const auto& q : run.server) EXPECT_EQ(server_isl(q), 150) << "the server counts the requested ISL";
+  const std::multiset<int64_t> ours = our_isls(run.r);
+  EXPECT_EQ(ours.size(), 10u);
+  EXPECT_EQ(ours.count(150), 10u) << "our ISL is the requested one";
+  // inputs.json holds random tokens, not prose: compare with a sonnet run's words.
+  const std::string dir2 = make_temp_dir("sonnetcorpus");
+  auto prose = run_with_mock(dir2, {"--isl", "150", "--osl", "4", "--request-count", "4", "--concurrency", "2",
+                                    "--random-seed", "9"});
+  ASSERT_EQ(prose.r.exit_code, 0) << prose.r.stderr_text;
+  std::set<std::string> prose_words;
+  for (const auto& p : user_prompts(prose.r)) {
+    std::istringstream in(p);
+    for (std::string w; in >> w;) prose_words.insert(w);
+  }
+  ASSERT_GT(prose_words.size(), 100u);
+  const auto prompts = user_prompts(run.r);
+  ASSERT_FALSE(prompts.empty());
+  EXPECT_EQ(std::set<std::string>(prompts.begin(), prompts.end()).size(), prompts.size()) << "prompts differ";
+  for (const auto& p : prompts) EXPECT_LT(prose_share(p, prose_words), 0.2) << p.substr(0, 200);
+  for (const auto& p : user_prompts(prose.r)) EXPECT_GT(prose_share(p, prose_words), 0.9);
+}
+
+TEST(PromptOptions, RandomCorpusWithAHashIdTraceIsAUsageError) {
+  const std::string dir = make_temp_dir("randomtrace");
+  write_trace(dir + "/trace.jsonl");
+  // Named by --custom-dataset-type (checked with the flags) or detected from the file's rows.
+  for (bool named : {true, false}) {
+    std::vector<std::string> args = {"-m", "m", "--tokenizer", "builtin", "-u", "http://127.0.0.1:9", "--input-file",
+                                     dir + "/trace.jsonl", "--prompt-corpus", "random"};
+    if (named) args.insert(args.end(), {"--custom-dataset-type", "mooncake_trace"});
+    auto r = run_profile(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+    EXPECT_NE(r.stderr_text.find("--prompt-corpus random does not apply to mooncake_trace"), std::string::npos)
+        << r.stderr_text;
+    EXPECT_EQ(std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n'), 1) << r.stderr_text;
+  }
 }
 
 TEST(PromptOptions, WekaTracesDefaultToTheCodingCorpus) {

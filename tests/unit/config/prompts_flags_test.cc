@@ -49,10 +49,34 @@ TEST(PromptsFlags, PromptCorpus) {
   auto coding = parse({"--prompt-corpus", "coding"});
   ASSERT_TRUE(coding.has_value()) << coding.error().message;
   EXPECT_EQ(coding->config.prompt_corpus, "coding");
+  auto random = parse({"--prompt-corpus", "random"});
+  ASSERT_TRUE(random.has_value()) << random.error().message;
+  EXPECT_EQ(random->config.prompt_corpus, "random");
   auto bad = parse({"--prompt-corpus", "poems"});
   ASSERT_FALSE(bad.has_value());
   EXPECT_EQ(bad.error().code, ErrorCode::kInvalidArgument);
-  EXPECT_NE(bad.error().message.find("expected sonnet or coding"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("expected sonnet, coding or random"), std::string::npos);
+}
+
+// AIPerf's _validate_random_corpus_incompatible_with_trace: hash-id traces cut their prompts from
+// a text corpus, so random tokens do not apply; other file formats take them.
+TEST(PromptsFlags, RandomCorpusIsRefusedWithHashIdTraces) {
+  const std::string trace = temp_file("random_corpus_trace.jsonl", "{\"input_length\": 8, \"hash_ids\": [1]}\n");
+  for (const char* format : {"mooncake_trace", "bailian_trace", "burst_gpt_trace", "sagemaker_data_capture", "weka_trace"}) {
+    SCOPED_TRACE(format);
+    expect_usage_error({"--input-file", trace, "--custom-dataset-type", format, "--prompt-corpus", "random"},
+                       "--prompt-corpus random");
+    auto p = parse({"--input-file", trace, "--custom-dataset-type", format, "--prompt-corpus", "random"});
+    ASSERT_FALSE(p.has_value());
+    EXPECT_NE(p.error().message.find(format), std::string::npos) << p.error().message;
+    EXPECT_NE(p.error().message.find("use --prompt-corpus sonnet or coding"), std::string::npos) << p.error().message;
+    auto coding = parse({"--input-file", trace, "--custom-dataset-type", format, "--prompt-corpus", "coding"});
+    EXPECT_TRUE(coding.has_value()) << coding.error().message;
+  }
+  for (const char* format : {"single_turn", "multi_turn", "random_pool"}) {
+    auto ok = parse({"--input-file", trace, "--custom-dataset-type", format, "--prompt-corpus", "random"});
+    EXPECT_TRUE(ok.has_value()) << format << ": " << ok.error().message;
+  }
 }
 
 TEST(PromptsFlags, RandomRangeRatioSetsBothWindows) {
