@@ -6,7 +6,8 @@
 #   scripts/parity/parity.sh [--short] [OUT_DIR]
 # --short: one scenario (chat, streamed, concurrency), two runs of each tool. The full suite:
 # chat and completions, streamed and not, concurrency and request-rate modes, a mooncake trace
-# with --fixed-schedule, multi-turn sessions; three runs of each tool.
+# with --fixed-schedule, multi-turn sessions; three runs of each tool. SERVEBENCH_PARITY_ONLY=PATTERN
+# runs only the scenarios whose names match it (e.g. 'trace*').
 # Needs build/bin/{servebench,servebench-mock} (make build) and installs AIPerf's venv once
 # (scripts/parity/setup_aiperf.sh, ~300 PyPI packages).
 set -uo pipefail
@@ -38,15 +39,21 @@ for _ in $(seq 1 200); do
 done
 [[ -n $url ]] || { echo "FAIL parity: servebench-mock did not start"; cat "$out/mock.log"; exit 1; }
 
-# A mooncake trace: 24 rows, 50 ms apart, prompts synthesized from two hash blocks each (the
-# default --isl-block-size 512: a full shared first block of 3 kinds, then a final block of
-# 32-224 tokens, so input lengths 544-736, mean 640).
+# A mooncake trace: 24 rows, 50 ms apart. Every third row has two hash blocks (the default
+# --isl-block-size 512: one of two shared first blocks, then a final block of 32-224 tokens, so
+# 544-736 tokens); the others only an input_length (96-144). Only 8 rows carry hash_ids because
+# AIPerf 0.13.0 decodes 10 or more hash-id prompts in a process pool whose workers cannot load a
+# tokenizer from a local folder (parallel_decode.py forces HF_HUB_OFFLINE, then
+# Tokenizer._resolve_local_snapshot treats the path as a hub id); fewer are decoded in process.
+# Mean ISL (5120 + 1920) / 24 = 293.3.
 python3 - "$out/trace.jsonl" <<'PY'
 import json, sys
 with open(sys.argv[1], "w") as f:
     for i in range(24):
-        f.write(json.dumps({"timestamp": i * 50, "input_length": 544 + 64 * (i % 4),
-                            "output_length": 24, "hash_ids": [i % 3, 10 + i]}) + "\n")
+        row = {"timestamp": i * 50, "input_length": 96 + 16 * (i % 4), "output_length": 24}
+        if i % 3 == 0:
+            row.update(input_length=544 + 64 * (i % 4), hash_ids=[(i // 3) % 2, 10 + i])
+        f.write(json.dumps(row) + "\n")
 PY
 
 common=(-m parity-model -u "$url" --tokenizer "$tok" --random-seed 7 --ui-type none)
@@ -68,7 +75,7 @@ if ((!short)); then
     "completions-stream-rate|--endpoint-type completions --streaming --request-rate 20 --arrival-pattern constant --request-count 60 ${lengths[*]}|$stream_exp $len_exp request_latency=144:10 request_throughput=19.4:1 output_token_throughput=621:30"
     "completions-nostream-concurrency|--endpoint-type completions --concurrency 4 --request-count 60 ${lengths[*]}|$len_exp $conc_exp"
     # 24 requests at 0-1150 ms of 24 tokens (20 + 23 x 4 = 112 ms): 24 / 1.262 s = 19.0 req/s.
-    "trace-fixed-schedule|--endpoint-type chat --streaming --input-file $out/trace.jsonl --custom-dataset-type mooncake_trace --fixed-schedule|$stream_exp input_sequence_length=640:0 output_sequence_length=24:0 request_latency=112:10 request_throughput=19.0:1"
+    "trace-fixed-schedule|--endpoint-type chat --streaming --input-file $out/trace.jsonl --custom-dataset-type mooncake_trace --fixed-schedule --extra-inputs ignore_eos:true|$stream_exp input_sequence_length=293.3:0.1 output_sequence_length=24:0 request_latency=112:10 request_throughput=19.0:1"
     # Turn k's prompt holds the k earlier prompts and replies: ISL (128 + 288 + 448) / 3 = 288,
     # as the mock's usage.prompt_tokens counts it.
     "sessions|--endpoint-type chat --streaming --concurrency 4 --conversation-num 8 --conversation-turn-mean 3 --conversation-turn-stddev 0 ${lengths[*]}|$stream_exp input_sequence_length=288:0 output_sequence_length=32:0 $conc_exp")
@@ -92,6 +99,8 @@ run_tool() {  # run_tool TOOL SCENARIO ARGS REPEAT -> prints the run folder
 
 for sc in "${scenarios[@]}"; do
   IFS='|' read -r name args expect <<<"$sc"
+  # shellcheck disable=SC2053  # a pattern, on purpose
+  [[ -n ${SERVEBENCH_PARITY_ONLY:-} && $name != $SERVEBENCH_PARITY_ONLY ]] && continue
   a_dirs=() s_dirs=()
   for r in $(seq 1 "$repeats"); do
     if d=$(run_tool aiperf "$name" "$args" "$r"); then a_dirs+=("$d"); else failed=1; fi
