@@ -9,7 +9,7 @@
 # with --fixed-schedule, multi-turn sessions; three runs of each tool. SERVEBENCH_PARITY_ONLY=PATTERN
 # runs only the scenarios whose names match it (e.g. 'trace*').
 # Needs build/bin/{servebench,servebench-mock} (make build) and installs AIPerf's venv once
-# (scripts/parity/setup_aiperf.sh, ~300 PyPI packages).
+# (scripts/parity/setup_aiperf.sh, ~140 PyPI packages, pinned).
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 short=0
