@@ -19,7 +19,7 @@ SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup configure build test test-release test-asan test-tsan test-container container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
+.PHONY: package all setup configure build test test-release test-asan test-tsan test-container test-parity container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
 
 all: build
 
@@ -35,7 +35,7 @@ build: configure
 # Every suite: release (unit + integration against servebench-mock), ASan+UBSan (unit + fuzz
 # corpus replays), TSan (unit). Slow suites have their own targets and a short version here.
 test: build
-	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance test-container
+	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance test-container test-parity
 	@echo "make test: all suites passed"
 
 test-release:
@@ -83,6 +83,12 @@ conformance: build
 # servebench-mock: files, keys and headline metrics (docs/aiperf-compatibility.md).
 parity: build
 	@scripts/parity/parity.sh
+
+# The parity suite's short version (one scenario, two runs of each tool) after installing AIPerf
+# once (pinned, into ~/.cache/servebench/aiperf-venv); `make parity` runs all six scenarios.
+test-parity:
+	@scripts/parity/setup_aiperf.sh
+	@scripts/parity/parity.sh --short
 
 # Every libFuzzer target of tests/fuzz for FUZZ_RUNS executions each (default 10,000,000), the
 # grown corpus kept outside the tree (FUZZ_CORPUS_DIR); see docs/reliability.md.

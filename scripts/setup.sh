@@ -135,8 +135,8 @@ if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
   "$(dirname "$0")/sinks_venvs.sh" otel
 fi
 # NVIDIA AIPerf (pinned) in its own venv: the flag-parity list generator and the side-by-side
-# parity suite (scripts/parity/). About 300 packages, and `make test` needs none of them (the
-# flag list is committed): only with SERVEBENCH_WITH_AIPERF=1.
+# parity suite (scripts/parity/). About 140 packages; `make test` installs them itself when it
+# reaches its parity suite (test-parity), so here only with SERVEBENCH_WITH_AIPERF=1.
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" && "${SERVEBENCH_WITH_AIPERF:-0}" == "1" ]]; then
   "$(dirname "$0")/parity/setup_aiperf.sh"
 fi

@@ -11,25 +11,32 @@ Each DIR is one run's artifact folder (repeats of the same command). Checks:
   records  the key paths of the first profile_export.jsonl line (metadata and metrics);
   inputs   the key paths of inputs.json;
   metrics  headline metrics agree: |mean(servebench) - mean(aiperf)| within the spread of the
-           repeats of both tools plus a floor (1 % of the value, 0.5 ms for times, 1 token).
-A difference listed in --known (lines "check<TAB>path<TAB>why") is reported as known, not failed.
+           repeats of both tools plus a floor (1 % of the value or 0.5 ms for times; token
+           counts, deterministic here, within 0.5 token). A metric neither tool reports (TTFT and
+           ITL when not streamed) passes; one that only one tool reports fails;
+  injected with --expect TAG=VALUE:TOL (what servebench-mock injected), servebench's mean must
+           be within TOL of VALUE, and a metric difference listed as known must leave servebench
+           at least as close to VALUE as AIPerf (the known rows' reasons say it is closer).
+A difference listed in --known (lines "scenario<TAB>check<TAB>path<TAB>why"; scenario is a shell
+pattern matched against --label, "*" for every scenario) is reported as known, not failed.
 Prints one PASS/FAIL/KNOWN line per finding and exits 1 when something failed.
 """
 import argparse
 import csv
+import fnmatch
 import json
 import os
 import statistics
 import sys
 
-HEADLINE = {  # tag: (stat, floor)
-    "time_to_first_token": ("avg", 0.5),
-    "inter_token_latency": ("avg", 0.05),
-    "request_latency": ("avg", 0.5),
-    "input_sequence_length": ("avg", 1.0),
-    "output_sequence_length": ("avg", 1.0),
-    "output_token_throughput": ("avg", 0.0),
-    "request_throughput": ("avg", 0.0),
+HEADLINE = {  # tag: (stat, absolute floor, relative floor)
+    "time_to_first_token": ("avg", 0.5, 0.01),
+    "inter_token_latency": ("avg", 0.05, 0.01),
+    "request_latency": ("avg", 0.5, 0.01),
+    "input_sequence_length": ("avg", 0.5, 0.0),
+    "output_sequence_length": ("avg", 0.5, 0.0),
+    "output_token_throughput": ("avg", 0.0, 0.01),
+    "request_throughput": ("avg", 0.0, 0.01),
 }
 SKIP_TOP = {"input_config"}
 
@@ -96,13 +103,22 @@ class Report:
     def __init__(self, label, known):
         self.label, self.known, self.failed = label, known, False
 
+    def why_known(self, check, path):
+        for scenario, c, p, why in self.known:
+            if c == check and p == path and fnmatch.fnmatchcase(self.label, scenario):
+                return why
+        return None
+
     def diff(self, check, path, what):
-        why = self.known.get((check, path))
+        why = self.why_known(check, path)
         if why is not None:
             print(f"KNOWN {self.label} {check} {path}: {what} ({why})")
         else:
-            print(f"FAIL {self.label} {check} {path}: {what}")
-            self.failed = True
+            self.fail(check, path, what)
+
+    def fail(self, check, path, what):
+        print(f"FAIL {self.label} {check} {path}: {what}")
+        self.failed = True
 
     def ok(self, check, what):
         print(f"PASS {self.label} {check}: {what}")
@@ -125,7 +141,7 @@ def compare_trees(rep, check, a, s):
         rep.ok(check, f"{len(a)} key paths of AIPerf's present with the same types")
 
 
-def headline(rep, a_dirs, s_dirs):
+def headline(rep, a_dirs, s_dirs, expect):
     def values(dirs, tag, stat):
         out = []
         for d in dirs:
@@ -134,30 +150,60 @@ def headline(rep, a_dirs, s_dirs):
                 out.append(float(m[stat]))
         return out
 
-    for tag, (stat, floor) in HEADLINE.items():
+    for tag in expect:
+        if tag not in HEADLINE:
+            rep.fail("injected", tag, "--expect names no headline metric")
+    for tag, (stat, floor, rel) in HEADLINE.items():
         a, s = values(a_dirs, tag, stat), values(s_dirs, tag, stat)
-        if not a or not s:
-            rep.diff("metrics", tag, f"absent (aiperf {len(a)} runs, servebench {len(s)} runs)")
+        if not a and not s and tag not in expect:
+            rep.ok("metrics " + tag, "reported by neither tool")
+            continue
+        if len(a) != len(a_dirs) or len(s) != len(s_dirs):
+            rep.diff("metrics", tag, f"absent (aiperf {len(a)} of {len(a_dirs)} runs, servebench {len(s)} of {len(s_dirs)} runs)")
             continue
         ma, ms = statistics.mean(a), statistics.mean(s)
         spread = (max(a) - min(a)) + (max(s) - min(s))
-        tol = spread + max(floor, 0.01 * abs(ma))
+        tol = spread + max(floor, rel * abs(ma))
         what = f"{stat} aiperf {ma:.4g} (runs {', '.join(f'{x:.4g}' for x in a)}) servebench {ms:.4g} (runs {', '.join(f'{x:.4g}' for x in s)}), tolerance {tol:.3g}"
+        if tag in expect:
+            inj, inj_tol = expect[tag]
+            what += f", injected {inj:g}"
+            if abs(ms - inj) > inj_tol:
+                rep.fail("injected", tag, f"servebench {ms:.4g} is more than {inj_tol:g} from the injected {inj:g} (aiperf {ma:.4g})")
+            else:
+                rep.ok("injected " + tag, f"servebench {ms:.4g} within {inj_tol:g} of the injected {inj:g} (aiperf {ma:.4g})")
         if abs(ms - ma) <= tol:
             rep.ok("metrics " + tag, what)
-        else:
-            rep.diff("metrics", tag, what)
+            continue
+        if tag in expect and rep.why_known("metrics", tag) is not None and abs(ms - inj) > abs(ma - inj) + floor:
+            rep.fail("metrics", tag, what + ": listed as known, but AIPerf is the closer to the injected value")
+            continue
+        rep.diff("metrics", tag, what)
 
 
 def load_known(path):
-    known = {}
+    known = []
     if path and os.path.exists(path):
         with open(path) as f:
-            for line in f:
+            for n, line in enumerate(f, 1):
                 if line.strip() and not line.startswith("#"):
-                    check, p, why = (line.rstrip("\n").split("\t") + ["", ""])[:3]
-                    known[(check, p)] = why
+                    fields = line.rstrip("\n").split("\t")
+                    if len(fields) != 4 or not all(fields):
+                        sys.exit(f"{path}:{n}: want scenario<TAB>check<TAB>path<TAB>why")
+                    known.append(tuple(fields))
     return known
+
+
+def parse_expect(items):
+    out = {}
+    for item in items:
+        tag, _, rest = item.partition("=")
+        value, _, tol = rest.partition(":")
+        try:
+            out[tag] = (float(value), float(tol))
+        except ValueError:
+            sys.exit(f"--expect {item}: want TAG=VALUE:TOLERANCE")
+    return out
 
 
 def main():
@@ -166,6 +212,7 @@ def main():
     ap.add_argument("--aiperf", nargs="+", required=True)
     ap.add_argument("--servebench", nargs="+", required=True)
     ap.add_argument("--known")
+    ap.add_argument("--expect", nargs="*", default=[], metavar="TAG=VALUE:TOL")
     args = ap.parse_args()
     rep = Report(args.label, load_known(args.known))
     a0, s0 = args.aiperf[0], args.servebench[0]
@@ -193,7 +240,7 @@ def main():
             rep.diff("csv", n, "metric row missing in servebench")
         if ha == hs and not lost:
             rep.ok("csv", f"same header, all {len(na)} metric rows present")
-    headline(rep, args.aiperf, args.servebench)
+    headline(rep, args.aiperf, args.servebench, parse_expect(args.expect))
     return 1 if rep.failed else 0
 
 
