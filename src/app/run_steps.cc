@@ -276,6 +276,7 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   if (!cfg.media_enabled()) ctx.capabilities &= ~core::kCapMedia;
   ctx.metrics_title = std::string(spec_of(cfg).metrics_title);
   ctx.streaming = cfg.streaming;
+  ctx.fixed_schedule = work.fixed_offsets_ns != nullptr;
   ctx.random_seed = prep.seed;
   ctx.has_random_seed = cfg.random_seed.has_value();
   ctx.benchmark_id = make_benchmark_id(settings.run_tag);

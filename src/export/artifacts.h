@@ -72,6 +72,7 @@ struct RunContext {
   core::Capabilities capabilities = core::kTextGenerationCaps;
   std::string metrics_title = "LLM Metrics";
   bool streaming = false;
+  bool fixed_schedule = false;        // requests sent at a trace's timestamps (replay lag rows)
   uint64_t random_seed = 0;
   bool has_random_seed = false;
   std::string benchmark_id;            // uuid-like id of this run

@@ -57,6 +57,7 @@ Result<std::unique_ptr<RecordStream>> RecordStream::open(const RunContext& conte
   so.slos = std::move(*slos);
   so.anchor = context.anchor;
   so.capabilities = context.capabilities;
+  so.replay_lag_rows = context.fixed_schedule;
   std::unique_ptr<RecordStream> s(new RecordStream(context, options, std::move(so), slots));
   const ArtifactNames names = artifact_names(options.profile_export_prefix);
   auto path = [&](const std::string& name) {

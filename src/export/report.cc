@@ -64,6 +64,7 @@ void context_from_json(const json& doc, RunContext* c, ExportOptions* o) {
   c->start_wall_ns = parse_wall_time(str_at(doc, "start_time"));
   c->end_wall_ns = parse_wall_time(str_at(doc, "end_time"));
   c->interrupted = doc.value("was_cancelled", false);
+  c->fixed_schedule = doc.contains("replay_sched_lag_p50");  // written only for such runs
   c->anchor = kReaderAnchor;
   if (auto w = ours.find("warnings"); w != ours.end() && w->is_array()) {
     for (const auto& e : *w) {
@@ -122,6 +123,7 @@ Result<ExportOutcome> report_from_artifacts(const ReportOptions& options) {
   metrics::SummaryOptions so;
   so.slos = std::move(*slos);
   so.anchor = kReaderAnchor;
+  so.replay_lag_rows = context.fixed_schedule;
   // The lines carry only the metrics that applied to the run; media and video rows are kept for
   // the records that have values (a row without any is not reported).
   so.capabilities |= core::kCapMedia | core::kCapProducesVideo;

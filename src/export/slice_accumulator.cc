@@ -40,6 +40,7 @@ void SliceAccumulator::bin(const record::RequestRecord& r) {
   const size_t b = static_cast<size_t>((r.request_start_ns - *origin_) / slice_ns_);
   metrics::SummaryOptions o = options_;
   o.window_ns = slice_ns_;
+  o.replay_lag_rows = false;  // run-scoped (metrics/replay_lag_rows.h)
   while (slices_.size() <= b) slices_.emplace_back(o);
   slices_[b].add(r);
   run_end_ns_ = std::max({run_end_ns_, r.request_start_ns, r.end_ns});

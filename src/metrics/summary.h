@@ -80,6 +80,9 @@ struct SummaryOptions {
   // The endpoint's capabilities: metrics that need what it lacks (tokens, streaming) are not
   // reported, as AIPerf drops TTFT/ITL/OSL rows for embeddings.
   core::Capabilities capabilities = core::kTextGenerationCaps;
+  // A fixed-schedule (trace) run: AIPerf's replay_sched_lag_* rows (metrics/replay_lag_rows.h).
+  // Run-scoped: time slices never carry them.
+  bool replay_lag_rows = false;
 };
 
 struct Summary {

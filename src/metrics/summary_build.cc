@@ -11,6 +11,7 @@
 #include <limits>
 #include <thread>
 
+#include "metrics/replay_lag_rows.h"
 #include "metrics/metric_info.h"
 #include "metrics/summary_state.h"
 
@@ -256,6 +257,7 @@ Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
   client_limited(s, &x, &e);
   rows.evaluate_formulas(x);
   append_sweep_rows(st.sweep, x.window_start_ns, x.window_end_ns, &s.metrics);
+  if (opt.replay_lag_rows) append_replay_lag_rows(&s.metrics);
 
   e.sends_with_intended = x.sends_with_intended;
   e.late_sends = x.late_sends;

@@ -15,6 +15,7 @@ std::vector<TimeSlice> summarize_slices(const std::vector<const record::RequestR
   if (origin == std::numeric_limits<int64_t>::max()) return {};
   SummaryOptions o = options;
   o.window_ns = slice_ns;
+  o.replay_lag_rows = false;  // run-scoped, as AIPerf's timeslice_derivable = False
   // One accumulator per slice and the run's sweep data, filled in one pass.
   std::vector<SummaryAccumulator> slices;
   SweepData sweep;

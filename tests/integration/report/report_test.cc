@@ -21,7 +21,8 @@ Proc run_report(const std::string& scratch, const std::vector<std::string>& args
 
 // Runs a profile, keeps its summary files, rewrites them with `report` and compares.
 void expect_report_reproduces(const std::string& tag, const std::vector<std::string>& mock_args,
-                              const std::vector<std::string>& profile_args, int want_exit) {
+                              const std::vector<std::string>& profile_args, int want_exit,
+                              const std::vector<std::string>& must_have = {}) {
   const std::string dir = make_temp_dir(tag);
   Server mock;
   ASSERT_TRUE(mock.start_mock(mock_args));
@@ -38,6 +39,7 @@ void expect_report_reproduces(const std::string& tag, const std::vector<std::str
                     console_before = read_file(console_path);
   const Json before = Json::parse(json_before);
   ASSERT_GT(before["request_count"]["avg"].get<double>(), 0);
+  for (const auto& key : must_have) EXPECT_TRUE(before.contains(key)) << key;
   // Remove them: report must write them, not leave the old ones in place.
   fs::remove(json_path);
   fs::remove(csv_path);
@@ -76,6 +78,20 @@ TEST(Report, NonStreamedRunWithServerCountsAndAFailingGateIsReproduced) {
                            {"--concurrency", "3", "--request-count", "40", "--osl", "9", "--isl", "16",
                             "--use-server-token-count", "--fail-on", "request_latency.p50>0"},
                            1);
+}
+
+// A fixed-schedule trace: the replay_sched_lag_* rows are written and recomputed by report.
+TEST(Report, FixedScheduleTraceWithReplayLagRowsIsReproduced) {
+  const std::string trace = make_temp_dir("report-trace") + "/trace.jsonl";
+  {
+    std::ofstream f(trace);
+    for (int i = 0; i < 20; ++i)
+      f << "{\"timestamp\": " << 10 * i << ", \"input_length\": 40, \"output_length\": 4}\n";
+  }
+  expect_report_reproduces("trace", {"--ttft-ms", "2", "--itl-ms", "1"},
+                           {"--streaming", "--input-file", trace, "--fixed-schedule",
+                            "--slice-duration", "0.05"},
+                           0, {"replay_sched_lag_p50", "replay_sched_lag_p99", "replay_sched_degraded"});
 }
 
 TEST(Report, MissingOrBadFilesAreUsageErrors) {

@@ -79,6 +79,17 @@ TEST(Workload, MooncakeTraceFixedScheduleAndExactLengths) {
   auto summary = r.summary();
   ASSERT_TRUE(summary.at("servebench").contains("schedule_lag"));
   EXPECT_EQ(summary.at("servebench").at("schedule_lag").at("count").get<int64_t>(), 30);
+  // AIPerf 0.13's anchored replay lag: schedule_lag's percentiles minus its minimum.
+  const auto& lag = summary.at("servebench").at("schedule_lag");
+  for (const char* p : {"p50", "p90", "p99"}) {
+    const auto& row = summary.at(std::string("replay_sched_lag_") + p);
+    EXPECT_EQ(row.at("unit"), "ms");
+    EXPECT_NEAR(row.at("avg").get<double>(),
+                lag.at(p).get<double>() - lag.at("min").get<double>(), 1e-9) << p;
+    EXPECT_GE(row.at("avg").get<double>(), 0);
+  }
+  EXPECT_EQ(summary.at("replay_sched_degraded").at("avg").get<double>(), 0);
+  EXPECT_FALSE(summary.contains("timeslices"));
 }
 
 TEST(Workload, TimestampsAreIgnoredWithNoFixedSchedule) {
@@ -95,6 +106,7 @@ TEST(Workload, TimestampsAreIgnoredWithNoFixedSchedule) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_LT(r.wall_s, 4.0);  // the 5 s of timestamps were not waited for
   EXPECT_EQ(r.records().size(), 6u);
+  EXPECT_FALSE(r.summary().contains("replay_sched_lag_p50")) << "only fixed-schedule runs";
 }
 
 // Groups the mock's request records by session (X-Correlation-ID), in arrival order.
