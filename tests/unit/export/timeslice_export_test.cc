@@ -39,17 +39,10 @@ const char* const kSweepTags[] = {"effective_concurrency",
                                   "active_prefill_throughput_per_user",
                                   "active_total_throughput"};
 
-// A: 1000 → 1150.3 ms; B: 1100 → 1180.3 ms; 100 ms slices (tests/unit/metrics/timeslices_test.cc).
+// overlapping_pair() (record_fixtures.h) in 100 ms slices (tests/unit/metrics/timeslices_test.cc).
 std::vector<metrics::TimeSlice> two_slices() {
-  StreamSpec a;
-  a.start_ns = 1000 * kMs;
-  a.gaps_ns = {100 * kMs};
-  StreamSpec b;
-  b.start_ns = 1100 * kMs;
-  b.gaps_ns = {30 * kMs};
   SliceAccumulator acc(100 * kMs, {});
-  acc.add(make_stream_record(0, a));
-  acc.add(make_stream_record(1, b));
+  for (const auto& r : servebench::testing::overlapping_pair()) acc.add(r);
   return acc.finish();
 }
 
@@ -115,14 +108,7 @@ TEST(TimesliceExportTest, CsvHasTheSweepRowsOfEverySlice) {
 }
 
 TEST(ConsoleActiveTableTest, ActiveRowsHaveTheirOwnTableAfterEffective) {
-  StreamSpec a;
-  a.start_ns = 1000 * kMs;
-  a.gaps_ns = {100 * kMs};
-  StreamSpec b;
-  b.start_ns = 1100 * kMs;
-  b.gaps_ns = {30 * kMs};
-  const std::vector<record::RequestRecord> recs = {make_stream_record(0, a),
-                                                   make_stream_record(1, b)};
+  const std::vector<record::RequestRecord> recs = servebench::testing::overlapping_pair();
   const metrics::Summary s = metrics::summarize({&recs[0], &recs[1]}, {});
   ConsoleInput in;
   in.title = "servebench | LLM Metrics";

@@ -100,6 +100,20 @@ inline record::RequestRecord make_error_record(uint64_t index, int64_t start_ns,
 // The fixed set used by the golden tests: 6 successful streamed records with varied TTFT and
 // ITL (one with reasoning, one with multi-token chunks, one scheduled late), one HTTP 500, one
 // timeout, one cancelled, and one warm-up record.
+// Two overlapping streamed requests for the sweep and time-slice tests:
+// A: start 1000 ms, chunks at 1050 and 1150 ms, end 1150.3 ms.
+// B: start 1100 ms, chunks at 1150 and 1180 ms, end 1180.3 ms.
+inline std::vector<record::RequestRecord> overlapping_pair() {
+  constexpr int64_t kMs = 1'000'000;
+  StreamSpec a;
+  a.start_ns = 1000 * kMs;
+  a.gaps_ns = {100 * kMs};
+  StreamSpec b;
+  b.start_ns = 1100 * kMs;
+  b.gaps_ns = {30 * kMs};
+  return {make_stream_record(0, a), make_stream_record(1, b)};
+}
+
 inline std::vector<record::RequestRecord> golden_records() {
   std::vector<record::RequestRecord> out;
   const int64_t base = 10'000'000'000;

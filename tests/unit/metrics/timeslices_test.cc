@@ -15,18 +15,9 @@ using servebench::testing::StreamSpec;
 
 constexpr int64_t kMs = 1'000'000;
 
-// A: start 1000 ms, chunks at 1050 and 1150 ms, end 1150.3 ms.
-// B: start 1100 ms, chunks at 1150 and 1180 ms, end 1180.3 ms.
-// 100 ms slices from 1000 ms: slice 0 holds A, slice 1 holds B and ends at the run's end.
-std::vector<record::RequestRecord> overlapping() {
-  StreamSpec a;
-  a.start_ns = 1000 * kMs;
-  a.gaps_ns = {100 * kMs};
-  StreamSpec b;
-  b.start_ns = 1100 * kMs;
-  b.gaps_ns = {30 * kMs};
-  return {make_stream_record(0, a), make_stream_record(1, b)};
-}
+// 100 ms slices from 1000 ms over overlapping_pair() (record_fixtures.h): slice 0 holds A,
+// slice 1 holds B and ends at the run's end.
+std::vector<record::RequestRecord> overlapping() { return servebench::testing::overlapping_pair(); }
 
 std::vector<TimeSlice> slices_of(const std::vector<record::RequestRecord>& recs) {
   std::vector<const record::RequestRecord*> ptrs;
