@@ -41,6 +41,7 @@ void SliceAccumulator::bin(const record::RequestRecord& r) {
   metrics::SummaryOptions o = options_;
   o.window_ns = slice_ns_;
   o.replay_lag_rows = false;  // run-scoped (metrics/replay_lag_rows.h)
+  o.sweep_rows = false;       // the slice reads its window of sweep_ (metrics::finish_slices)
   while (slices_.size() <= b) slices_.emplace_back(o);
   slices_[b].add(r);
   run_end_ns_ = std::max({run_end_ns_, r.request_start_ns, r.end_ns});

@@ -83,6 +83,9 @@ struct SummaryOptions {
   // A fixed-schedule (trace) run: AIPerf's replay_sched_lag_* rows (metrics/replay_lag_rows.h).
   // Run-scoped: time slices never carry them.
   bool replay_lag_rows = false;
+  // false: no time-weighted sweep data or rows (a time slice: it reads its window of the whole
+  // run's curves instead, timeslices.h).
+  bool sweep_rows = true;
 };
 
 struct Summary {

@@ -134,7 +134,7 @@ void SummaryAccumulator::reserve(size_t records) {
     }
   }
   state_->intervals.reserve(state_->intervals.size() + records);
-  state_->sweep.records.reserve(state_->sweep.records.size() + records);
+  if (options_.sweep_rows) state_->sweep.records.reserve(state_->sweep.records.size() + records);
 }
 
 void SummaryAccumulator::add(const RequestRecord& r) {
@@ -147,7 +147,7 @@ void SummaryAccumulator::add(const RequestRecord& r) {
   if (r.request_start_ns > 0) {
     st.intervals.emplace_back(r.request_start_ns, std::max(r.end_ns, r.request_start_ns));
   }
-  st.sweep.add(r, f);
+  if (options_.sweep_rows) st.sweep.add(r, f);
   if (r.dropped()) {
     ++st.cancelled_request_count;
     return;

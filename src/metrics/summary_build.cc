@@ -256,7 +256,7 @@ Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
   Extras& e = s.extras;
   client_limited(s, &x, &e);
   rows.evaluate_formulas(x);
-  append_sweep_rows(st.sweep, x.window_start_ns, x.window_end_ns, &s.metrics);
+  if (opt.sweep_rows) append_sweep_rows(st.sweep, x.window_start_ns, x.window_end_ns, &s.metrics);
   if (opt.replay_lag_rows) append_replay_lag_rows(&s.metrics);
 
   e.sends_with_intended = x.sends_with_intended;

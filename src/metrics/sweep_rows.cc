@@ -437,10 +437,4 @@ void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t w
   SweepCurves(data, window_start_ns).append_rows(window_start_ns, window_end_ns, out);
 }
 
-void replace_sweep_rows(const SweepCurves& curves, int64_t window_start_ns,
-                        int64_t window_end_ns, std::vector<MetricResult>* metrics) {
-  std::erase_if(*metrics, [](const MetricResult& m) { return is_sweep_row(*m.info); });
-  curves.append_rows(window_start_ns, window_end_ns, metrics);
-}
-
 }  // namespace servebench::metrics

@@ -96,9 +96,4 @@ void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t w
 // Whether `info` is one of the rows above.
 bool is_sweep_row(const MetricInfo& info);
 
-// Drops the sweep rows from `metrics` and appends those of `curves` over the window (a time
-// slice: its window of the run's curves, AIPerf's _compute_timeslices).
-void replace_sweep_rows(const SweepCurves& curves, int64_t window_start_ns,
-                        int64_t window_end_ns, std::vector<MetricResult>* metrics);
-
 }  // namespace servebench::metrics

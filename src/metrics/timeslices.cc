@@ -16,6 +16,7 @@ std::vector<TimeSlice> summarize_slices(const std::vector<const record::RequestR
   SummaryOptions o = options;
   o.window_ns = slice_ns;
   o.replay_lag_rows = false;  // run-scoped, as AIPerf's timeslice_derivable = False
+  o.sweep_rows = false;       // each slice reads its window of the run's curves (finish_slices)
   // One accumulator per slice and the run's sweep data, filled in one pass.
   std::vector<SummaryAccumulator> slices;
   SweepData sweep;
@@ -52,7 +53,7 @@ std::vector<TimeSlice> finish_slices(std::vector<SummaryAccumulator>&& slices,
       if (slice.end_ns > slice.start_ns) slices[i].set_window_ns(slice.end_ns - slice.start_ns);
     }
     slice.summary = std::move(slices[i]).finish();
-    replace_sweep_rows(curves, slice.start_ns, slice.end_ns, &slice.summary.metrics);
+    curves.append_rows(slice.start_ns, slice.end_ns, &slice.summary.metrics);
     out.push_back(std::move(slice));
   }
   return out;

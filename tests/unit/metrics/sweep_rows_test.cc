@@ -218,15 +218,15 @@ TEST(SweepRowsTest, WindowsSplitTheArea) {
   EXPECT_NEAR((a * 35 + b * 65) / 100, whole, 1e-3);
 }
 
-TEST(SweepRowsTest, ReplaceSweepRowsKeepsTheOtherRows) {
+// A time slice's summary has no sweep rows of its own (SummaryOptions::sweep_rows = false); its
+// window of the run's curves is appended after its other rows.
+TEST(SweepRowsTest, WindowRowsFollowTheOtherRows) {
   std::vector<MetricResult> out;
   MetricResult other;
   other.info = find_metric("request_latency");
   out.push_back(other);
-  append_sweep_rows(two(), 0, 100, &out);  // a slice's own rows
-  const size_t n = out.size();
-  replace_sweep_rows(SweepCurves(two(), 0), 40, 70, &out);
-  ASSERT_EQ(out.size(), n);
+  SweepCurves(two(), 0).append_rows(40, 70, &out);
+  ASSERT_EQ(out.size(), rows().size() + 1);
   EXPECT_EQ(out[0].tag(), "request_latency");
   EXPECT_FALSE(is_sweep_row(*out[0].info));
   EXPECT_TRUE(is_sweep_row(*find(out, "tokens_in_flight")->info));
