@@ -15,14 +15,6 @@ const MetricInfo kP99 = lag_row("replay_sched_lag_p99", "Replay Schedule Lag p99
 const MetricInfo kDegraded{"replay_sched_degraded", "Replay Schedule Degraded", "count", 1,
                            MetricKind::kDerived, kNoConsole | kIntegerValued, 0};
 
-// Index of p`q` in kPercentiles.
-size_t percentile_index(double q) {
-  for (size_t i = 0; i < kPercentiles.size(); ++i) {
-    if (kPercentiles[i] == q) return i;
-  }
-  return 0;
-}
-
 void push(const MetricInfo& info, double value, std::vector<MetricResult>* out) {
   MetricResult m;
   m.info = &info;
@@ -39,9 +31,13 @@ void append_replay_lag_rows(std::vector<MetricResult>* metrics) {
   }
   if (lag == nullptr || lag->stats.count <= 0) return;
   const Stats st = lag->stats;  // copied: push_back below may move the vector
-  const double p50 = st.p[percentile_index(50)] - st.min;
-  const double p90 = st.p[percentile_index(90)] - st.min;
-  const double p99 = st.p[percentile_index(99)] - st.min;
+  double p50 = 0, p90 = 0, p99 = 0;
+  st.get("p50", &p50);
+  st.get("p90", &p90);
+  st.get("p99", &p99);
+  p50 -= st.min;
+  p90 -= st.min;
+  p99 -= st.min;
   push(kP50, p50, metrics);
   push(kP90, p90, metrics);
   push(kP99, p99, metrics);
