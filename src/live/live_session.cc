@@ -111,11 +111,19 @@ void LiveSession::loop() {
   while (!stop_) {
     cv_.wait_for(lock, std::chrono::nanoseconds(options_.frame_interval_ns));
     if (stop_) break;
+    if (!frame_due()) continue;
     lock.unlock();
     stats_.publish();
     draw(false);
     lock.lock();
   }
+}
+
+// Plain progress lines come every plain_interval_ns: without the API nothing reads the figures
+// in between, and each publish sorts the window's samples (up to kMaxWindowSamples).
+bool LiveSession::frame_due() const {
+  if (api_ != nullptr || options_.display != Display::kPlain || last_plain_ns_ == 0) return true;
+  return clock_.now_ns() - last_plain_ns_ >= options_.plain_interval_ns;
 }
 
 void LiveSession::draw(bool final_frame) {

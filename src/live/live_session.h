@@ -72,6 +72,7 @@ class LiveSession {
   LiveSession(LiveSessionOptions options, const core::Clock& clock);
   void loop();
   void draw(bool final_frame);
+  bool frame_due() const;
   ApiResponse route(const std::string& path) const;
 
   const LiveSessionOptions options_;

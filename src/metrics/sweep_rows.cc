@@ -1,5 +1,7 @@
 #include "metrics/sweep_rows.h"
 
+#include "metrics/event_sort.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -16,20 +18,15 @@ struct Step {
   std::vector<double> ts, vals;
 };
 
-struct Event {
-  double t;
-  double delta;
-};
+using Event = SweepEvent;
 
 // Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
 // the delta too, so the sums, and the summary, do not depend on the order of the records.
 Step sweep(std::vector<Event> ev) {
-  std::sort(ev.begin(), ev.end(), [](const Event& a, const Event& b) {
-    if (a.t != b.t) return a.t < b.t;
-    if ((a.delta > 0) != (b.delta > 0)) return b.delta > 0;
-    return a.delta < b.delta;
-  });
+  sort_sweep_events(&ev);
   Step s;
+  s.ts.reserve(ev.size());
+  s.vals.reserve(ev.size());
   double sum = 0, max_abs = 0;
   for (const Event& e : ev) {
     sum += e.delta;

@@ -1,0 +1,86 @@
+#include "metrics/event_sort.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+namespace servebench::metrics {
+namespace {
+
+bool reference_less(const SweepEvent& a, const SweepEvent& b) {
+  if (a.t != b.t) return a.t < b.t;
+  if ((a.delta > 0) != (b.delta > 0)) return b.delta > 0;
+  return a.delta < b.delta;
+}
+
+// Equal as the sweep reads them: same times (-0 == +0) and same deltas, in the same order.
+void expect_same_order(const std::vector<SweepEvent>& got, const std::vector<SweepEvent>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].t, want[i].t) << "at " << i;
+    ASSERT_EQ(got[i].delta, want[i].delta) << "at " << i;
+  }
+}
+
+std::vector<SweepEvent> random_events(size_t n, uint32_t seed, double time_span) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> t(-time_span / 4, time_span);
+  std::uniform_int_distribution<int> coarse(0, 200);  // many equal times, as integer ns give
+  std::uniform_real_distribution<double> d(-5, 5);
+  std::vector<SweepEvent> ev;
+  for (size_t i = 0; i < n; ++i) {
+    const double time = (i % 3 == 0) ? static_cast<double>(coarse(rng)) : std::round(t(rng));
+    ev.push_back({time, (i % 7 == 0) ? 1.0 : d(rng)});
+  }
+  return ev;
+}
+
+TEST(SweepEventSort, MatchesComparisonSortOnLargeInputs) {
+  for (uint32_t seed : {1u, 2u, 3u}) {
+    for (double span : {1e3, 1e9, 1e13}) {
+      std::vector<SweepEvent> ev = random_events(20000, seed, span);
+      std::vector<SweepEvent> want = ev;
+      std::sort(want.begin(), want.end(), reference_less);
+      sort_sweep_events(&ev);
+      expect_same_order(ev, want);
+    }
+  }
+}
+
+TEST(SweepEventSort, NegativeZeroAndFractionalTimesOrderAsDoubles) {
+  std::vector<SweepEvent> ev = random_events(4000, 9, 1e6);
+  ev.push_back({-0.0, 2});
+  ev.push_back({0.0, -2});
+  ev.push_back({std::nextafter(1000.0, 0.0), 1});
+  ev.push_back({1000.0, -1});
+  ev.push_back({-1e-300, 1});
+  std::vector<SweepEvent> want = ev;
+  std::sort(want.begin(), want.end(), reference_less);
+  sort_sweep_events(&ev);
+  expect_same_order(ev, want);
+}
+
+TEST(SweepEventSort, DecrementsComeFirstAtEqualTimes) {
+  std::vector<SweepEvent> ev;
+  for (int i = 0; i < 1000; ++i) {
+    ev.push_back({5.0, 1});
+    ev.push_back({5.0, -1});
+  }
+  sort_sweep_events(&ev);
+  for (size_t i = 0; i < 1000; ++i) EXPECT_EQ(ev[i].delta, -1) << i;
+  for (size_t i = 1000; i < 2000; ++i) EXPECT_EQ(ev[i].delta, 1) << i;
+}
+
+TEST(SweepEventSort, SmallInputs) {
+  std::vector<SweepEvent> ev = {{3, 1}, {1, -1}, {2, 1}, {1, 1}};
+  sort_sweep_events(&ev);
+  expect_same_order(ev, {{1, -1}, {1, 1}, {2, 1}, {3, 1}});
+  std::vector<SweepEvent> none;
+  sort_sweep_events(&none);
+  EXPECT_TRUE(none.empty());
+}
+
+}  // namespace
+}  // namespace servebench::metrics
