@@ -19,10 +19,16 @@ using record::RequestRecord;
 
 namespace {
 
-void key(std::string* out, const char* k) {
+void key(std::string* out, std::string_view k) {
   out->push_back('"');
   out->append(k);
-  out->append("\":");
+  out->append("\":", 2);
+}
+
+// Literal keys (most of a line) are copied without measuring them first.
+template <size_t N>
+void key(std::string* out, const char (&k)[N]) {
+  key(out, std::string_view(k, N - 1));
 }
 
 // Integers are written through a stack buffer: std::to_string of a 19-digit wall-clock ns
