@@ -15,6 +15,7 @@
 namespace servebench::app {
 namespace {
 constexpr double kContextOverflowRateLimit = 0.01;  // AIPerf's: strictly above 1% is invalid
+constexpr int64_t kPressureDrainCapNs = 300'000'000'000;
 }  // namespace
 
 Status prepare_agentic_file(const config::BenchmarkConfig& cfg, dataset::DatasetFile* file) {
@@ -49,7 +50,7 @@ Status add_agentic_lanes(const config::BenchmarkConfig& cfg, uint64_t seed, Prep
   if (a.system_idle_gap_cap_s) o.system_idle_cap_ns = static_cast<int64_t>(std::llround(*a.system_idle_gap_cap_s * 1e9));
   o.seed = seed;
   SB_TRY_ASSIGN(const std::vector<load::Lane> lanes, load::plan_lanes(*work->sessions, o));
-  load::apply_lanes(work->sessions.get(), lanes);
+  load::apply_lanes(work->sessions.get(), lanes, a.cache_warmup_ns.has_value());
   work->agentic_lanes = static_cast<int64_t>(lanes.size());
   work->agentic_warmup_span_ns = 0;
   for (const auto& l : lanes) work->agentic_warmup_span_ns = std::max(work->agentic_warmup_span_ns, l.warmup_delay_ns);
@@ -64,7 +65,14 @@ void apply_agentic_load(const config::BenchmarkConfig& cfg, int64_t lanes, int64
   spec->session_count.reset();  // lanes recycle traces until the duration ends
   spec->warmup_sessions = lanes;
   spec->warmup_load.concurrency = lanes;
-  if (cfg.agentic.warmup_grace_ns) {
+  if (const auto& pressure = cfg.agentic.cache_warmup_ns) {
+    // Cache pressure: lanes, then recycled traces, play on until the duration ends; the drain is
+    // bounded by max(benchmark grace, min(duration, 300 s)), as AIPerf's.
+    spec->warmup_sessions.reset();
+    spec->warmup_duration_ns = warmup_span_ns + *pressure;
+    spec->warmup_load.grace_ns = cfg.agentic.warmup_grace_ns.value_or(
+        std::max(cfg.effective_grace_ns(), std::min<int64_t>(*pressure, kPressureDrainCapNs)));
+  } else if (cfg.agentic.warmup_grace_ns) {
     // Sends stop after the last lane's spread start; the grace then bounds the barrier.
     spec->warmup_duration_ns = warmup_span_ns + 100'000'000;  // a margin for a late wake-up
     spec->warmup_load.grace_ns = *cfg.agentic.warmup_grace_ns;

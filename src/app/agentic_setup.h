@@ -29,7 +29,10 @@ Status prepare_agentic_file(const config::BenchmarkConfig& cfg, dataset::Dataset
 Status add_agentic_lanes(const config::BenchmarkConfig& cfg, uint64_t seed, PreparedWorkload* work);
 
 // Agentic replay: a warm-up of one priming session per lane under concurrency = lanes (waiting
-// for every reply, or --agentic-warmup-grace-period after the last send), then profiling.
+// for every reply, or --agentic-warmup-grace-period after the last send), then profiling. With
+// --agentic-cache-warmup-duration D the warm-up instead lasts the spread plus D (lanes play on,
+// then recycled traces) and drains for --agentic-warmup-grace-period, else
+// max(--benchmark-grace-period, min(D, 300 s)).
 void apply_agentic_load(const config::BenchmarkConfig& cfg, int64_t lanes, int64_t warmup_span_ns,
                         load::LoadSpec* spec);
 

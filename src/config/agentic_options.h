@@ -28,6 +28,7 @@ struct AgenticOptions {
   bool burst_phase_starts = false;                // --burst-phase-starts
   std::optional<bool> allow_dataset_wrap;         // --allow-dataset-wrap / --no-allow-dataset-wrap
   std::optional<int64_t> warmup_grace_ns;         // --agentic-warmup-grace-period (unset: wait)
+  std::optional<int64_t> cache_warmup_ns;         // --agentic-cache-warmup-duration (cache pressure)
   std::optional<double> trace_idle_gap_cap_s;     // --trace-idle-gap-cap-seconds (per trace)
   std::optional<double> system_idle_gap_cap_s;    // --system-idle-gap-cap-seconds (whole run)
   bool ignore_trace_delays = false;               // --ignore-trace-delays

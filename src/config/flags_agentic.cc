@@ -117,6 +117,11 @@ void add_scenario_flags(std::vector<FlagSpec>* out) {
                                  "Agentic replay: how long the warm-up waits for its priming replies after the "
                                  "last one was sent (s; default: all of them)",
                                  &AgenticOptions::warmup_grace_ns, false));
+  out->push_back(agentic_seconds("--agentic-cache-warmup-duration",
+                                 "Agentic replay: after priming, the warm-up plays the lanes on for this long (s) "
+                                 "with no delays and 1-token replies, recycling traces, to fill the server's "
+                                 "prefix cache before profiling",
+                                 &AgenticOptions::cache_warmup_ns, true));
   out->push_back(agentic_number("--trace-idle-gap-cap-seconds",
                                 "weka_trace: compress every gap between consecutive request starts of one trace "
                                 "(sub-agents included) above this many seconds down to it",

@@ -119,6 +119,7 @@ Status validate_agentic(const BenchmarkConfig& c) {
         {a.burst_phase_starts, "--burst-phase-starts"},
         {a.allow_dataset_wrap.has_value(), "--allow-dataset-wrap/--no-allow-dataset-wrap"},
         {a.warmup_grace_ns.has_value(), "--agentic-warmup-grace-period"},
+        {a.cache_warmup_ns.has_value(), "--agentic-cache-warmup-duration"},
         {a.system_idle_gap_cap_s.has_value(), "--system-idle-gap-cap-seconds"},
     };
     for (const auto& [given, flag] : only)

@@ -82,6 +82,26 @@ SessionTemplate warmup_play(const SessionTemplate& root, const Lane& lane, uint6
   return c;
 }
 
+// Cache pressure: the turns from `from` on go at once and ask for one output token.
+void press(std::vector<SessionTurn>::const_iterator from, std::vector<SessionTurn>::const_iterator to,
+           std::vector<SessionTurn>* out) {
+  for (auto it = from; it != to; ++it) {
+    out->push_back(*it);
+    out->back().delay_ns = 0;
+    out->back().max_output_tokens = 1;
+  }
+}
+
+SessionTemplate pressure_copy(const SessionTemplate& root) {
+  SessionTemplate c;
+  c.conversation_id = root.conversation_id;
+  c.preamble = root.preamble;
+  c.carry_history = root.carry_history;
+  press(root.turns.begin(), root.turns.end(), &c.turns);
+  c.turns.front().delay_ns = -1;
+  return c;
+}
+
 SessionTemplate profiling_play(const SessionTemplate& root, const Lane& lane, uint64_t key) {
   SessionTemplate c;
   c.conversation_id = root.conversation_id;
@@ -127,7 +147,7 @@ Result<std::vector<Lane>> plan_lanes(const SessionWorkload& w, const LaneOptions
   return lanes;
 }
 
-void apply_lanes(SessionWorkload* w, const std::vector<Lane>& lanes) {
+void apply_lanes(SessionWorkload* w, const std::vector<Lane>& lanes, bool cache_pressure) {
   std::vector<uint32_t> roots;
   for (uint32_t i = 0; i < w->conversations.size(); ++i)
     if (!w->conversations[i].is_child && !w->conversations[i].turns.empty()) roots.push_back(i);
@@ -138,11 +158,20 @@ void apply_lanes(SessionWorkload* w, const std::vector<Lane>& lanes) {
     const uint64_t key = kLaneKeyBase + i;
     const SessionTemplate& root = w->conversations[lanes[i].trace];
     SessionTemplate warm = warmup_play(root, lanes[i], key);
+    if (cache_pressure)
+      press(root.turns.begin() + lanes[i].start_turn + 1, root.turns.end(), &warm.turns);
     SessionTemplate prof = profiling_play(root, lanes[i], key);
     w->warmup_lead.push_back(static_cast<uint32_t>(w->conversations.size()));
     w->conversations.push_back(std::move(warm));
     w->profiling_lead.push_back(static_cast<uint32_t>(w->conversations.size()));
     w->conversations.push_back(std::move(prof));
+  }
+  w->warmup_order.clear();
+  if (cache_pressure) {
+    for (uint32_t r : roots) {
+      w->warmup_order.push_back(static_cast<uint32_t>(w->conversations.size()));
+      w->conversations.push_back(pressure_copy(w->conversations[r]));
+    }
   }
   w->agentic = true;
 }

@@ -22,6 +22,13 @@
 //                  lane i's continuation, and later sessions (a lane whose trajectory ended)
 //                  recycle the whole traces in file order, each play its own marker.
 //
+// With cache pressure (--agentic-cache-warmup-duration), apply_lanes makes each lane's warm-up
+// play turn k_i followed by the lane's later turns, and adds a pressure copy of every root trace
+// for the warm-up sessions after the lanes' (SessionWorkload::warmup_order): their turns after
+// the first go with no delay and ask for one output token (sub-agents are not replayed). The
+// warm-up phase then lasts the given duration (app/agentic_setup.h); profiling still resumes
+// each lane at k_i + 1.
+//
 // The engine then runs an ordinary session workload: a warm-up phase of N sessions under
 // concurrency N (the barrier: profiling starts when every priming reply is in, or after the
 // agentic warm-up grace), then a closed-loop profiling phase of N slots for the duration.
@@ -57,6 +64,6 @@ struct Lane {
 
 // REQUIRES: link_children already ran (roots are the conversations not marked is_child).
 Result<std::vector<Lane>> plan_lanes(const SessionWorkload& workload, const LaneOptions& options);
-void apply_lanes(SessionWorkload* workload, const std::vector<Lane>& lanes);
+void apply_lanes(SessionWorkload* workload, const std::vector<Lane>& lanes, bool cache_pressure = false);
 
 }  // namespace servebench::load

@@ -108,6 +108,9 @@ struct SessionWorkload {
   // lane), later sessions order[(k - lead.size()) % order.size()] (traces recycled in order).
   std::vector<uint32_t> warmup_lead;
   std::vector<uint32_t> profiling_lead;
+  // Agentic cache-pressure warm-up: later warm-up sessions play warmup_order (the traces' pressure
+  // copies) instead of order.
+  std::vector<uint32_t> warmup_order;
   // Agentic replay: warm-up requests carry no "warmup" marker (they prime the cache the
   // profiling continuation hits), and turns without history carry the first-turn cache-bust
   // marker too (each is a whole prompt starting with the play's prefix).
@@ -119,6 +122,8 @@ struct SessionWorkload {
   const SessionTemplate& conversation_of(uint64_t session, bool warmup) const {
     const std::vector<uint32_t>& lead = warmup ? warmup_lead : profiling_lead;
     if (session < lead.size()) return conversations[lead[session]];
+    if (warmup && !warmup_order.empty())
+      return conversations[warmup_order[(session - lead.size()) % warmup_order.size()]];
     return conversation_of(session - lead.size());
   }
   double average_turns() const;

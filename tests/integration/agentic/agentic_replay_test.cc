@@ -252,3 +252,74 @@ TEST(AgenticReplay, WekaTheoreticalPrefixCacheHitIsReported) {
 
 }  // namespace
 }  // namespace servebench::itest
+
+namespace servebench::itest {
+namespace {
+
+int64_t max_tokens_of(const std::string& body) {
+  const Json j = Json::parse(body);
+  if (j.contains("max_completion_tokens")) return j.at("max_completion_tokens").get<int64_t>();
+  if (j.contains("max_tokens")) return j.at("max_tokens").get<int64_t>();
+  return -1;
+}
+
+TEST(AgenticReplay, CacheWarmupPlaysLanesOnWithOneTokenRepliesForItsDuration) {
+  const std::string dir = make_temp_dir("agentx-pressure");
+  auto run = replay(dir, {"--concurrency", "2", "--benchmark-duration", "1", "--benchmark-grace-period", "5",
+                          "--agentic-cache-warmup-duration", "1.5", "--burst-phase-starts", "--random-seed", "5"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  std::map<std::string, std::vector<const Req*>> warm, prof;
+  int64_t last_warm_ms = 0;
+  for (const auto& q : run.reqs) {
+    if (q.child) continue;
+    (q.session[0] == 'w' ? warm : prof)[q.session].push_back(&q);
+    if (q.session[0] == 'w') last_warm_ms = std::max(last_warm_ms, q.at_ms);
+  }
+  ASSERT_GE(warm.size(), 3u) << "no lane went on to a pressure copy";
+  std::map<int, int> priming_turn;
+  for (const auto& [id, reqs] : warm) {
+    const int number = std::stoi(id.substr(1), nullptr, 16);
+    if (number < 2) priming_turn[number] = reqs.front()->turn;
+    // Lanes go on from their priming turn; later sessions play whole traces in file order.
+    const int first = number < 2 ? reqs.front()->turn : 0;
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      EXPECT_EQ(reqs[i]->turn, first + static_cast<int>(i)) << id;
+      if (number >= 2) {
+        EXPECT_EQ(reqs[i]->trace, (number - 2) % 3) << id;
+      }
+      // Every pressure request asks for one token; a lane's priming request is sent as recorded.
+      if (number >= 2 || i > 0) {
+        EXPECT_EQ(max_tokens_of(reqs[i]->body), 1) << id << " turn " << i;
+      } else {
+        EXPECT_NE(max_tokens_of(reqs[i]->body), 1) << id;
+      }
+    }
+  }
+  ASSERT_EQ(priming_turn.size(), 2u);
+  // Sends stop when the duration ends (burst: no spread), then every reply drains before profiling.
+  EXPECT_GE(last_warm_ms, 1000);
+  EXPECT_LE(last_warm_ms, 1500 + 300);
+  ASSERT_FALSE(prof.empty());
+  for (const auto& [id, reqs] : prof) {
+    EXPECT_GE(reqs.front()->at_ms, last_warm_ms + kTtftMs - 5) << id;
+    for (const Req* q : reqs) EXPECT_NE(max_tokens_of(q->body), 1) << id;
+  }
+  // Profiling still resumes each lane after its priming turn.
+  for (const auto& [lane, k] : priming_turn) {
+    const auto& cont = prof["s" + std::string(9, '0') + std::to_string(lane)];
+    ASSERT_FALSE(cont.empty()) << lane;
+    EXPECT_EQ(cont.front()->turn, k + 1) << lane;
+  }
+}
+
+TEST(AgenticReplay, CacheWarmupNeedsTheScenario) {
+  const std::string dir = make_temp_dir("agentx-pressure-alone");
+  auto r = run_profile(dir, {"-m", "m", "-u", "http://127.0.0.1:9", "--input-file", SB_AGENTX_DIR,
+                             "--agentic-cache-warmup-duration", "5"}, 10);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.stderr_text.find("--agentic-cache-warmup-duration applies only to agentic replay"), std::string::npos)
+      << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace servebench::itest

@@ -200,6 +200,57 @@ TEST(AgenticLanes, WarmupPlaysTurnKAndProfilingResumesAfterItThenRecycles) {
   EXPECT_EQ(w.conversation_of(5, false).conversation_id, "t0");
 }
 
+TEST(AgenticLanes, CachePressureWarmupPlaysTheLaneOnThenPressureCopiesOfEveryTrace) {
+  SessionWorkload w = pool(3, 6);
+  SessionBranch b;
+  b.after_turn = 3;
+  w.conversations[0].branches = {b};
+  std::vector<Lane> lanes(2);
+  lanes[0].trace = 0;
+  lanes[0].start_turn = 2;
+  lanes[0].warmup_delay_ns = 5;
+  lanes[1].trace = 1;
+  lanes[1].start_turn = 4;
+  apply_lanes(&w, lanes, /*cache_pressure=*/true);
+  // The lane's warm-up: its priming turn as sent normally, then the rest at once, 1 token each.
+  const SessionTemplate& warm0 = w.conversation_of(0, true);
+  ASSERT_EQ(warm0.turns.size(), 4u);
+  EXPECT_EQ(warm0.turns[0].text, "t0-turn2");
+  EXPECT_EQ(warm0.turns[0].max_output_tokens, -1);
+  EXPECT_EQ(warm0.first_delay_ns, 5);
+  for (size_t i = 1; i < 4; ++i) {
+    EXPECT_EQ(warm0.turns[i].text, "t0-turn" + std::to_string(i + 2));
+    EXPECT_EQ(warm0.turns[i].delay_ns, 0) << i;
+    EXPECT_EQ(warm0.turns[i].max_output_tokens, 1) << i;
+  }
+  EXPECT_TRUE(warm0.branches.empty());
+  EXPECT_EQ(w.conversation_of(1, true).turns.size(), 2u);  // turns 4 and 5 of t1
+  // Profiling is unchanged: the lane resumes after its priming turn, with its marker.
+  const SessionTemplate& prof0 = w.conversation_of(0, false);
+  EXPECT_EQ(prof0.turns[0].text, "t0-turn3");
+  EXPECT_EQ(prof0.turns[0].max_output_tokens, -1);
+  EXPECT_EQ(prof0.cache_bust_key, warm0.cache_bust_key);
+  // Later warm-up sessions: pressure copies of the whole traces in file order (own markers),
+  // while later profiling sessions still recycle the traces as recorded.
+  for (uint64_t k = 2; k < 8; ++k) {
+    const SessionTemplate& c = w.conversation_of(k, true);
+    EXPECT_EQ(c.conversation_id, "t" + std::to_string((k - 2) % 3)) << k;
+    ASSERT_EQ(c.turns.size(), 6u);
+    EXPECT_EQ(c.turns[0].delay_ns, -1);
+    EXPECT_EQ(c.turns[5].delay_ns, 0);
+    EXPECT_EQ(c.turns[5].max_output_tokens, 1);
+    EXPECT_EQ(c.cache_bust_key, -1);
+    EXPECT_TRUE(c.branches.empty());
+  }
+  EXPECT_EQ(w.conversation_of(2, false).turns[5].delay_ns, 2 * kS);
+  EXPECT_EQ(w.conversation_of(2, false).turns[5].max_output_tokens, -1);
+  // Without pressure there are no pressure copies.
+  SessionWorkload plain = pool(3, 6);
+  apply_lanes(&plain, lanes);
+  EXPECT_TRUE(plain.warmup_order.empty());
+  EXPECT_EQ(plain.conversation_of(0, true).turns.size(), 1u);
+}
+
 TEST(IdleGapCap, WaitingTurnsMoveUpOnlyWhenNothingIsInFlight) {
   // Idle since 100 s with a 10 s cap: a turn due at 150 s moves 40 s earlier.
   EXPECT_EQ(idle_shift_ns(10 * kS, 0, 100 * kS, 0, 150 * kS), 40 * kS);
