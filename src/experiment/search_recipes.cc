@@ -176,8 +176,9 @@ Status recipe_plan(const PlanArgs& a, Plan* p, std::string* slo) {
     } else {
       *slo = join({s.ttft, s.itl, s.e2e, s.error});
     }
-    if (auto st = need(*slo + a.search_sla, "--ttft-sla-ms, --itl-sla-ms, --e2e-sla-ms, "
-                                            "--error-rate-sla or --search-sla");
+    if (auto st = need(*slo + a.search_sla + (a.tiers.empty() ? "" : "tiers"),
+                       "--ttft-sla-ms, --itl-sla-ms, --e2e-sla-ms, --error-rate-sla, --search-sla "
+                       "or --search-sla-tier");
         !st)
       return st;
     p->over = "concurrency";
