@@ -60,7 +60,8 @@ constexpr const char* kHelp =
     "recipes: max-throughput-ttft-sla, max-throughput-itl-sla, max-concurrency-under-sla\n"
     "         (--search-style monotonic|smooth_isotonic|bo|optuna|grid), max-goodput-under-slo,\n"
     "         concurrency-ramp (--degradation-threshold/-metric-tag/-stat, --concurrency-steps),\n"
-    "         prefill-ttft-curve (--isl-min/-max/-steps), decode-itl-curve (--osl-min/-max/-steps),\n"
+    "         prefill-ttft-curve (--isl-min/-max/-steps), decode-itl-curve "
+    "(--osl-min/-max/-steps),\n"
     "         pareto-sweep (--isl-osl-pairs 128/128,512/256 [--concurrency 1,4,16])\n"
     "AIPerf spellings: --concurrency-min/--concurrency-max (= --min/--max),\n"
     "                  --search-max-iterations (= --budget); `servebench profile` with\n"
@@ -78,16 +79,19 @@ Status take_concurrency_list(SearchArgs* a) {
     const std::string& r = a->rest[i];
     const bool eq = r.rfind("--concurrency=", 0) == 0;
     if (r != "--concurrency" && !eq) continue;
-    if (!eq && i + 1 >= a->rest.size()) return make_error(ErrorCode::kInvalidArgument, "--concurrency needs a value");
+    if (!eq && i + 1 >= a->rest.size())
+      return make_error(ErrorCode::kInvalidArgument, "--concurrency needs a value");
     const std::string v = eq ? r.substr(14) : a->rest[i + 1];
-    a->rest.erase(a->rest.begin() + static_cast<long>(i), a->rest.begin() + static_cast<long>(i + (eq ? 1 : 2)));
+    a->rest.erase(a->rest.begin() + static_cast<long>(i),
+                  a->rest.begin() + static_cast<long>(i + (eq ? 1 : 2)));
     std::stringstream in(v);
     std::string item;
     while (std::getline(in, item, ',')) {
       auto d = core::parse_double(item);
       if (!d || !(*d >= 1) || *d != std::floor(*d))
-        return make_error(ErrorCode::kInvalidArgument,
-                          "--concurrency '" + v + "' is invalid; expected whole numbers >= 1, e.g. 1,4,16");
+        return make_error(
+            ErrorCode::kInvalidArgument,
+            "--concurrency '" + v + "' is invalid; expected whole numbers >= 1, e.g. 1,4,16");
       a->plan.concurrency_list.push_back(*d);
     }
     return {};
@@ -115,7 +119,8 @@ Result<SearchArgs> split_args(int argc, char** argv) {
       value = argv[++i];
     else
       return make_error(ErrorCode::kInvalidArgument, name + " needs a value");
-    if (auto st = experiment::take_plan_flag(name, value, &a.plan); !st) return tl::unexpected(st.error());
+    if (auto st = experiment::take_plan_flag(name, value, &a.plan); !st)
+      return tl::unexpected(st.error());
   }
   if (a.plan.recipe == "pareto-sweep")
     if (auto st = take_concurrency_list(&a); !st) return tl::unexpected(st.error());
@@ -126,7 +131,8 @@ struct Prober {
   const config::BenchmarkConfig& base;
   std::string root;
   const std::vector<experiment::Dimension>& dims;
-  std::map<std::pair<experiment::Point, int64_t>, experiment::ProbeResult>* cache;  // tiers share probes
+  std::map<std::pair<experiment::Point, int64_t>, experiment::ProbeResult>*
+      cache;                                    // tiers share probes
   const std::vector<std::string>& pooled_keys;  // recomputed over every trial's requests
 
   void pool(const std::vector<std::string>& jsonl, experiment::ProbeResult* out) const {
@@ -164,7 +170,8 @@ struct Prober {
     return c;
   }
 
-  experiment::ProbeResult operator()(const experiment::Point& p, int64_t trials, int64_t index) const {
+  experiment::ProbeResult operator()(const experiment::Point& p, int64_t trials,
+                                     int64_t index) const {
     if (auto hit = cache->find({p, trials}); hit != cache->end()) return hit->second;
     experiment::ProbeResult out;
     std::vector<experiment::Trial> done;
@@ -184,8 +191,10 @@ struct Prober {
         auto m = experiment::read_run_metrics(
             (fs::path(r.artifact_dir) / exporter::artifact_names(c.profile_export_prefix).json)
                 .string());
-        if (m) tr.metrics = std::move(*m);
-        else tr.ok = false, tr.error = m.error().message;
+        if (m)
+          tr.metrics = std::move(*m);
+        else
+          tr.ok = false, tr.error = m.error().message;
         const auto names = exporter::artifact_names(c.profile_export_prefix);
         if (tr.ok) jsonl.push_back((fs::path(r.artifact_dir) / names.jsonl).string());
       }
@@ -198,13 +207,16 @@ struct Prober {
       if (!t.ok && out.error.empty()) out.error = t.error.empty() ? "run failed" : t.error;
     if (core::interrupt_requested()) out.interrupted = true;
     const std::string first_key = out.values.count("time_to_first_token_p99")
-                                      ? "time_to_first_token_p99" : "request_latency_p99";
+                                      ? "time_to_first_token_p99"
+                                      : "request_latency_p99";
     std::string where;
-    for (size_t i = 0; i < dims.size(); ++i) where += fmt::format("{}{} {}", i ? ", " : "", dims[i].axis, p[i]);
+    for (size_t i = 0; i < dims.size(); ++i)
+      where += fmt::format("{}{} {}", i ? ", " : "", dims[i].axis, p[i]);
     say(fmt::format("probe {}: {} → {}", index, where,
-                    out.ok ? fmt::format("{} {:.2f}, {:.2f} req/s", first_key,
-                                         out.values[first_key], out.values["request_throughput_avg"])
-                           : "failed: " + out.error));
+                    out.ok
+                        ? fmt::format("{} {:.2f}, {:.2f} req/s", first_key, out.values[first_key],
+                                      out.values["request_throughput_avg"])
+                        : "failed: " + out.error));
     if (!out.interrupted) cache->emplace(std::make_pair(p, trials), out);
     return out;
   }
@@ -257,7 +269,8 @@ SearchFlags search_flags_in(int argc, char** argv) {
       f.over = true;
     } else if (f.knob.empty() && name.rfind("--", 0) == 0) {
       // A profile knob of the search (flags_search.cc), not one of `search`'s own spellings.
-      if (std::find(n.begin() + static_cast<long>(experiment::plan_own_flag_count()), n.end(), name) != n.end())
+      if (std::find(n.begin() + static_cast<long>(experiment::plan_own_flag_count()), n.end(),
+                    name) != n.end())
         f.knob = name;
     }
   }
@@ -274,18 +287,23 @@ Json history(const experiment::Plan& plan, const std::vector<experiment::Slo>& s
   h["search"]["planner"] = plan.planner;
   Json dims = Json::array();
   for (const auto& d : plan.spec.dims)
-    dims.push_back({{"path", d.path}, {"axis", d.axis}, {"lo", d.lo}, {"hi", d.hi},
+    dims.push_back({{"path", d.path},
+                    {"axis", d.axis},
+                    {"lo", d.lo},
+                    {"hi", d.hi},
                     {"kind", d.integer ? "int" : "real"}});
   h["search"]["space"] = dims;
   if (plan.spec.objective)
-    h["search"]["objective"] = {{"key", plan.spec.objective->key},
-                                {"direction", plan.spec.objective->maximize ? "maximize" : "minimize"}};
+    h["search"]["objective"] = {
+        {"key", plan.spec.objective->key},
+        {"direction", plan.spec.objective->maximize ? "maximize" : "minimize"}};
   if (!plan.goodput.empty()) h["search"]["per_request_slos"] = plan.goodput;
   if (plan.spec.seed) h["search"]["random_seed"] = *plan.spec.seed;
   return h;
 }
 
-void write_post(const experiment::Plan& plan, const experiment::SearchOutcome& r, const fs::path& root) {
+void write_post(const experiment::Plan& plan, const experiment::SearchOutcome& r,
+                const fs::path& root) {
   std::string text;
   if (plan.post == "degradation_knee") text = experiment::degradation_knee_json(r, plan.knee);
   if (plan.post == "prefill_curve") text = experiment::prefill_curve_json(r, 0);
@@ -322,16 +340,18 @@ int report(const experiment::Plan& plan, const std::vector<experiment::Slo>& slo
     auto it = best->result.values.find(key);
     return it == best->result.values.end() ? 0.0 : it->second;
   };
-  const double goodput = value("goodput_avg") > 0 ? value("goodput_avg") : value("request_throughput_avg");
+  const double goodput =
+      value("goodput_avg") > 0 ? value("goodput_avg") : value("request_throughput_avg");
   std::string what = fmt::format("meets every SLO ({})", plan.slo_text);
   if (plan.spec.objective && best && best->objective)
     what = fmt::format("is best by {} = {:.4g}{}", plan.spec.objective->key, *best->objective,
                        slos.empty() ? "" : " with every SLO met");
-  std::printf("%sanswer: %s %g %s; the capacity lies in [%g, %s); throughput there %.2f req/s; "
-              "%zu probes, stopped on %s\n",
-              tier.c_str(), plan.over.c_str(), *r.answer, what.c_str(), *r.answer,
-              r.first_fail ? fmt::format("{:g}", *r.first_fail).c_str() : "above --max", goodput,
-              r.steps.size(), r.stop_reason.c_str());
+  std::printf(
+      "%sanswer: %s %g %s; the capacity lies in [%g, %s); throughput there %.2f req/s; "
+      "%zu probes, stopped on %s\n",
+      tier.c_str(), plan.over.c_str(), *r.answer, what.c_str(), *r.answer,
+      r.first_fail ? fmt::format("{:g}", *r.first_fail).c_str() : "above --max", goodput,
+      r.steps.size(), r.stop_reason.c_str());
   return 0;
 }
 
@@ -374,7 +394,8 @@ int run_search(int argc, char** argv) {
   fs::create_directories(root, ec);
   if (plan->tiers.empty()) {
     const auto outcome = planner->run(plan->spec, std::cref(prober));
-    std::ofstream(fs::path(root) / "search_history.json") << history(*plan, plan->spec.slos, outcome).dump(2) << "\n";
+    std::ofstream(fs::path(root) / "search_history.json")
+        << history(*plan, plan->spec.slos, outcome).dump(2) << "\n";
     write_post(*plan, outcome, root);
     const int rc = report(*plan, plan->spec.slos, outcome, "");
     say((rc == 130 ? "interrupted; history in " : "history in ") + root + "/search_history.json");

@@ -18,9 +18,10 @@ std::string trim(const std::string& s) {
 
 Result<nlohmann::json> parse_variant(const std::string& text) {
   const auto bad = [&](const std::string& why) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      "--variant '" + text + "' is invalid: " + why +
-                          "; expected '[NAME:] KEY=VALUE, KEY=VALUE' such as 'short: isl=64, concurrency=2'");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "--variant '" + text + "' is invalid: " + why +
+            "; expected '[NAME:] KEY=VALUE, KEY=VALUE' such as 'short: isl=64, concurrency=2'");
   };
   nlohmann::json cell = nlohmann::json::object();
   std::string body = text;
@@ -34,7 +35,8 @@ Result<nlohmann::json> parse_variant(const std::string& text) {
   size_t start = 0;
   while (start <= body.size()) {
     const size_t comma = body.find(',', start);
-    const std::string item = trim(body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    const std::string item =
+        trim(body.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     start = comma == std::string::npos ? body.size() + 1 : comma + 1;
     const size_t e = item.find('=');
     if (e == std::string::npos || e == 0 || trim(item.substr(e + 1)).empty())
@@ -59,8 +61,9 @@ void add_variant_flag(std::vector<FlagSpec>* out) {
   s.apply = [](const FlagInput& in, C* c) -> Status {
     if (in.texts.empty()) return {};
     if (in.texts.size() < 2)
-      return usage("--variant was given once; give one --variant per sweep cell (2 or more), or "
-                   "use the plain flags for a single run");
+      return usage(
+          "--variant was given once; give one --variant per sweep cell (2 or more), or "
+          "use the plain flags for a single run");
     if (!c->experiment.sweep_scenarios_json.empty())
       return usage("--variant and --sweep-scenarios both define the sweep; use one");
     nlohmann::json cells = nlohmann::json::array();

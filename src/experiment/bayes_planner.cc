@@ -47,16 +47,18 @@ class BayesianPlanner : public SearchPlanner {
         break;
       }
       seen.insert(p);
-      out.steps.push_back(probe_point(spec, probe, p, out.steps.size() < static_cast<size_t>(spec.initial_points) ? "initial" : "bayesian",
-                                      spec.options.boundary_trials,
-                                      static_cast<int64_t>(out.steps.size())));
+      out.steps.push_back(probe_point(
+          spec, probe, p,
+          out.steps.size() < static_cast<size_t>(spec.initial_points) ? "initial" : "bayesian",
+          spec.options.boundary_trials, static_cast<int64_t>(out.steps.size())));
       const SearchStep& s = out.steps.back();
       if (s.result.interrupted) {
         out.stop_reason = "interrupted";
         break;
       }
       const double v = s.pass && s.objective ? signed_value(spec, *s.objective) : best;
-      if (v > best) best = v, since_best = 0;
+      if (v > best)
+        best = v, since_best = 0;
       else if (++since_best >= spec.patience && queue.empty()) {
         out.stop_reason = "improvement patience";
         break;
@@ -87,7 +89,8 @@ class BayesianPlanner : public SearchPlanner {
       std::vector<size_t> strata(n);
       for (size_t i = 0; i < n; ++i) strata[i] = i;
       std::shuffle(strata.begin(), strata.end(), rng);
-      for (size_t i = 0; i < n; ++i) u[i][d] = (static_cast<double>(strata[i]) + uni(rng)) / static_cast<double>(n);
+      for (size_t i = 0; i < n; ++i)
+        u[i][d] = (static_cast<double>(strata[i]) + uni(rng)) / static_cast<double>(n);
     }
     std::vector<Point> out;
     for (const auto& x : u) out.push_back(snap(spec, x));
@@ -156,6 +159,8 @@ class BayesianPlanner : public SearchPlanner {
 
 }  // namespace
 
-std::unique_ptr<SearchPlanner> make_bayesian_planner() { return std::make_unique<BayesianPlanner>(); }
+std::unique_ptr<SearchPlanner> make_bayesian_planner() {
+  return std::make_unique<BayesianPlanner>();
+}
 
 }  // namespace servebench::experiment

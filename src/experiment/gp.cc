@@ -59,7 +59,8 @@ bool GaussianProcess::factor(double length, double noise, double* log_likelihood
   return true;
 }
 
-void GaussianProcess::fit(const std::vector<std::vector<double>>& xs, const std::vector<double>& ys) {
+void GaussianProcess::fit(const std::vector<std::vector<double>>& xs,
+                          const std::vector<double>& ys) {
   xs_ = xs;
   const double n = static_cast<double>(ys.size());
   mean_ = 0;

@@ -21,9 +21,9 @@ class GaussianProcess {
   bool factor(double length, double noise, double* log_likelihood);
 
   std::vector<std::vector<double>> xs_;
-  std::vector<double> z_;          // standardized targets
+  std::vector<double> z_;                  // standardized targets
   std::vector<std::vector<double>> chol_;  // lower Cholesky factor of K + noise I
-  std::vector<double> alpha_;      // (K + noise I)^-1 z
+  std::vector<double> alpha_;              // (K + noise I)^-1 z
   double mean_ = 0, scale_ = 1, length_ = 0.2, noise_ = 1e-2;
 };
 

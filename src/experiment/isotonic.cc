@@ -161,6 +161,8 @@ class IsotonicPlanner : public SearchPlanner {
 
 }  // namespace
 
-std::unique_ptr<SearchPlanner> make_isotonic_planner() { return std::make_unique<IsotonicPlanner>(); }
+std::unique_ptr<SearchPlanner> make_isotonic_planner() {
+  return std::make_unique<IsotonicPlanner>();
+}
 
 }  // namespace servebench::experiment

@@ -12,10 +12,11 @@ namespace servebench::experiment {
 
 Result<Dimension> parse_dimension(const std::string& text) {
   const auto bad = [&](const std::string& why) {
-    return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("--search-space '{}' is invalid: {}; expected PATH:LO,HI[:int|real] "
-                                  "such as concurrency:1,64:int",
-                                  text, why));
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("--search-space '{}' is invalid: {}; expected PATH:LO,HI[:int|real] "
+                    "such as concurrency:1,64:int",
+                    text, why));
   };
   const size_t colon = text.find(':');
   if (colon == std::string::npos || colon == 0) return bad("no PATH:");
@@ -34,16 +35,23 @@ Result<Dimension> parse_dimension(const std::string& text) {
   if (comma == std::string::npos) return bad("no LO,HI");
   auto lo = core::parse_double(rest.substr(0, comma));
   auto hi = core::parse_double(rest.substr(comma + 1));
-  if (!lo || !hi || !std::isfinite(*lo) || !std::isfinite(*hi)) return bad("LO and HI must be numbers");
+  if (!lo || !hi || !std::isfinite(*lo) || !std::isfinite(*hi))
+    return bad("LO and HI must be numbers");
   if (!(*lo > 0) || !(*hi > *lo)) return bad("needs 0 < LO < HI");
   d.lo = *lo;
   d.hi = *hi;
-  const std::string leaf = d.path.substr(d.path.rfind('.') == std::string::npos ? 0 : d.path.rfind('.') + 1);
-  if (leaf == "concurrency") d.axis = "concurrency";
-  else if (leaf == "rate" || leaf == "request_rate" || leaf == "request-rate") d.axis = "request-rate";
-  else if (leaf == "isl") d.axis = "isl";
-  else if (leaf == "osl") d.axis = "osl";
-  else return bad("PATH must end in concurrency, rate, request_rate, isl or osl");
+  const std::string leaf =
+      d.path.substr(d.path.rfind('.') == std::string::npos ? 0 : d.path.rfind('.') + 1);
+  if (leaf == "concurrency")
+    d.axis = "concurrency";
+  else if (leaf == "rate" || leaf == "request_rate" || leaf == "request-rate")
+    d.axis = "request-rate";
+  else if (leaf == "isl")
+    d.axis = "isl";
+  else if (leaf == "osl")
+    d.axis = "osl";
+  else
+    return bad("PATH must end in concurrency, rate, request_rate, isl or osl");
   if (d.axis != "request-rate" && !d.integer && kind == std::string::npos) d.integer = true;
   return d;
 }
@@ -55,7 +63,8 @@ double binding_margin(const std::vector<Slo>& slos, const ProbeResult& r) {
     auto it = r.values.find(s.key);
     if (it == r.values.end()) return -1;
     const double scale = std::max(std::abs(s.threshold), 1e-9);
-    const double one = s.at_most ? (s.threshold - it->second) / scale : (it->second - s.threshold) / scale;
+    const double one =
+        s.at_most ? (s.threshold - it->second) / scale : (it->second - s.threshold) / scale;
     m = std::min(m, std::max(one, -1.0));
   }
   return m;
@@ -74,8 +83,10 @@ SearchStep probe_point(const PlanSpec& spec, const PointProbe& probe, const Poin
   s.pass = s.violations.empty();
   if (spec.objective && s.result.ok) {
     auto it = s.result.values.find(spec.objective->key);
-    if (it != s.result.values.end()) s.objective = it->second;
-    else s.violations.push_back(spec.objective->key + " missing"), s.pass = false;
+    if (it != s.result.values.end())
+      s.objective = it->second;
+    else
+      s.violations.push_back(spec.objective->key + " missing"), s.pass = false;
   }
   return s;
 }
@@ -90,7 +101,8 @@ void summarize_outcome(const PlanSpec& spec, SearchOutcome* out) {
     if (!better) {
       const auto& b = out->steps[static_cast<size_t>(*out->best)];
       if (spec.objective && s.objective && b.objective)
-        better = spec.objective->maximize ? *s.objective > *b.objective : *s.objective < *b.objective;
+        better =
+            spec.objective->maximize ? *s.objective > *b.objective : *s.objective < *b.objective;
       else if (!spec.objective)
         better = s.load > b.load;
     }

@@ -49,10 +49,10 @@ struct PlanSpec {
   SearchOptions options;        // budget, resolution, boundary_trials; min/max mirror dims[0]
   std::vector<Dimension> dims;  // at least one
   std::optional<Objective> objective;
-  int64_t initial_points = 5;   // bayesian: space-filling points before the GP
+  int64_t initial_points = 5;    // bayesian: space-filling points before the GP
   std::optional<uint64_t> seed;  // bayesian: none = a random seed
-  int64_t patience = 10;        // bayesian: stop after this many probes without improvement
-  std::vector<Point> grid;      // grid: the points, in order
+  int64_t patience = 10;         // bayesian: stop after this many probes without improvement
+  std::vector<Point> grid;       // grid: the points, in order
 };
 
 class SearchPlanner {

@@ -40,7 +40,8 @@ Result<std::optional<double>> pooled_percentile(const std::vector<std::string>& 
   const double pos = q * static_cast<double>(values.size() - 1);
   const size_t lo = static_cast<size_t>(std::floor(pos));
   const size_t hi = std::min(lo + 1, values.size() - 1);
-  return std::optional<double>(values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]));
+  return std::optional<double>(values[lo] +
+                               (pos - static_cast<double>(lo)) * (values[hi] - values[lo]));
 }
 
 }  // namespace servebench::experiment

@@ -89,10 +89,12 @@ std::string degradation_knee_json(const SearchOutcome& r, const KneeOptions& o) 
     }
     points.push_back({{"concurrency", s->load}, {"value", v}, {"degraded", degraded}});
   }
-  return Json{{"metric_tag", o.metric}, {"stat", o.stat}, {"threshold", o.threshold},
-              {"baseline_concurrency", baseline}, {"baseline_value", base_value},
-              {"knee_concurrency", knee}, {"all_points", points}}
-             .dump(2) + "\n";
+  return Json{{"metric_tag", o.metric},       {"stat", o.stat},
+              {"threshold", o.threshold},     {"baseline_concurrency", baseline},
+              {"baseline_value", base_value}, {"knee_concurrency", knee},
+              {"all_points", points}}
+             .dump(2) +
+         "\n";
 }
 
 std::string prefill_curve_json(const SearchOutcome& r, size_t isl_dim) {
@@ -128,8 +130,10 @@ std::string prefill_curve_json(const SearchOutcome& r, size_t isl_dim) {
 std::string decode_itl_surface_json(const SearchOutcome& r, size_t conc_dim, size_t osl_dim) {
   std::vector<double> cs, os;
   for (const auto& s : r.steps) {
-    if (std::find(cs.begin(), cs.end(), s.point[conc_dim]) == cs.end()) cs.push_back(s.point[conc_dim]);
-    if (std::find(os.begin(), os.end(), s.point[osl_dim]) == os.end()) os.push_back(s.point[osl_dim]);
+    if (std::find(cs.begin(), cs.end(), s.point[conc_dim]) == cs.end())
+      cs.push_back(s.point[conc_dim]);
+    if (std::find(os.begin(), os.end(), s.point[osl_dim]) == os.end())
+      os.push_back(s.point[osl_dim]);
   }
   std::sort(cs.begin(), cs.end());
   std::sort(os.begin(), os.end());
@@ -139,7 +143,8 @@ std::string decode_itl_surface_json(const SearchOutcome& r, size_t conc_dim, siz
     for (double o : os) {
       Json v = nullptr;
       for (const auto& s : r.steps)
-        if (s.point[conc_dim] == c && s.point[osl_dim] == o) v = value_of(s, "inter_token_latency_avg");
+        if (s.point[conc_dim] == c && s.point[osl_dim] == o)
+          v = value_of(s, "inter_token_latency_avg");
       row.push_back(v);
       if (!v.is_null()) raw.push_back({{"concurrency", c}, {"osl", o}, {"itl_ms", v}});
     }
@@ -148,7 +153,8 @@ std::string decode_itl_surface_json(const SearchOutcome& r, size_t conc_dim, siz
   return Json{{"swept_params", {"concurrency", "osl"}},
               {"surface", {{"concurrency_axis", cs}, {"osl_axis", os}, {"itl_grid", grid}}},
               {"raw_points", raw}}
-             .dump(2) + "\n";
+             .dump(2) +
+         "\n";
 }
 
 std::string pareto_sweep_json(const SearchOutcome& r, size_t isl_dim, size_t osl_dim,
@@ -159,8 +165,8 @@ std::string pareto_sweep_json(const SearchOutcome& r, size_t isl_dim, size_t osl
   };
   std::vector<Cell> cells;
   for (const auto& s : r.steps)
-    cells.push_back({&s, value_of(s, "time_to_first_token_p95"),
-                     value_of(s, "output_token_throughput_avg")});
+    cells.push_back(
+        {&s, value_of(s, "time_to_first_token_p95"), value_of(s, "output_token_throughput_avg")});
   Json out = Json::array();
   for (const auto& c : cells) {
     bool optimal = c.x.is_number() && c.y.is_number();
@@ -170,13 +176,20 @@ std::string pareto_sweep_json(const SearchOutcome& r, size_t isl_dim, size_t osl
       const double ox = o.x.get<double>(), oy = o.y.get<double>();
       if (ox <= cx && oy >= cy && (ox < cx || oy > cy)) optimal = false;
     }
-    out.push_back({{"isl", c.s->point[isl_dim]}, {"osl", c.s->point[osl_dim]},
-                   {"concurrency", c.s->point[conc_dim]}, {"x", c.x}, {"y", c.y},
+    out.push_back({{"isl", c.s->point[isl_dim]},
+                   {"osl", c.s->point[osl_dim]},
+                   {"concurrency", c.s->point[conc_dim]},
+                   {"x", c.x},
+                   {"y", c.y},
                    {"pareto_optimal", optimal}});
   }
-  return Json{{"x_metric", "time_to_first_token"}, {"x_stat", "p95"},
-              {"y_metric", "output_token_throughput"}, {"y_stat", "avg"}, {"cells", out}}
-             .dump(2) + "\n";
+  return Json{{"x_metric", "time_to_first_token"},
+              {"x_stat", "p95"},
+              {"y_metric", "output_token_throughput"},
+              {"y_stat", "avg"},
+              {"cells", out}}
+             .dump(2) +
+         "\n";
 }
 
 std::string sla_breach_json(const std::vector<Slo>& slos, const SearchOutcome& r,
@@ -202,10 +215,15 @@ std::string sla_breach_json(const std::vector<Slo>& slos, const SearchOutcome& r
         first_fail = s->load, breach = s->violations;
   }
   for (const auto& s : slos) filters.push_back(s.text);
-  return Json{{"swept_param", axis}, {"max_passing_" + axis, max_pass},
-              {"first_failing_" + axis, first_fail}, {"first_failing_breach", breach},
-              {"all_points", points}, {"monotonicity_check", monotone}, {"filters", filters}}
-             .dump(2) + "\n";
+  return Json{{"swept_param", axis},
+              {"max_passing_" + axis, max_pass},
+              {"first_failing_" + axis, first_fail},
+              {"first_failing_breach", breach},
+              {"all_points", points},
+              {"monotonicity_check", monotone},
+              {"filters", filters}}
+             .dump(2) +
+         "\n";
 }
 
 }  // namespace servebench::experiment

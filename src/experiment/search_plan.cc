@@ -17,7 +17,8 @@ Status bad(const std::string& flag, const std::string& v, const std::string& wan
 
 Result<double> positive(const std::string& flag, const std::string& v) {
   auto d = core::parse_double(v);
-  if (!d || !std::isfinite(*d) || !(*d > 0)) return tl::unexpected(bad(flag, v, "a number > 0").error());
+  if (!d || !std::isfinite(*d) || !(*d > 0))
+    return tl::unexpected(bad(flag, v, "a number > 0").error());
   return *d;
 }
 
@@ -50,8 +51,10 @@ Result<std::string> aiperf_sla(const std::string& flag, const std::string& v) {
   const std::string op = c == std::string::npos ? "" : v.substr(b + 1, c - b - 1);
   const char* sign = op == "lt" || op == "le" ? "<=" : op == "gt" || op == "ge" ? ">=" : nullptr;
   if (!sign || a == 0 || b == a + 1 || !core::parse_double(v.substr(c + 1)))
-    return tl::unexpected(bad(flag, v, "METRIC:STAT:OP:THRESHOLD with OP lt, le, gt or ge "
-                                       "(e.g. time_to_first_token:p95:lt:200)").error());
+    return tl::unexpected(bad(flag, v,
+                              "METRIC:STAT:OP:THRESHOLD with OP lt, le, gt or ge "
+                              "(e.g. time_to_first_token:p95:lt:200)")
+                              .error());
   return v.substr(0, b) + sign + v.substr(c + 1);
 }
 
@@ -101,20 +104,29 @@ Status take_number_flag(const std::string& n, const std::string& v, PlanArgs* a)
   if ((n == "--error-rate-sla" || n == "--degradation-threshold") && !(*d < 1))
     return bad(n, v, "a fraction in (0, 1), e.g. 0.05");
   if (n == "--slo-attainment-fraction" && *d > 1) return bad(n, v, "a fraction in (0, 1]");
-  if (n == "--error-rate-sla") a->error_rate = v;
-  else if (n == "--slo-attainment-fraction") a->attainment = v;
-  else if (n == "--degradation-threshold") a->degradation = *d;
-  else if (n == "--min" || n == "--concurrency-min") a->options.min = *d, a->min_given = true;
-  else if (n == "--max" || n == "--concurrency-max") a->options.max = *d, a->max_given = true;
-  else if (n == "--resolution") a->options.resolution = *d;
+  if (n == "--error-rate-sla")
+    a->error_rate = v;
+  else if (n == "--slo-attainment-fraction")
+    a->attainment = v;
+  else if (n == "--degradation-threshold")
+    a->degradation = *d;
+  else if (n == "--min" || n == "--concurrency-min")
+    a->options.min = *d, a->min_given = true;
+  else if (n == "--max" || n == "--concurrency-max")
+    a->options.max = *d, a->max_given = true;
+  else if (n == "--resolution")
+    a->options.resolution = *d;
   else if (n == "--budget" || n == "--search-max-iterations") {
     if (n == "--search-max-iterations" && (*d < 2 || *d > 200)) return bad(n, v, "2 to 200");
     a->options.budget = static_cast<int64_t>(*d);
   } else if (n == "--boundary-trials") {
     a->options.boundary_trials = std::min<int64_t>(10, static_cast<int64_t>(*d));
-  } else if (n == "--ttft-sla-ms") a->ttft_ms = v;
-  else if (n == "--itl-sla-ms" || n == "--tpot-sla-ms") a->itl_ms = v;
-  else if (n == "--e2e-sla-ms") a->e2e_ms = v;
+  } else if (n == "--ttft-sla-ms")
+    a->ttft_ms = v;
+  else if (n == "--itl-sla-ms" || n == "--tpot-sla-ms")
+    a->itl_ms = v;
+  else if (n == "--e2e-sla-ms")
+    a->e2e_ms = v;
   return {};
 }
 
@@ -124,22 +136,29 @@ Status take_plan_flag(const std::string& n, const std::string& v, PlanArgs* a) {
   const auto note = [&](const std::string& why) {
     a->notes.push_back(fmt::format("{} {}: {}", n, v, why));
   };
-  if (n == "--slo") a->slo = join({a->slo, v});
-  else if (n == "--over") a->over = v;
-  else if (n == "--search-recipe") a->recipe = v;
+  if (n == "--slo")
+    a->slo = join({a->slo, v});
+  else if (n == "--over")
+    a->over = v;
+  else if (n == "--search-recipe")
+    a->recipe = v;
   else if (n == "--search-style") {
-    if (auto st = one_of(n, v, {"monotonic", "smooth_isotonic", "bo", "optuna", "grid"}); !st) return st;
+    if (auto st = one_of(n, v, {"monotonic", "smooth_isotonic", "bo", "optuna", "grid"}); !st)
+      return st;
     a->style = v;
   } else if (n == "--search-planner") {
-    if (auto st = one_of(n, v, {"bayesian", "monotonic_sla", "smooth_isotonic", "optuna"}); !st) return st;
+    if (auto st = one_of(n, v, {"bayesian", "monotonic_sla", "smooth_isotonic", "optuna"}); !st)
+      return st;
     a->planner = v;
     if (v == "optuna") note("servebench's own Gaussian-process planner runs (no Optuna)");
   } else if (n == "--search-sla") {
     auto s = aiperf_sla(n, v);
     if (!s) return tl::unexpected(s.error());
     a->search_sla = join({a->search_sla, *s});
-  } else if (n == "--search-space") a->space.push_back(v);
-  else if (n == "--search-metric") a->metric = v;
+  } else if (n == "--search-space")
+    a->space.push_back(v);
+  else if (n == "--search-metric")
+    a->metric = v;
   else if (n == "--search-stat") {
     if (auto st = one_of(n, v, {"avg", "min", "max", "p50", "p90", "p95", "p99"}); !st) return st;
     a->stat = v;
@@ -149,28 +168,37 @@ Status take_plan_flag(const std::string& n, const std::string& v, PlanArgs* a) {
   } else if (n == "--search-percentile-pooling") {
     if (auto st = one_of(n, v, {"mean", "pooled"}); !st) return st;
     a->pooling = v;
-  } else if (n == "--search-sla-tier") a->tiers.push_back(v);
+  } else if (n == "--search-sla-tier")
+    a->tiers.push_back(v);
   else if (n == "--bo-constraint-mode") {
     if (auto st = one_of(n, v, {"penalty", "eic"}); !st) return st;
-    note("deprecated and ignored, as in AIPerf (the planner weighs expected improvement by the "
-         "probability that every SLO holds)");
+    note(
+        "deprecated and ignored, as in AIPerf (the planner weighs expected improvement by the "
+        "probability that every SLO holds)");
   } else if (n == "--optuna-sampler") {
     if (auto st = one_of(n, v, {"tpe", "gp", "botorch"}); !st) return st;
     note("Optuna's samplers are not reproduced; servebench's Gaussian-process planner runs");
   } else if (n == "--optuna-acquisition") {
-    if (auto st = one_of(n, v, {"logei", "qlogei", "qnei", "qlognei", "qehvi", "qnehvi", "qlognehvi"}); !st)
+    if (auto st =
+            one_of(n, v, {"logei", "qlogei", "qnei", "qlognei", "qehvi", "qnehvi", "qlognehvi"});
+        !st)
       return st;
     note("servebench's planner uses expected improvement times the SLO probability");
   } else if (n == "--optuna-terminator") {
     if (auto st = one_of(n, v, {"none", "regret", "emmr"}); !st) return st;
-    if (v != "none") note("Optuna's regret-bound terminators are not reproduced; the search stops "
-                          "on the budget or after 10 probes without improvement");
-  } else if (n == "--degradation-metric-tag") a->degradation_metric = v;
+    if (v != "none")
+      note(
+          "Optuna's regret-bound terminators are not reproduced; the search stops "
+          "on the budget or after 10 probes without improvement");
+  } else if (n == "--degradation-metric-tag")
+    a->degradation_metric = v;
   else if (n == "--degradation-stat") {
     if (auto st = one_of(n, v, {"avg", "min", "max", "p50", "p90", "p95", "p99"}); !st) return st;
     a->degradation_stat = v;
-  } else if (n == "--isl-osl-pairs") a->isl_osl_pairs = v;
-  else return take_number_flag(n, v, a);
+  } else if (n == "--isl-osl-pairs")
+    a->isl_osl_pairs = v;
+  else
+    return take_number_flag(n, v, a);
   return {};
 }
 

@@ -25,14 +25,14 @@ struct PlanArgs {
   std::optional<int64_t> initial_points;
   std::optional<uint64_t> seed;
   std::string pooling = "mean";
-  std::vector<std::string> tiers;       // --search-sla-tier
+  std::vector<std::string> tiers;  // --search-sla-tier
   std::optional<double> degradation;
   std::string degradation_metric, degradation_stat;
   std::optional<int64_t> isl_min, isl_max, isl_steps, osl_min, osl_max, osl_steps, conc_steps;
   std::string isl_osl_pairs;
   std::vector<double> concurrency_list;  // pareto-sweep's --concurrency list
   bool min_given = false, max_given = false;
-  std::vector<std::string> notes;       // accepted-but-ignored flags, said once at the start
+  std::vector<std::string> notes;  // accepted-but-ignored flags, said once at the start
   SearchOptions options;
 };
 
@@ -48,9 +48,9 @@ struct Plan {
   std::string over;      // the first dimension's axis
   std::string slo_text;  // every SLO, as printed
   PlanSpec spec;
-  std::string goodput;   // per-request SLOs for the runs' --goodput ("" = unchanged)
-  std::string post;      // degradation_knee, prefill_curve, decode_itl_surface, pareto_sweep,
-                         // sla_breach or ""
+  std::string goodput;  // per-request SLOs for the runs' --goodput ("" = unchanged)
+  std::string post;     // degradation_knee, prefill_curve, decode_itl_surface, pareto_sweep,
+                        // sla_breach or ""
   KneeOptions knee;
   std::vector<std::pair<std::string, std::vector<Slo>>> tiers;  // label, tier SLOs (+ common)
   std::vector<std::string> pooled_keys;  // --search-percentile-pooling pooled: percentile keys

@@ -41,15 +41,18 @@ Result<std::vector<std::pair<double, double>>> parse_pairs(const std::string& te
     const size_t slash = item.find('/');
     auto a = core::parse_double(item.substr(0, slash));
     auto b = core::parse_double(slash == std::string::npos ? "" : item.substr(slash + 1));
-    if (slash == std::string::npos || !a || !b || *a < 1 || *b < 1 || *a != std::floor(*a) || *b != std::floor(*b))
+    if (slash == std::string::npos || !a || !b || *a < 1 || *b < 1 || *a != std::floor(*a) ||
+        *b != std::floor(*b))
       return tl::unexpected(usage("--isl-osl-pairs: '" + item +
                                   "' is invalid; expected <isl>/<osl> with positive whole numbers, "
-                                  "e.g. 128/128,512/256").error());
+                                  "e.g. 128/128,512/256")
+                                .error());
     if (std::find(out.begin(), out.end(), std::make_pair(*a, *b)) != out.end())
       return tl::unexpected(usage("--isl-osl-pairs: duplicate pair '" + item + "'").error());
     out.emplace_back(*a, *b);
   }
-  if (out.empty()) return tl::unexpected(usage("--isl-osl-pairs is empty; expected e.g. 128/128,512/256").error());
+  if (out.empty())
+    return tl::unexpected(usage("--isl-osl-pairs is empty; expected e.g. 128/128,512/256").error());
   return out;
 }
 
@@ -71,17 +74,21 @@ Status check_knobs(const PlanArgs& a) {
       given("--osl-min", a.osl_min.has_value(), {"decode-itl-curve"}),
       given("--osl-max", a.osl_max.has_value(), {"decode-itl-curve"}),
       given("--osl-steps", a.osl_steps.has_value(), {"decode-itl-curve"}),
-      given("--concurrency-steps", a.conc_steps.has_value(), {"concurrency-ramp", "decode-itl-curve"}),
+      given("--concurrency-steps", a.conc_steps.has_value(),
+            {"concurrency-ramp", "decode-itl-curve"}),
       given("--isl-osl-pairs", !a.isl_osl_pairs.empty(), {"pareto-sweep"}),
   };
   for (const auto& st : checks)
     if (!st) return st;
   if (!a.recipe.empty()) {
-    const char* defining = !a.space.empty() ? "--search-space" : !a.planner.empty() ? "--search-planner"
-                           : !a.metric.empty() ? "--search-metric" : !a.direction.empty() ? "--search-direction"
-                                                                                            : nullptr;
+    const char* defining = !a.space.empty()       ? "--search-space"
+                           : !a.planner.empty()   ? "--search-planner"
+                           : !a.metric.empty()    ? "--search-metric"
+                           : !a.direction.empty() ? "--search-direction"
+                                                  : nullptr;
     if (defining)
-      return usage(fmt::format("--search-recipe {} and {} both define the search; drop one", a.recipe, defining));
+      return usage(fmt::format("--search-recipe {} and {} both define the search; drop one",
+                               a.recipe, defining));
   }
   return {};
 }
@@ -108,31 +115,37 @@ Status attainment(const PlanArgs& a, Plan* p, std::string* slo) {
   if (!a.itl_ms.empty()) g = join({g, "inter_token_latency:" + a.itl_ms});
   if (!a.e2e_ms.empty()) g = join({g, "request_latency:" + a.e2e_ms});
   if (g.empty())
-    return usage("--slo-attainment-fraction needs per-request SLOs: --ttft-sla-ms, --itl-sla-ms "
-                 "or --e2e-sla-ms");
+    return usage(
+        "--slo-attainment-fraction needs per-request SLOs: --ttft-sla-ms, --itl-sla-ms "
+        "or --e2e-sla-ms");
   p->goodput = g;
-  *slo = join({*slo, "good_request_fraction:avg>=" + (a.attainment.empty() ? "0.95" : a.attainment)});
+  *slo =
+      join({*slo, "good_request_fraction:avg>=" + (a.attainment.empty() ? "0.95" : a.attainment)});
   return {};
 }
 
 Status grid_recipe(const PlanArgs& a, Plan* p) {
   PlanSpec& s = p->spec;
   if (a.recipe == "concurrency-ramp") {
-    s.dims = {axis_dim("concurrency", a.min_given ? a.options.min : 1, a.max_given ? a.options.max : 1000)};
-    for (double c : log_grid(s.dims[0].lo, s.dims[0].hi, a.conc_steps.value_or(8), true)) s.grid.push_back({c});
+    s.dims = {axis_dim("concurrency", a.min_given ? a.options.min : 1,
+                       a.max_given ? a.options.max : 1000)};
+    for (double c : log_grid(s.dims[0].lo, s.dims[0].hi, a.conc_steps.value_or(8), true))
+      s.grid.push_back({c});
     p->post = "degradation_knee";
     p->knee.threshold = a.degradation.value_or(0.2);
     if (!a.degradation_metric.empty()) p->knee.metric = a.degradation_metric;
     if (!a.degradation_stat.empty()) p->knee.stat = a.degradation_stat;
   } else if (a.recipe == "prefill-ttft-curve") {
-    const double lo = static_cast<double>(a.isl_min.value_or(256)), hi = static_cast<double>(a.isl_max.value_or(32768));
+    const double lo = static_cast<double>(a.isl_min.value_or(256)),
+                 hi = static_cast<double>(a.isl_max.value_or(32768));
     if (!(hi > lo)) return usage("--isl-max must be > --isl-min");
     s.dims = {axis_dim("isl", lo, hi), axis_dim("concurrency", 1, 1)};
     for (double isl : log_grid(lo, hi, a.isl_steps.value_or(8), true)) s.grid.push_back({isl, 1});
     p->post = "prefill_curve";
   } else if (a.recipe == "decode-itl-curve") {
     const double clo = a.min_given ? a.options.min : 1, chi = a.max_given ? a.options.max : 200;
-    const double olo = static_cast<double>(a.osl_min.value_or(64)), ohi = static_cast<double>(a.osl_max.value_or(1024));
+    const double olo = static_cast<double>(a.osl_min.value_or(64)),
+                 ohi = static_cast<double>(a.osl_max.value_or(1024));
     if (!(chi > clo) || !(ohi > olo)) return usage("decode-itl-curve needs min < max on both axes");
     s.dims = {axis_dim("concurrency", clo, chi), axis_dim("osl", olo, ohi)};
     for (double c : log_grid(clo, chi, a.conc_steps.value_or(6), true))
@@ -145,8 +158,9 @@ Status grid_recipe(const PlanArgs& a, Plan* p) {
     std::vector<double> cs = a.concurrency_list;
     if (cs.empty()) cs = {1, 4, 16, 64, 256};
     if (pairs->size() * cs.size() < 2)
-      return usage("--search-recipe pareto-sweep: a single point is no frontier; pass at least 2 "
-                   "pairs or at least 2 --concurrency values");
+      return usage(
+          "--search-recipe pareto-sweep: a single point is no frontier; pass at least 2 "
+          "pairs or at least 2 --concurrency values");
     s.dims = {axis_dim("isl", 1, 1e9), axis_dim("osl", 1, 1e9), axis_dim("concurrency", 1, 1e9)};
     for (const auto& [i, o] : *pairs)
       for (double c : cs) s.grid.push_back({i, o, c});
@@ -166,7 +180,8 @@ Status recipe_plan(const PlanArgs& a, Plan* p, std::string* slo) {
   p->planner = "monotonic_sla";
   if (a.recipe == "max-throughput-ttft-sla" || a.recipe == "max-throughput-itl-sla") {
     const bool ttft = a.recipe == "max-throughput-ttft-sla";
-    if (auto st = need(ttft ? s.ttft : s.itl, ttft ? "--ttft-sla-ms" : "--itl-sla-ms"); !st) return st;
+    if (auto st = need(ttft ? s.ttft : s.itl, ttft ? "--ttft-sla-ms" : "--itl-sla-ms"); !st)
+      return st;
     *slo = join({ttft ? s.ttft : s.itl, s.error});
     p->over = "request-rate";
   } else if (a.recipe == "max-concurrency-under-sla") {
@@ -203,7 +218,8 @@ Status recipe_plan(const PlanArgs& a, Plan* p, std::string* slo) {
     return grid_recipe(a, p);
   } else {
     return usage(fmt::format(
-        "--search-recipe '{}' is unknown; expected max-throughput-ttft-sla, max-throughput-itl-sla, "
+        "--search-recipe '{}' is unknown; expected max-throughput-ttft-sla, "
+        "max-throughput-itl-sla, "
         "max-concurrency-under-sla, max-goodput-under-slo, concurrency-ramp, prefill-ttft-curve, "
         "decode-itl-curve or pareto-sweep",
         a.recipe));
@@ -228,7 +244,8 @@ Result<std::vector<Slo>> tier_slos(const std::string& text) {
     slo = join({slo, *s});
   }
   auto parsed = parse_slos(slo);
-  if (!parsed) return tl::unexpected(usage("--search-sla-tier '" + text + "' has no filters").error());
+  if (!parsed)
+    return tl::unexpected(usage("--search-sla-tier '" + text + "' has no filters").error());
   for (auto& x : *parsed) x.text = label;  // the label travels in text of the first entry
   return parsed;
 }
@@ -270,8 +287,11 @@ Result<Plan> expand_plan(PlanArgs a) {
     if (s.dims.empty()) {
       const std::string over = a.over.empty() ? p.over : a.over;
       if (over != "concurrency" && over != "request-rate")
-        return tl::unexpected(usage("--over '" + over + "' is invalid; expected concurrency or request-rate").error());
-      if (s.options.max < s.options.min) return tl::unexpected(usage("--max must be >= --min").error());
+        return tl::unexpected(
+            usage("--over '" + over + "' is invalid; expected concurrency or request-rate")
+                .error());
+      if (s.options.max < s.options.min)
+        return tl::unexpected(usage("--max must be >= --min").error());
       s.dims.push_back(axis_dim(over, s.options.min, s.options.max));
     }
   }
@@ -282,15 +302,19 @@ Result<Plan> expand_plan(PlanArgs a) {
   if (s.options.resolution == 0)
     s.options.resolution = s.options.integer ? 1 : std::max(0.01, s.options.min / 4);
   if (p.planner == "grid" && s.grid.empty())
-    for (double v : log_grid(s.options.min, s.options.max, 8, s.options.integer)) s.grid.push_back({v});
+    for (double v : log_grid(s.options.min, s.options.max, 8, s.options.integer))
+      s.grid.push_back({v});
   if (p.planner == "grid") s.options.budget = static_cast<int64_t>(s.grid.size());
   if (!a.metric.empty() || !a.direction.empty()) {
     if (a.metric.empty() || a.direction.empty())
       return tl::unexpected(usage("--search-metric and --search-direction go together").error());
-    s.objective = Objective{a.metric + "_" + (a.stat.empty() ? "avg" : a.stat), a.direction == "maximize"};
+    s.objective =
+        Objective{a.metric + "_" + (a.stat.empty() ? "avg" : a.stat), a.direction == "maximize"};
   }
-  if (a.initial_points) s.initial_points = *a.initial_points;
-  else s.initial_points = std::min<int64_t>(5, std::max<int64_t>(1, s.options.budget - 1));
+  if (a.initial_points)
+    s.initial_points = *a.initial_points;
+  else
+    s.initial_points = std::min<int64_t>(5, std::max<int64_t>(1, s.options.budget - 1));
   s.seed = a.seed;
   if (!a.tiers.empty()) {
     if (a.tiers.size() < 2 || a.tiers.size() > 10)
@@ -298,9 +322,11 @@ Result<Plan> expand_plan(PlanArgs a) {
     for (size_t i = 0; i < a.tiers.size(); ++i) {
       auto t = tier_slos(a.tiers[i]);
       if (!t) return tl::unexpected(t.error());
-      const std::string label = t->front().text.empty() ? fmt::format("tier_{}", i + 1) : t->front().text;
+      const std::string label =
+          t->front().text.empty() ? fmt::format("tier_{}", i + 1) : t->front().text;
       std::vector<Slo> all = *t;
-      for (auto& x : all) x.text = x.key + (x.at_most ? "<=" : ">=") + fmt::format("{:g}", x.threshold);
+      for (auto& x : all)
+        x.text = x.key + (x.at_most ? "<=" : ">=") + fmt::format("{:g}", x.threshold);
       all.insert(all.end(), s.slos.begin(), s.slos.end());
       p.tiers.emplace_back(label, all);
     }
@@ -312,11 +338,14 @@ Result<Plan> expand_plan(PlanArgs a) {
       for (const auto& x : slos) keys.push_back(x.key);
     if (s.objective) keys.push_back(s.objective->key);
     for (const auto& k : keys)
-      if (percentile_key(k) && std::find(p.pooled_keys.begin(), p.pooled_keys.end(), k) == p.pooled_keys.end())
+      if (percentile_key(k) &&
+          std::find(p.pooled_keys.begin(), p.pooled_keys.end(), k) == p.pooled_keys.end())
         p.pooled_keys.push_back(k);
     if (p.pooled_keys.empty())
-      return tl::unexpected(usage("--search-percentile-pooling pooled needs a percentile (p50, p90, "
-                                  "p95, p99) in an SLO or --search-stat").error());
+      return tl::unexpected(
+          usage("--search-percentile-pooling pooled needs a percentile (p50, p90, "
+                "p95, p99) in an SLO or --search-stat")
+              .error());
   }
   auto planner = make_planner(p.planner);
   PlanSpec check = s;

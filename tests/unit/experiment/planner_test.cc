@@ -97,7 +97,8 @@ TEST(Planners, BayesianMaximizesTheObjectiveAndIsSeeded) {
   int calls = 0;
   const auto r = make_planner("bayesian")->run(spec, linear_server(23, &calls));
   ASSERT_TRUE(r.answer) << r.stop_reason;
-  EXPECT_NEAR(*r.answer, 23, 2) << Json::parse(search_history_json({}, spec.options, "c", r)).dump();
+  EXPECT_NEAR(*r.answer, 23, 2)
+      << Json::parse(search_history_json({}, spec.options, "c", r)).dump();
   EXPECT_LE(calls, 14);
   int again = 0;
   const auto r2 = make_planner("bayesian")->run(spec, linear_server(23, &again));

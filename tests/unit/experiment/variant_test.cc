@@ -38,9 +38,9 @@ TEST(Variant, CellsAreScenarios) {
 
 TEST(Variant, ErrorsNameTheFlag) {
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--variant", "isl=32"},                                  // one cell
-           {"--variant", "isl", "--variant", "isl=8"},               // not KEY=VALUE
-           {"--variant", ": isl=8", "--variant", "isl=8"},           // empty name
+           {"--variant", "isl=32"},                         // one cell
+           {"--variant", "isl", "--variant", "isl=8"},      // not KEY=VALUE
+           {"--variant", ": isl=8", "--variant", "isl=8"},  // empty name
            {"--variant", "isl=8", "--variant", "isl=9", "--sweep-scenarios", R"([{"isl":1}])"}}) {
     auto p = parse(args);
     ASSERT_FALSE(p) << args[1];
