@@ -35,7 +35,7 @@ int usage_error(std::string message) {
 }  // namespace
 
 int run_profile(int argc, char** argv) {
-  // AIPerf's search flags (--search-recipe, --search-sla) make the command the SLO capacity
+  // AIPerf's search flags (--search-recipe, --search-sla, --search-space) make the command the
   // search (search_cmd.cc); a search knob alone is a usage error.
   const SearchFlags search = search_flags_in(argc, argv);
   if (search.requested) {
@@ -48,8 +48,8 @@ int run_profile(int argc, char** argv) {
   }
   if (!search.knob.empty())
     return usage_error(search.knob +
-                       " is a knob of the SLO capacity search; add --search-recipe or "
-                       "--search-sla (see servebench search --help)");
+                       " is a knob of the SLO capacity search; add --search-recipe, "
+                       "--search-space or --search-sla (see servebench search --help)");
   // Before any thread exists and before set-up, so Ctrl-C works in every phase.
   app::SignalWatcher watcher("servebench");
   // -f/--config FILE.yaml: the file's flags first, the command line's own flags override them.

@@ -113,6 +113,7 @@ void add_sinks_flags(std::vector<FlagSpec>* out);  // flags_sinks.cc
 void add_parity_flags(std::vector<FlagSpec>* out);    // flags_parity.cc
 void add_experiment_flags(std::vector<FlagSpec>* out);  // flags_experiment.cc
 void add_search_flags(std::vector<FlagSpec>* out);      // flags_search.cc
+void add_variant_flag(std::vector<FlagSpec>* out);      // flags_variant.cc
 
 // "550", "chat", "21600", "" for null / false / empty (no default worth showing).
 std::string json_value_text(const JsonValue& v);

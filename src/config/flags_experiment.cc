@@ -192,6 +192,7 @@ void add_experiment_flags(std::vector<FlagSpec>* out) {
   add_convergence_flags(out);
   add_sweep_flags(out);
   add_search_flags(out);
+  add_variant_flag(out);
   for (size_t i = first; i < out->size(); ++i) (*out)[i].experiment_loop = true;
 }
 

@@ -179,14 +179,18 @@ std::string search_history_json(const std::vector<Slo>& slos, const SearchOption
   for (const auto& st : r.steps) {
     Json values = Json::object();
     for (const auto& [k, v] : st.result.values) values[k] = v;
-    steps.push_back({{"index", st.index}, {"load", st.load}, {"phase", st.phase},
-                     {"trials", st.trials}, {"pass", st.pass}, {"violations", st.violations},
-                     {"error", st.result.error}, {"metrics", values}});
+    Json step = {{"index", st.index}, {"load", st.load}, {"phase", st.phase},
+                 {"trials", st.trials}, {"pass", st.pass}, {"violations", st.violations},
+                 {"error", st.result.error}, {"metrics", values}};
+    if (st.point.size() > 1) step["point"] = st.point;
+    if (st.objective) step["objective"] = *st.objective;
+    steps.push_back(std::move(step));
   }
   Json result = {{"answer", r.answer ? Json(*r.answer) : Json(nullptr)},
                  {"first_fail", r.first_fail ? Json(*r.first_fail) : Json(nullptr)},
                  {"stop_reason", r.stop_reason},
-                 {"probes", r.steps.size()}};
+                 {"probes", r.steps.size()},
+                 {"best_index", r.best ? Json(*r.best) : Json(nullptr)}};
   Json opts = {{"over", over},         {"min", o.min},       {"max", o.max},
                {"resolution", o.resolution}, {"budget", o.budget},
                {"boundary_trials", o.boundary_trials}};

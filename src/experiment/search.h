@@ -57,6 +57,8 @@ struct SearchStep {
   bool pass = false;
   ProbeResult result;
   std::vector<std::string> violations;  // "time_to_first_token_p99 = 812 > 500"
+  std::vector<double> point;            // every dimension's value (planner.h); load = point[0]
+  std::optional<double> objective;      // the objective's value, when the plan has one
 };
 
 struct SearchOutcome {
@@ -64,6 +66,7 @@ struct SearchOutcome {
   std::optional<double> answer;     // highest passing load (none: even --min fails)
   std::optional<double> first_fail;  // lowest failing load above it (none: --max passes)
   std::string stop_reason;          // "resolution", "budget", "max reached", "min fails", "interrupted"
+  std::optional<int64_t> best;      // index of the best passing step (objective planners)
 };
 
 using Probe = std::function<ProbeResult(double load, int64_t trials, int64_t index)>;

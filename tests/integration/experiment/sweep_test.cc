@@ -186,9 +186,9 @@ TEST(SearchIntegration, ProfileSearchFlagsRunTheSearch) {
   EXPECT_EQ(h["history"][0]["load"], 2) << "--concurrency-min";
   EXPECT_LE(h["history"].size(), 12u);
   EXPECT_NE(p.out.find("answer: concurrency 5"), std::string::npos) << p.out;
-  // A knob alone, or an AIPerf recipe servebench lacks: one line, exit 2, nothing sent.
+  // A knob alone, an unknown recipe or a bad filter: one line, exit 2, nothing sent.
   for (const auto& extra : std::vector<std::vector<std::string>>{
-           {"--ttft-sla-ms", "40"}, {"--search-recipe", "pareto-sweep"},
+           {"--ttft-sla-ms", "40"}, {"--search-recipe", "no-such-recipe"},
            {"--search-sla", "time_to_first_token:p95:below:200"}}) {
     std::vector<std::string> argv = {bin_dir() + "/servebench", "profile", "-m", "mock-model",
                                      "--url", mock.url(), "--tokenizer", "builtin"};

@@ -1,0 +1,17 @@
+// Replays tests/fuzz/yaml_config/corpus through the YAML config fuzz target as a gtest.
+#include <gtest/gtest.h>
+
+#include "fuzz/sse/replay.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+TEST(YamlConfigFuzzReplay, CorpusRunsClean) {
+  auto files = servebench::testing::corpus_files(YAML_CONFIG_CORPUS_DIR);
+  ASSERT_GE(files.size(), 10u) << "corpus missing at " << YAML_CONFIG_CORPUS_DIR;
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.string());
+    std::string bytes = servebench::testing::read_file_bytes(f);
+    EXPECT_EQ(LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()),
+              0);
+  }
+}
