@@ -126,6 +126,8 @@ Status validate(const BenchmarkConfig& c) {
     return bad("--public-dataset and --input-file both name the prompts; keep one");
   if (!c.public_dataset.empty() && !c.custom_dataset_type.empty())
     return bad("--custom-dataset-type does not apply to --public-dataset (its format is known); drop it");
+  if (c.public_dataset.empty() && !c.hf_subset.empty()) return bad("--hf-subset needs --public-dataset");
+  if (c.public_dataset.empty() && !c.dataset_filters.empty()) return bad("--dataset-filter needs --public-dataset");
   if (c.input_file.empty()) {
     if (!c.custom_dataset_type.empty()) return bad("--custom-dataset-type needs --input-file");
     if (c.isl_block_size > 0) return bad("--isl-block-size needs --input-file (a trace with hash_ids)");

@@ -90,7 +90,8 @@ class FakeHub {
         body = "";
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nX-Linked-Etag: \"etag-linked\"\r\n" +
                 "Location: /org/good/resolve/main/tokenizer.json\r\n";
-      } else if (path.find("/datasets/org/data/resolve/main/") == 0) {
+      } else if (path.find("/datasets/org/data/resolve/main/") == 0 ||
+                 path.find("/datasets/org/data/resolve/refs%2Fconvert%2Fparquet/") == 0) {
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-data\"\r\n";
         body = "[{\"id\":\"a\"}]";
       } else if (path.find("/org/corrupt/") == 0) {
@@ -157,6 +158,48 @@ TEST_F(Hub, DownloadsIntoHuggingFaceCacheLayoutThenServesFromCache) {
   auto again = load_tokenizer("org/good");
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_EQ(hub_.requests(), before);
+}
+
+// No file but the blobs is left in `dir` (a failed download removes its partial file).
+size_t files_in(const fs::path& dir) {
+  size_t n = 0;
+  if (fs::exists(dir))
+    for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file();
+  return n;
+}
+
+TEST_F(Hub, DatasetDownloadsStreamUnderACapAndNameRefRevisionsAsTheHubDoes) {
+  HubFile f;
+  f.type = HubRepoType::kDataset;
+  f.repo_id = "org/data";
+  f.filename = "sub/part.json";
+  f.what = "dataset 'org/data'";
+  f.max_bytes = 5;
+  auto big = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("dataset 'org/data' sub/part.json is larger than the download cap of 5 bytes"),
+            std::string::npos)
+      << big.error().message;
+  EXPECT_EQ(files_in(cache_ / "datasets--org--data" / "blobs"), 0u) << "the partial download is removed";
+  f.repo_id = "org/missing";
+  EXPECT_FALSE(resolve_hub_file(f, HubEnvironment::from_env()));
+  EXPECT_EQ(files_in(cache_ / "datasets--org--missing" / "blobs"), 0u) << "a 404 body is not kept";
+
+  // The hub's Parquet export lives at revision refs/convert/parquet, %2F-escaped in the URL.
+  f.repo_id = "org/data";
+  f.max_bytes = kDefaultHubMaxBytes;
+  f.revision = "refs/convert/parquet";
+  f.filename = "default/train/0000.parquet";
+  auto path = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(path) << path.error().message;
+  const fs::path repo = cache_ / "datasets--org--data";
+  EXPECT_EQ(*path, (repo / "snapshots" / kCommit / "default" / "train" / "0000.parquet").string());
+  EXPECT_EQ(testing::read_file((repo / "refs" / "refs" / "convert" / "parquet").string()), kCommit);
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  core::reload_env_for_test();
+  auto offline = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(offline) << offline.error().message;
+  EXPECT_EQ(*offline, *path);
 }
 
 TEST_F(Hub, FollowsTheHubsRedirect) {
