@@ -244,7 +244,10 @@ Result<std::string> store(const HubFile& f, const std::string& cache, const Down
   if (commit.empty()) commit = rev;  // no commit header (a minimal mirror): name it after the revision
   std::string etag = d.etag;
   const bool etag_ok = !etag.empty() && etag.find('/') == std::string::npos && etag.find("..") == std::string::npos;
-  if (!etag_ok) etag = "file-" + commit + "-" + std::to_string(std::hash<std::string>{}(f.filename));
+  if (!etag_ok) {
+    etag = "file-" + commit + "-" + std::to_string(std::hash<std::string>{}(f.filename));
+    std::replace(etag.begin(), etag.end(), '/', '-');  // a revision such as refs/convert/parquet
+  }
   const std::string repo = repo_folder(cache, f.type, f.repo_id);
   const std::string snap = repo + "/snapshots/" + commit;
   const size_t slash = f.filename.rfind('/');
@@ -255,7 +258,7 @@ Result<std::string> store(const HubFile& f, const std::string& cache, const Down
     return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + repo);
   const std::string link = snap + "/" + f.filename;
   std::string up = "../../blobs/" + etag;
-  for (char c : sub)
+  for (char c : sub + commit)  // a snapshot named after a ref such as refs/convert/parquet is deeper
     if (c == '/') up = "../" + up;
   ::unlink(link.c_str());
   if (::symlink(up.c_str(), link.c_str()) != 0)

@@ -93,14 +93,19 @@ TEST(PublicTable, HubDatasetsAreFetchedAndTheirRowsBecomeThePromptsAiperfSends) 
   int n = 0;
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args[1]);
-    MockRun run = run_dataset(dir + "/run" + std::to_string(n++), c.args, static_cast<int>(c.requests));
+    const std::string run_dir = dir + "/run" + std::to_string(n++);
+    fs::create_directories(run_dir);
+    MockRun run = run_dataset(run_dir, c.args, static_cast<int>(c.requests));
     ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
     expect_isl_is_what_the_mock_counted(run, c.requests);
     const std::string inputs = read_file(run.r.artifact_dir + "/inputs.json");
     EXPECT_NE(inputs.find(c.prompt), std::string::npos) << inputs.substr(0, 2000);
+    int64_t most_messages = 0;
+    for (const auto& rec : run.server) most_messages = std::max(most_messages, rec.at("num_messages").get<int64_t>());
+    // MT-Bench's two-turn row goes as one session with the live reply in its history.
+    EXPECT_EQ(most_messages, c.args[1] == "spec_al_mtbench" ? 3 : 1);
   }
-  // The multi-turn MT-Bench row went as one session with the live reply in its history.
-  EXPECT_EQ(hub.server.requests().size(), cases.size());
+  EXPECT_EQ(hub.server.requests().size(), cases.size()) << "one file fetched per dataset";
 }
 
 TEST(PublicTable, HfWekaDatasetSelectsWekaHfAndReplaysItsTraces) {
