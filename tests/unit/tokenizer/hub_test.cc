@@ -202,6 +202,34 @@ TEST_F(Hub, DatasetDownloadsStreamUnderACapAndNameRefRevisionsAsTheHubDoes) {
   EXPECT_EQ(*offline, *path);
 }
 
+TEST_F(Hub, AFileOffTheHubIsFetchedOnceToItsPath) {
+  const std::string path = (cache_ / "aiperf" / "datasets" / "spec_bench.jsonl").string();
+  const HubEnvironment env = HubEnvironment::from_env();
+  auto got = fetch_url_file(hub_.endpoint() + "/datasets/org/data/resolve/main/q.jsonl", path, "--public-dataset x", env);
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(*got, path);
+  EXPECT_EQ(testing::read_file(path), "[{\"id\":\"a\"}]");
+  EXPECT_EQ(hub_.last_auth(), "") << "HF_TOKEN goes to the hub only";
+  auto again = fetch_url_file(hub_.endpoint() + "/nowhere", path, "--public-dataset x", env);
+  ASSERT_TRUE(again) << "an existing file is not fetched again";
+  EXPECT_EQ(hub_.requests(), 1);
+  const std::string other = (cache_ / "aiperf" / "datasets" / "missing.jsonl").string();
+  auto missing = fetch_url_file(hub_.endpoint() + "/nowhere", other, "--public-dataset x", env);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("failed with HTTP 404; download it to " + other), std::string::npos)
+      << missing.error().message;
+  EXPECT_EQ(files_in(cache_ / "aiperf" / "datasets"), 1u) << "no partial file is left";
+  auto capped = fetch_url_file(hub_.endpoint() + "/datasets/org/data/resolve/main/q.jsonl", other, "--public-dataset x",
+                               env, 4);
+  ASSERT_FALSE(capped);
+  EXPECT_NE(capped.error().message.find("larger than 4 bytes"), std::string::npos) << capped.error().message;
+  HubEnvironment offline = env;
+  offline.offline = true;
+  auto off = fetch_url_file(hub_.endpoint() + "/x", other, "--public-dataset x", offline);
+  ASSERT_FALSE(off);
+  EXPECT_NE(off.error().message.find("HF_HUB_OFFLINE=1"), std::string::npos);
+}
+
 TEST_F(Hub, FollowsTheHubsRedirect) {
   auto t = load_tokenizer("org/moved");
   ASSERT_TRUE(t.has_value()) << t.error().message;
