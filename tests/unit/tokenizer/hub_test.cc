@@ -87,7 +87,7 @@ class FakeHub {
       } else if (path.find("/org/moved/") == 0) {
         // The hub's answer for LFS files: a redirect naming the commit and the blob's etag.
         status = "302 Found";
-        body = "";
+        body = "Found. Redirecting";  // must not reach the streamed file
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nX-Linked-Etag: \"etag-linked\"\r\n" +
                 "Location: /org/good/resolve/main/tokenizer.json\r\n";
       } else if (path.find("/datasets/org/data/resolve/main/") == 0 ||
