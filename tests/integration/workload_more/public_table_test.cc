@@ -121,6 +121,27 @@ TEST(PublicTable, HfWekaDatasetSelectsWekaHfAndReplaysItsTraces) {
   EXPECT_TRUE(fs::exists(dir + "/hub/datasets--org--my-weka/snapshots/main/traces.jsonl"));
 }
 
+TEST(PublicTable, TheAgentxScenarioReplaysAWekaPublicDatasetAndRefusesATable) {
+  const std::string dir = make_temp_dir("public-scenario");
+  FakeHub hub(dir + "/hub");
+  const std::vector<std::string> scenario = {"--scenario", "inferencex-agentx-mvp", "--unsafe-override",
+                                             "--benchmark-duration", "1"};
+  std::vector<std::string> weka = {"--hf-weka-dataset", "org/my-weka"};
+  weka.insert(weka.end(), scenario.begin(), scenario.end());
+  MockRun run = run_with_recording_mock(dir, {"--tokenizer", "builtin"}, {"-m", "m", "--tokenizer", "builtin"}, weka, 30);
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  EXPECT_GT(run.server.size(), 0u);
+  std::vector<std::string> table = {"--public-dataset", "aimo"};
+  table.insert(table.end(), scenario.begin(), scenario.end());
+  auto r = run_profile(dir, [&] {
+    std::vector<std::string> a = {"-m", "m", "--tokenizer", "builtin", "-u", "http://127.0.0.1:9"};
+    a.insert(a.end(), table.begin(), table.end());
+    return a;
+  }(), 20);
+  EXPECT_EQ(r.exit_code, 2) << r.stderr_text;
+  EXPECT_NE(r.stderr_text.find("replays weka_trace files; 'aimo' is single_turn"), std::string::npos) << r.stderr_text;
+}
+
 TEST(PublicTable, OptionMisuseExitsTwoWithOneLineAtOnce) {
   const std::string dir = make_temp_dir("public-misuse");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
