@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "dataset/parallel_counts.h"
 #include "dataset/public_datasets.h"
 #include "dataset/public_table.h"
 
@@ -246,6 +248,25 @@ TEST(PublicTable, SpecBenchIsReadFromAiperfsDownloadCache) {
   auto miss = load_public_dataset(dataset("spec_bench"), {}, hub.env, (hub.dir / "nowhere").string());
   ASSERT_FALSE(miss);
   EXPECT_NE(miss.error().message.find("HF_HUB_OFFLINE=1"), std::string::npos) << miss.error().message;
+}
+
+}  // namespace
+}  // namespace servebench::dataset
+
+namespace servebench::dataset {
+namespace {
+
+TEST(ParallelCounts, EveryIndexRunsOnceOnEveryThreadCount) {
+  for (unsigned threads : {1u, 2u, 3u, 8u, 64u}) {
+    for (size_t n : {size_t{0}, size_t{1}, size_t{5}, size_t{1000}}) {
+      std::vector<std::atomic<int>> hits(n);
+      parallel_for(n, threads, [&](size_t i) { hits[i].fetch_add(1); });
+      for (size_t i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "n " << n << " threads " << threads << " i " << i;
+    }
+  }
+  EXPECT_EQ(count_threads(10), 1u) << "small files are counted inline";
+  EXPECT_GE(count_threads(1'000'000), 1u);
+  EXPECT_LE(count_threads(1'000'000), 8u);
 }
 
 }  // namespace
