@@ -74,6 +74,14 @@ TEST(PublicTable, NuminaRowsSkipBlankProblemsAndIgnoreTheStructColumn) {
   EXPECT_EQ(f->conversations[0].session_id, "aimo-0");
 }
 
+TEST(PublicTable, InstructCoderPromptsAreItsInstructionColumn) {
+  TableBuilder b("instruct_coder", dataset("instruct_coder").table, {});
+  ASSERT_TRUE(b.add_parquet(fixture("instruct_coder.parquet"), "0000.parquet"));
+  auto f = b.finish();
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(prompts(*f), (std::vector<std::string>{"add a docstring to the function"}));
+}
+
 TEST(PublicTable, MtBenchRowsAreMultiTurnConversationsOfTrimmedTurns) {
   TableBuilder b("spec_al_mtbench", dataset("spec_al_mtbench").table, {});
   ASSERT_TRUE(b.add_parquet(fixture("mt_bench.parquet"), "mt_bench.parquet"));
