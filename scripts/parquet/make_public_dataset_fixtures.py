@@ -45,6 +45,12 @@ def main():
             ["assert f('abc') == 'b'"], "", []),
            (12, "write a function to sort a list of numbers", "def g(x): return sorted(x)", [], "", []),
            (13, "write a function to count the vowels in a word", "def h(w): pass", [], "", [])])
+    # openai/openai_humaneval: task_id, prompt, canonical_solution, test, entry_point.
+    write(f"{out}/humaneval.parquet",
+          pa.schema([("task_id", pa.string()), ("prompt", pa.string()), ("canonical_solution", pa.string()),
+                     ("test", pa.string()), ("entry_point", pa.string())]),
+          [("HumanEval/0", "def add(a, b):\n    return the sum of a and b\n", "    return a + b\n",
+            "def check(f): assert f(1, 2) == 3", "add")])
     # HuggingFaceH4/mt_bench_prompts: prompt (list of user turns), prompt_id, category, reference.
     write(f"{out}/mt_bench.parquet",
           pa.schema([("prompt", pa.list_(pa.string())), ("prompt_id", pa.int64()), ("category", pa.string()),

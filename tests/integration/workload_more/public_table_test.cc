@@ -33,6 +33,14 @@ const std::map<std::string, std::string>& hub_files() {
       {"/datasets/HuggingFaceH4/MATH-500/resolve/main/test.jsonl", "math500_test.jsonl"},
       {"/datasets/google-research-datasets/mbpp/resolve/main/full/test-00000-of-00001.parquet", "mbpp_full_test.parquet"},
       {"/datasets/org/my-weka/resolve/main/traces.jsonl", "weka_traces.jsonl"},
+      {"/datasets/AI-MO/aimo-validation-aime/resolve/main/data/train-00000-of-00001.parquet", "numina.parquet"},
+      {"/datasets/AI-MO/NuminaMath-1.5/resolve/main/data/train-00000-of-00003.parquet", "numina.parquet"},
+      {"/datasets/AI-MO/NuminaMath-1.5/resolve/main/data/train-00001-of-00003.parquet", "numina.parquet"},
+      {"/datasets/AI-MO/NuminaMath-1.5/resolve/main/data/train-00002-of-00003.parquet", "numina.parquet"},
+      {"/datasets/openai/openai_humaneval/resolve/main/openai_humaneval/test-00000-of-00001.parquet", "humaneval.parquet"},
+      {"/datasets/likaixin/InstructCoder/resolve/refs%2Fconvert%2Fparquet/default/train/0000.parquet",
+       "instruct_coder.parquet"},
+      {"/datasets/vdaita/edit_10k_char/resolve/refs%2Fconvert%2Fparquet/default/train/0000.parquet", "blazedit.parquet"},
   };
   return kFiles;
 }
@@ -89,6 +97,11 @@ TEST(PublicTable, HubDatasetsAreFetchedAndTheirRowsBecomeThePromptsAiperfSends) 
       {{"--public-dataset", "spec_al_math500", "--dataset-filter", "subject=Geometry"}, 1,
        "how many degrees are in a right angle"},
       {{"--public-dataset", "spec_al_mbpp", "--dataset-filter", "task_id=13"}, 1, "count the vowels in a word"},
+      {{"--public-dataset", "aimo_aime"}, 2, "what is two plus three"},
+      {{"--public-dataset", "aimo_numina_1_5"}, 6, "how many sides has a square"},
+      {{"--public-dataset", "spec_al_humaneval"}, 1, "return the sum of a and b"},
+      {{"--public-dataset", "instruct_coder"}, 1, "add a docstring to the function"},
+      {{"--public-dataset", "blazedit_10k"}, 1, "Original file:\\n```python\\ndef add(a, b):"},
   };
   int n = 0;
   for (const auto& c : cases) {
@@ -105,7 +118,7 @@ TEST(PublicTable, HubDatasetsAreFetchedAndTheirRowsBecomeThePromptsAiperfSends) 
     // MT-Bench's two-turn row goes as one session with the live reply in its history.
     EXPECT_EQ(most_messages, c.args[1] == "spec_al_mtbench" ? 3 : 1);
   }
-  EXPECT_EQ(hub.server.requests().size(), cases.size()) << "one file fetched per dataset";
+  EXPECT_EQ(hub.server.requests().size(), cases.size() + 2) << "one file fetched per dataset, three for NuminaMath-1.5";
 }
 
 TEST(PublicTable, HfWekaDatasetSelectsWekaHfAndReplaysItsTraces) {
