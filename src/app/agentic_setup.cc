@@ -23,7 +23,8 @@ Status prepare_agentic_file(const config::BenchmarkConfig& cfg, dataset::Dataset
   if (!a.scenario.empty() && file->format != dataset::FileFormat::kWekaTrace)
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("--scenario {} replays weka_trace files; '{}' is {} (give a weka_trace file or folder)",
-                                  a.scenario, cfg.input_file, dataset::file_format_name(file->format)));
+                                  a.scenario, cfg.input_file.empty() ? cfg.public_dataset : cfg.input_file,
+                                  dataset::file_format_name(file->format)));
   if (a.ignore_trace_delays) {
     dataset::strip_trace_delays(file);
     return {};

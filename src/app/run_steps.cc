@@ -14,6 +14,7 @@
 #include "app/load_setup.h"
 #include "app/parity_setup.h"
 #include "app/rankings_workload.h"
+#include "app/trace_input.h"
 #include "config/url.h"
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -201,7 +202,7 @@ std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* ou
   auto since_ms = [&] { return static_cast<double>(clock.now_ns() - t_start) / 1e6; };
   // A mistyped --public-dataset fails before anything slow.
   if (!cfg.public_dataset.empty())
-    if (auto d = dataset::find_public_dataset(cfg.public_dataset); !d) return usage_error(d.error().message);
+    if (auto st = check_public_dataset(cfg); !st) return usage_error(st.error().message);
   // Tokenizer.
   tokenizer::LoadOptions tok_opts;
   tok_opts.revision = cfg.tokenizer_revision;

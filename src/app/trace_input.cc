@@ -43,6 +43,23 @@ Status check_extra_inputs(const config::BenchmarkConfig& cfg, const dataset::Bas
 
 }  // namespace
 
+Result<dataset::PublicDatasetOptions> public_dataset_options(const config::BenchmarkConfig& cfg) {
+  dataset::PublicDatasetOptions o;
+  o.subset = cfg.hf_subset;
+  o.weka_repo = cfg.hf_weka_dataset;
+  for (const auto& f : cfg.dataset_filters) {
+    SB_TRY_ASSIGN(auto kv, dataset::parse_row_filter(f));
+    o.filters.push_back(std::move(kv));
+  }
+  return o;
+}
+
+Status check_public_dataset(const config::BenchmarkConfig& cfg) {
+  SB_TRY_ASSIGN(const dataset::PublicDataset* d, dataset::find_public_dataset(cfg.public_dataset));
+  SB_TRY_ASSIGN(dataset::PublicDatasetOptions o, public_dataset_options(cfg));
+  return dataset::check_public_dataset_options(*d, o);
+}
+
 dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg) {
   dataset::BasetenOptions o;
   o.open_loop = cfg.open_loop_replay.value_or(true);
@@ -63,8 +80,8 @@ Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
                                              std::optional<dataset::FileFormat> format) {
   if (!cfg.public_dataset.empty()) {
     SB_TRY_ASSIGN(const dataset::PublicDataset* d, dataset::find_public_dataset(cfg.public_dataset));
-    SB_TRY_ASSIGN(std::string path, dataset::resolve_public_dataset(*d, tokenizer::HubEnvironment::from_env()));
-    return dataset::load_dataset_file(path, d->format);
+    SB_TRY_ASSIGN(dataset::PublicDatasetOptions o, public_dataset_options(cfg));
+    return dataset::load_public_dataset(*d, o, tokenizer::HubEnvironment::from_env());
   }
   const bool baseten = format ? *format == dataset::FileFormat::kBasetenTrace
                               : starts_with_parquet_magic(cfg.input_file);

@@ -14,11 +14,18 @@
 #include "core/result.h"
 #include "dataset/loaders/baseten_trace.h"
 #include "dataset/loaders/dataset_file.h"
+#include "dataset/public_datasets.h"
 
 namespace servebench::app {
 
 // The replay options of the config (--replay-speedup, --open-loop-replay, ...).
 dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg);
+
+// --hf-subset, --dataset-filter and --hf-weka-dataset as public dataset options (a malformed
+// filter is an error).
+Result<dataset::PublicDatasetOptions> public_dataset_options(const config::BenchmarkConfig& cfg);
+// --public-dataset and its options checked before anything slow (one-line errors, exit code 2).
+Status check_public_dataset(const config::BenchmarkConfig& cfg);
 
 // Errors (exit code 2): the file's, or --extra-inputs that sets what each trace row sets
 // (min_tokens while --force-min-tokens is on, hash_ids/block_size without --omit-kv-hints).

@@ -126,8 +126,11 @@ Status validate(const BenchmarkConfig& c) {
     return bad("--public-dataset and --input-file both name the prompts; keep one");
   if (!c.public_dataset.empty() && !c.custom_dataset_type.empty())
     return bad("--custom-dataset-type does not apply to --public-dataset (its format is known); drop it");
-  if (c.input_file.empty()) {
-    if (!c.custom_dataset_type.empty()) return bad("--custom-dataset-type needs --input-file");
+  if (c.public_dataset.empty() && !c.hf_subset.empty()) return bad("--hf-subset needs --public-dataset");
+  if (c.public_dataset.empty() && !c.dataset_filters.empty()) return bad("--dataset-filter needs --public-dataset");
+  if (c.input_file.empty() && !c.custom_dataset_type.empty()) return bad("--custom-dataset-type needs --input-file");
+  const bool trace_public = c.public_dataset == "weka_hf" || c.public_dataset.rfind("semianalysis_cc_traces_weka", 0) == 0;
+  if (c.input_file.empty() && !trace_public) {  // a weka --public-dataset is a trace too
     if (c.isl_block_size > 0) return bad("--isl-block-size needs --input-file (a trace with hash_ids)");
     if (c.fixed_schedule.value_or(false)) return bad("--fixed-schedule needs --input-file with timestamps");
   }

@@ -71,8 +71,40 @@ void add_input_flags(std::vector<FlagSpec>* out) {
       "detected)",
       &C::custom_dataset_type, true, "/input/custom_dataset_type"));
   out->push_back(string_flag("--public-dataset",
-                             "A public dataset fetched from the Hugging Face hub (sharegpt)",
+                             "A public dataset fetched from the Hugging Face hub (sharegpt, aimo, "
+                             "spec_al_gsm8k, ..., docs/workloads.md)",
                              &C::public_dataset, true, "/input/public_dataset"));
+  out->push_back(string_flag("--hf-subset", "Subset (config) of a public dataset that has several",
+                             &C::hf_subset, true, "/input/hf_subset"));
+  {
+    FlagSpec s = base("--dataset-filter",
+                      "Keep the public dataset's rows whose column equals a value: key=value "
+                      "(repeatable; every filter must match)",
+                      "/input/dataset_filters");
+    s.arity = FlagArity::kList;
+    s.apply = [](const FlagInput& in, C* c) -> Status {
+      for (const auto& t : in.texts) {
+        if (t.find('=') == std::string::npos || t.front() == '=')
+          return usage("--dataset-filter '" + t + "' is not key=value; give a column and the value its rows must have");
+        c->dataset_filters.push_back(t);
+      }
+      return {};
+    };
+    s.to_json = field_json(&C::dataset_filters);
+    out->push_back(std::move(s));
+  }
+  {
+    FlagSpec s = string_flag("--hf-weka-dataset",
+                             "Hub dataset repo of weka_trace traces (its traces.jsonl); selects "
+                             "--public-dataset weka_hf",
+                             &C::hf_weka_dataset, true, "/input/hf_weka_dataset");
+    s.apply = [](const FlagInput& in, C* c) -> Status {
+      c->hf_weka_dataset = in.text;
+      if (c->public_dataset.empty() && !in.text.empty()) c->public_dataset = "weka_hf";  // AIPerf's auto-select
+      return {};
+    };
+    out->push_back(std::move(s));
+  }
   {
     FlagSpec s = count_flag(
         "--isl-block-size,--synthetic-input-tokens-block-size,--prompt-input-tokens-block-size",

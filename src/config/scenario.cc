@@ -84,8 +84,9 @@ constexpr Lock kAgentxLocks[] = {
 Status apply_scenario(BenchmarkConfig* c) {
   AgenticOptions& a = c->agentic;
   if (a.scenario.empty()) return {};
-  if (c->input_file.empty())
-    return bad(fmt::format("--scenario {} replays weka_trace files; add --input-file (a trace or a folder of them)",
+  if (c->input_file.empty() && c->public_dataset.empty())
+    return bad(fmt::format("--scenario {} replays weka_trace files; add --input-file (a trace or a folder of them) "
+                           "or a weka --public-dataset (semianalysis_cc_traces_weka_*, --hf-weka-dataset)",
                            a.scenario));
   ScenarioOutcome out;
   std::vector<std::string> violations;
@@ -130,8 +131,8 @@ Status validate_agentic(const BenchmarkConfig& c) {
                            a.min_ratio(), a.max_ratio()));
   if (a.ignore_trace_delays && c.use_think_time_only)
     return bad("--ignore-trace-delays and --use-think-time-only contradict; keep one");
-  if ((a.ignore_trace_delays || a.trace_idle_gap_cap_s) && c.input_file.empty())
-    return bad(fmt::format("{} needs --input-file (a trace)",
+  if ((a.ignore_trace_delays || a.trace_idle_gap_cap_s) && c.input_file.empty() && c.public_dataset.empty())
+    return bad(fmt::format("{} needs --input-file (a trace) or a trace --public-dataset",
                            a.ignore_trace_delays ? "--ignore-trace-delays" : "--trace-idle-gap-cap-seconds"));
   if (a.replay && c.has_warmup())
     return bad(fmt::format("--scenario {} primes the cache with its own warm-up; drop the --warmup-* flags", a.scenario));

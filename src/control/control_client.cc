@@ -23,11 +23,18 @@ struct Transfer {
   ControlResponse response;
   int answers = -1;  // index of the answer whose headers arrive
   bool too_large = false;
+  int64_t streamed = 0;  // body bytes delivered (max_streamed_bytes)
 };
 
 size_t on_body(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   const size_t bytes = size * n;
+  const int64_t cap = t->request->max_streamed_bytes;
+  if (!t->request->keep_body && cap > 0 && t->streamed + static_cast<int64_t>(bytes) > cap) {
+    t->too_large = true;
+    return 0;
+  }
+  t->streamed += static_cast<int64_t>(bytes);
   if (t->request->on_body) t->request->on_body(std::string_view(data, bytes));
   if (!t->request->keep_body) return bytes;
   if (static_cast<int64_t>(t->response.body.size() + bytes) > t->request->max_body_bytes) {
@@ -44,6 +51,7 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
   if (line.starts_with("HTTP/")) {
     ++t->answers;  // a new answer (after a redirect or a 100 Continue)
     t->response.body.clear();
+    t->streamed = 0;
     return size * n;
   }
   const size_t colon = line.find(':');
@@ -124,8 +132,10 @@ curl_slist* header_list(const ControlRequest& r) {
 Error transfer_error(CURLcode rc, const Transfer& t, const char* error_buf) {
   const std::string detail = error_buf[0] ? error_buf : curl_easy_strerror(rc);
   if (t.too_large)
-    return Error{ErrorCode::kNetwork, "the answer is larger than " +
-                                          std::to_string(t.request->max_body_bytes) + " bytes"};
+    return Error{ErrorCode::kNetwork,
+                 "the answer is larger than " +
+                     std::to_string(t.request->keep_body ? t.request->max_body_bytes : t.request->max_streamed_bytes) +
+                     " bytes"};
   switch (rc) {
     case CURLE_OPERATION_TIMEDOUT:
       return Error{ErrorCode::kTimeout, detail};

@@ -46,6 +46,9 @@ struct ControlRequest {
   int max_redirects = 0;       // > 0: follow up to this many redirects
   bool keep_body = true;       // false: the answer's body is drained, never stored
   int64_t max_body_bytes = int64_t{512} << 20;  // a larger answer fails (kNetwork)
+  // keep_body false: > 0 fails an answer whose body passes this many bytes (kNetwork), so a
+  // body streamed to disk through on_body is capped too; 0 drains without a cap.
+  int64_t max_streamed_bytes = 0;
   std::string user_agent = "servebench";
   // Called with each piece of the body as it arrives, on the fetching thread, before it is
   // stored (a streamed answer: `servebench chat` times its SSE events here). May be empty.

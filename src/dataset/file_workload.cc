@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/interrupt.h"
+#include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
 namespace {
@@ -70,6 +71,26 @@ Result<std::string> synthesize(const FileTurn& t, int64_t block_size, BlockCache
 }
 
 // vLLM's is_valid_sequence, as AIPerf applies it.
+// Per conversation and turn: the token count of the turn's text (-1: not a text turn) and, for
+// ShareGPT, of its recorded reply; counted on several threads (the tokenizer is thread-safe).
+using TextCounts = std::vector<std::vector<std::pair<int64_t, int64_t>>>;
+
+TextCounts count_texts(const DatasetFile& file, const tokenizer::Tokenizer& tok) {
+  TextCounts counts(file.conversations.size());
+  const bool replies = file.format == FileFormat::kShareGpt;
+  parallel_for(counts.size(), count_threads(counts.size()), [&](size_t ci) {
+    const auto& turns = file.conversations[ci].turns;
+    auto& c = counts[ci];
+    c.assign(turns.size(), {-1, -1});
+    for (size_t ti = 0; ti < turns.size(); ++ti) {
+      const FileTurn& t = turns[ti];
+      if (t.input_length <= 0 && !t.texts.empty()) c[ti].first = static_cast<int64_t>(tok.count(join_texts(t.texts)));
+      if (replies) c[ti].second = static_cast<int64_t>(tok.count(t.expected_output));
+    }
+  });
+  return counts;
+}
+
 bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWorkloadOptions& o) {
   return prompt_tokens >= o.sharegpt_min_prompt_tokens && prompt_tokens <= o.sharegpt_max_prompt_tokens &&
          (o.osl_given || output_tokens >= o.sharegpt_min_output_tokens) &&
@@ -92,7 +113,9 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
   const int64_t block_size = o.block_size > 0 ? o.block_size : (file.default_block_size > 0 ? file.default_block_size : 512);
   BlockCache blocks(builder, o.seed);
   core::Rng fresh_rng = core::Rng::stream(o.seed, "file.fresh");
-  for (const auto& conv : file.conversations) {
+  const TextCounts counts = count_texts(file, tok);
+  for (size_t ci = 0; ci < file.conversations.size(); ++ci) {
+    const FileConversation& conv = file.conversations[ci];
     if (core::interrupt_requested())
       return make_error(ErrorCode::kInterrupted, "interrupted while building the file's prompts");
     WorkloadConversation wc;
@@ -127,10 +150,10 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
         w.text = join_texts(t.texts);
-        w.input_tokens = static_cast<int64_t>(tok.count(w.text));
+        w.input_tokens = counts[ci][ti].first;
       }
       if (file.format == FileFormat::kShareGpt) {
-        const int64_t out_tokens = static_cast<int64_t>(tok.count(t.expected_output));
+        const int64_t out_tokens = counts[ci][ti].second;
         if (!sharegpt_keeps(w.input_tokens, out_tokens, o)) {
           ++out.filtered_out;
           if (!o.sharegpt_whole_conversations) continue;

@@ -62,9 +62,9 @@ bool is_commit_hash(const std::string& s) {
 
 struct Download {
   int status = 0;
-  std::string body;
   std::string commit;
   std::string etag;
+  std::string path;   // the streamed body (removed by the caller on failure)
 };
 
 // The blob's name: X-Linked-ETag (the hub's redirect answer names the LFS blob) or the ETag of
@@ -87,7 +87,13 @@ std::string etag_of(const std::vector<control::ControlHeader>& headers) {
   return etag;
 }
 
-Result<Download> http_get(const std::string& url, const std::string& token, int64_t timeout_ms) {
+// GETs `url` and streams the body into `path` (never held in memory); an answer over
+// `max_bytes` fails (kNetwork) and leaves a partial file for the caller to remove.
+Result<Download> http_get_to_file(const std::string& url, const std::string& token, int64_t timeout_ms,
+                                  int64_t max_bytes, const std::string& path) {
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (out == nullptr) return make_error(ErrorCode::kIo, "cannot write " + path + "; check the cache folder's permissions");
+  bool write_failed = false;
   control::ControlRequest req;
   req.url = url;
   req.timeout_ns = timeout_ms * core::kNsPerMs;
@@ -96,14 +102,22 @@ Result<Download> http_get(const std::string& url, const std::string& token, int6
   // Mirrors and corporate hubs are often reached through the user's proxy, as with huggingface_hub.
   req.use_env_proxy = true;
   req.user_agent = "servebench/0.1";
+  req.keep_body = false;
+  req.max_streamed_bytes = max_bytes;
+  req.on_body = [&](std::string_view piece) {
+    if (!write_failed && std::fwrite(piece.data(), 1, piece.size(), out) != piece.size()) write_failed = true;
+  };
   if (!token.empty()) req.headers.push_back("Authorization: Bearer " + token);
-  SB_TRY_ASSIGN(control::ControlResponse resp, control::fetch_once(req));
+  auto resp = control::fetch_once(req);
+  if (std::fclose(out) != 0) write_failed = true;
+  if (!resp) return tl::unexpected(resp.error());
+  if (write_failed) return make_error(ErrorCode::kIo, "cannot write " + path + " (disk full?)");
   Download d;
-  d.status = resp.http_status;
-  d.body = std::move(resp.body);
-  for (const auto& h : resp.headers)
+  d.status = resp->http_status;
+  d.path = path;
+  for (const auto& h : resp->headers)
     if (h.name == "x-repo-commit") d.commit = h.value;
-  d.etag = etag_of(resp.headers);
+  d.etag = etag_of(resp->headers);
   return d;
 }
 
@@ -116,6 +130,24 @@ bool write_file_atomic(const std::string& path, const std::string& data) {
     if (!out) return false;
   }
   return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+std::string parent_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// A revision in a URL path: "refs/convert/parquet" -> "refs%2Fconvert%2Fparquet".
+std::string url_revision(const std::string& rev) {
+  std::string out;
+  for (char c : rev) {
+    if (c == '/') {
+      out += "%2F";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 HubFile tokenizer_file(std::string_view repo_id, const std::string& revision) {
@@ -182,6 +214,10 @@ Status download_error(const HubFile& f, const std::string& shown, const Result<D
   const std::string& rev = f.revision;
   if (!resp && resp.error().code == ErrorCode::kInterrupted)
     return make_error(ErrorCode::kInterrupted, f.what + " download interrupted");
+  if (!resp && resp.error().message.find("larger than") != std::string::npos)
+    return make_error(ErrorCode::kInvalidArgument, f.what + " " + f.filename + " is larger than the download cap of " +
+                                                       std::to_string(f.max_bytes) +
+                                                       " bytes; download it yourself and pass its path");
   if (!resp)
     return make_error(ErrorCode::kNotFound, f.what + " cannot be downloaded from " + shown + " (" +
                                                 resp.error().message +
@@ -208,23 +244,26 @@ Result<std::string> store(const HubFile& f, const std::string& cache, const Down
   if (commit.empty()) commit = rev;  // no commit header (a minimal mirror): name it after the revision
   std::string etag = d.etag;
   const bool etag_ok = !etag.empty() && etag.find('/') == std::string::npos && etag.find("..") == std::string::npos;
-  if (!etag_ok) etag = "file-" + commit + "-" + std::to_string(std::hash<std::string>{}(f.filename));
+  if (!etag_ok) {
+    etag = "file-" + commit + "-" + std::to_string(std::hash<std::string>{}(f.filename));
+    std::replace(etag.begin(), etag.end(), '/', '-');  // a revision such as refs/convert/parquet
+  }
   const std::string repo = repo_folder(cache, f.type, f.repo_id);
   const std::string snap = repo + "/snapshots/" + commit;
   const size_t slash = f.filename.rfind('/');
   const std::string sub = slash == std::string::npos ? "" : "/" + f.filename.substr(0, slash);
   if (!mkdirs(repo + "/blobs") || !mkdirs(snap + sub) || !mkdirs(repo + "/refs"))
     return make_error(ErrorCode::kIo, "cannot create Hugging Face cache folder " + repo + "; check HF_HUB_CACHE permissions");
-  if (!write_file_atomic(repo + "/blobs/" + etag, d.body))
+  if (std::rename(d.path.c_str(), (repo + "/blobs/" + etag).c_str()) != 0)
     return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + repo);
   const std::string link = snap + "/" + f.filename;
   std::string up = "../../blobs/" + etag;
-  for (char c : sub)
+  for (char c : sub + commit)  // a snapshot named after a ref such as refs/convert/parquet is deeper
     if (c == '/') up = "../" + up;
   ::unlink(link.c_str());
-  if (::symlink(up.c_str(), link.c_str()) != 0 && !write_file_atomic(link, d.body))
-    return make_error(ErrorCode::kIo, "cannot write to Hugging Face cache " + snap);
-  if (rev != commit) write_file_atomic(repo + "/refs/" + rev, commit);
+  if (::symlink(up.c_str(), link.c_str()) != 0)
+    return make_error(ErrorCode::kIo, "cannot link " + link + " in the Hugging Face cache");
+  if (rev != commit && mkdirs(parent_of(repo + "/refs/" + rev))) write_file_atomic(repo + "/refs/" + rev, commit);
   return link;
 }
 
@@ -241,11 +280,42 @@ Result<std::string> resolve_hub_file(const HubFile& f, const HubEnvironment& env
     return make_error(ErrorCode::kNotFound,
                       f.what + " is not in the Hugging Face cache " + env.cache_dir + "; " + f.no_network_fix);
   const std::string prefix = f.type == HubRepoType::kDataset ? "/datasets/" : "/";
-  const std::string url = env.endpoint + prefix + f.repo_id + "/resolve/" + f.revision + "/" + f.filename;
+  const std::string url = env.endpoint + prefix + f.repo_id + "/resolve/" + url_revision(f.revision) + "/" + f.filename;
   const std::string shown = core::redact_url_user_info(env.endpoint);  // messages: no credentials
-  auto resp = http_get(url, env.token, f.network_timeout_ms);
-  SB_TRY(download_error(f, shown, resp));
-  return store(f, env.cache_dir, *resp);
+  const std::string blobs = repo_folder(env.cache_dir, f.type, f.repo_id) + "/blobs";
+  if (!mkdirs(blobs))
+    return make_error(ErrorCode::kIo, "cannot create Hugging Face cache folder " + blobs + "; check HF_HUB_CACHE permissions");
+  const std::string tmp = blobs + "/download.incomplete." + std::to_string(::getpid());
+  auto resp = http_get_to_file(url, env.token, f.network_timeout_ms, f.max_bytes, tmp);
+  if (auto bad = download_error(f, shown, resp); !bad) {
+    ::unlink(tmp.c_str());
+    return tl::unexpected(bad.error());
+  }
+  auto stored = store(f, env.cache_dir, *resp);
+  if (!stored) ::unlink(tmp.c_str());
+  return stored;
+}
+
+Result<std::string> fetch_url_file(const std::string& url, const std::string& path, const std::string& what,
+                                   const HubEnvironment& env, int64_t max_bytes) {
+  if (is_file(path)) return path;
+  if (env.offline)
+    return make_error(ErrorCode::kNotFound, what + " is not at " + path + " and HF_HUB_OFFLINE=1; download " +
+                                                core::redact_url_user_info(url) + " there");
+  if (!mkdirs(parent_of(path))) return make_error(ErrorCode::kIo, "cannot create " + parent_of(path));
+  const std::string tmp = path + ".incomplete." + std::to_string(::getpid());
+  auto resp = http_get_to_file(url, "", 600000, max_bytes, tmp);
+  const bool ok = resp && resp->status == 200;
+  if (!ok) ::unlink(tmp.c_str());
+  if (!resp && resp.error().code == ErrorCode::kInterrupted) return make_error(ErrorCode::kInterrupted, what + " download interrupted");
+  if (!resp)
+    return make_error(ErrorCode::kNotFound, what + " cannot be downloaded from " + core::redact_url_user_info(url) + " (" +
+                                                resp.error().message + "); download it to " + path);
+  if (!ok)
+    return make_error(ErrorCode::kNotFound, what + " download from " + core::redact_url_user_info(url) +
+                                                " failed with HTTP " + std::to_string(resp->status) + "; download it to " + path);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return make_error(ErrorCode::kIo, "cannot write " + path);
+  return path;
 }
 
 }  // namespace servebench::tokenizer

@@ -34,6 +34,8 @@ struct HubEnvironment {
 
 enum class HubRepoType { kModel, kDataset };
 
+inline constexpr int64_t kDefaultHubMaxBytes = int64_t{8} << 30;  // 8 GiB
+
 // One file of a hub repository. `what` names it in messages ("tokenizer 'org/x'").
 struct HubFile {
   HubRepoType type = HubRepoType::kModel;
@@ -44,11 +46,19 @@ struct HubFile {
   std::string no_network_fix = "pass a local path";  // when allow_network is false
   bool allow_network = true;
   int64_t network_timeout_ms = 60000;
+  // The download is streamed to the cache (never held in memory); a larger file fails with a
+  // one-line error naming the cap.
+  int64_t max_bytes = kDefaultHubMaxBytes;
 };
 
 // The path of the file in the cache's snapshot, from the cache or downloaded (when
 // allow_network and not offline). Errors as resolve_hub_tokenizer's, naming `what`.
 Result<std::string> resolve_hub_file(const HubFile& file, const HubEnvironment& env);
+// A file that is not on the hub (a GitHub raw URL): `path` when it exists, else downloaded there
+// (streamed, `max_bytes` cap) unless env.offline. Errors name `what`, the URL and the fix.
+Result<std::string> fetch_url_file(const std::string& url, const std::string& path, const std::string& what,
+                                   const HubEnvironment& env, int64_t max_bytes = kDefaultHubMaxBytes);
+
 // Cache lookup only; empty string when absent.
 std::string find_cached_hub_file(const std::string& cache_dir, const HubFile& file);
 

@@ -20,15 +20,18 @@ TEST(PublicDatasets, ShareGptIsKnownWithItsHubFile) {
 }
 
 TEST(PublicDatasets, AiperfNamesNotFetchedYetAndUnknownNamesSayWhatIsSupported) {
-  for (const char* name : {"mmstar", "spec_bench", "semianalysis_cc_traces_weka_v2"}) {
+  for (const char* name : {"mmstar", "librispeech", "exgentic"}) {
     auto d = find_public_dataset(name);
     ASSERT_FALSE(d) << name;
-    EXPECT_NE(d.error().message.find("is not supported yet; supported: sharegpt"), std::string::npos)
+    EXPECT_NE(d.error().message.find("is not supported yet; supported: sharegpt, aimo, "), std::string::npos)
         << d.error().message;
   }
   auto typo = find_public_dataset("sharegtp");
   ASSERT_FALSE(typo);
-  EXPECT_EQ(typo.error().message, "--public-dataset 'sharegtp' is not a public dataset; use one of: sharegpt");
+  EXPECT_EQ(typo.error().message.rfind("--public-dataset 'sharegtp' is not a public dataset; use one of: sharegpt, aimo, ", 0),
+            0u)
+      << typo.error().message;
+  EXPECT_NE(typo.error().message.find("weka_hf, semianalysis_cc_traces_weka_*"), std::string::npos) << typo.error().message;
 }
 
 TEST(PublicDatasets, AnAiperfDownloadIsUsedBeforeTheHub) {

@@ -87,10 +87,11 @@ class FakeHub {
       } else if (path.find("/org/moved/") == 0) {
         // The hub's answer for LFS files: a redirect naming the commit and the blob's etag.
         status = "302 Found";
-        body = "";
+        body = "Found. Redirecting";  // must not reach the streamed file
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nX-Linked-Etag: \"etag-linked\"\r\n" +
                 "Location: /org/good/resolve/main/tokenizer.json\r\n";
-      } else if (path.find("/datasets/org/data/resolve/main/") == 0) {
+      } else if (path.find("/datasets/org/data/resolve/main/") == 0 ||
+                 path.find("/datasets/org/data/resolve/refs%2Fconvert%2Fparquet/") == 0) {
         extra = std::string("X-Repo-Commit: ") + kCommit + "\r\nETag: \"etag-data\"\r\n";
         body = "[{\"id\":\"a\"}]";
       } else if (path.find("/org/corrupt/") == 0) {
@@ -157,6 +158,76 @@ TEST_F(Hub, DownloadsIntoHuggingFaceCacheLayoutThenServesFromCache) {
   auto again = load_tokenizer("org/good");
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_EQ(hub_.requests(), before);
+}
+
+// No file but the blobs is left in `dir` (a failed download removes its partial file).
+size_t files_in(const fs::path& dir) {
+  size_t n = 0;
+  if (fs::exists(dir))
+    for (const auto& e : fs::directory_iterator(dir)) n += e.is_regular_file();
+  return n;
+}
+
+TEST_F(Hub, DatasetDownloadsStreamUnderACapAndNameRefRevisionsAsTheHubDoes) {
+  HubFile f;
+  f.type = HubRepoType::kDataset;
+  f.repo_id = "org/data";
+  f.filename = "sub/part.json";
+  f.what = "dataset 'org/data'";
+  f.max_bytes = 5;
+  auto big = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("dataset 'org/data' sub/part.json is larger than the download cap of 5 bytes"),
+            std::string::npos)
+      << big.error().message;
+  EXPECT_EQ(files_in(cache_ / "datasets--org--data" / "blobs"), 0u) << "the partial download is removed";
+  f.repo_id = "org/missing";
+  EXPECT_FALSE(resolve_hub_file(f, HubEnvironment::from_env()));
+  EXPECT_EQ(files_in(cache_ / "datasets--org--missing" / "blobs"), 0u) << "a 404 body is not kept";
+
+  // The hub's Parquet export lives at revision refs/convert/parquet, %2F-escaped in the URL.
+  f.repo_id = "org/data";
+  f.max_bytes = kDefaultHubMaxBytes;
+  f.revision = "refs/convert/parquet";
+  f.filename = "default/train/0000.parquet";
+  auto path = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(path) << path.error().message;
+  const fs::path repo = cache_ / "datasets--org--data";
+  EXPECT_EQ(*path, (repo / "snapshots" / kCommit / "default" / "train" / "0000.parquet").string());
+  EXPECT_EQ(testing::read_file((repo / "refs" / "refs" / "convert" / "parquet").string()), kCommit);
+  ::setenv("HF_HUB_OFFLINE", "1", 1);
+  core::reload_env_for_test();
+  auto offline = resolve_hub_file(f, HubEnvironment::from_env());
+  ASSERT_TRUE(offline) << offline.error().message;
+  EXPECT_EQ(*offline, *path);
+}
+
+TEST_F(Hub, AFileOffTheHubIsFetchedOnceToItsPath) {
+  const std::string path = (cache_ / "aiperf" / "datasets" / "spec_bench.jsonl").string();
+  const HubEnvironment env = HubEnvironment::from_env();
+  auto got = fetch_url_file(hub_.endpoint() + "/datasets/org/data/resolve/main/q.jsonl", path, "--public-dataset x", env);
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(*got, path);
+  EXPECT_EQ(testing::read_file(path), "[{\"id\":\"a\"}]");
+  EXPECT_EQ(hub_.last_auth(), "") << "HF_TOKEN goes to the hub only";
+  auto again = fetch_url_file(hub_.endpoint() + "/nowhere", path, "--public-dataset x", env);
+  ASSERT_TRUE(again) << "an existing file is not fetched again";
+  EXPECT_EQ(hub_.requests(), 1);
+  const std::string other = (cache_ / "aiperf" / "datasets" / "missing.jsonl").string();
+  auto missing = fetch_url_file(hub_.endpoint() + "/nowhere", other, "--public-dataset x", env);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("failed with HTTP 404; download it to " + other), std::string::npos)
+      << missing.error().message;
+  EXPECT_EQ(files_in(cache_ / "aiperf" / "datasets"), 1u) << "no partial file is left";
+  auto capped = fetch_url_file(hub_.endpoint() + "/datasets/org/data/resolve/main/q.jsonl", other, "--public-dataset x",
+                               env, 4);
+  ASSERT_FALSE(capped);
+  EXPECT_NE(capped.error().message.find("larger than 4 bytes"), std::string::npos) << capped.error().message;
+  HubEnvironment offline = env;
+  offline.offline = true;
+  auto off = fetch_url_file(hub_.endpoint() + "/x", other, "--public-dataset x", offline);
+  ASSERT_FALSE(off);
+  EXPECT_NE(off.error().message.find("HF_HUB_OFFLINE=1"), std::string::npos);
 }
 
 TEST_F(Hub, FollowsTheHubsRedirect) {

@@ -131,6 +131,19 @@ TEST(ControlClient, AnswersOverTheLimitFail) {
   EXPECT_NE(r.error().message.find("1000"), std::string::npos) << r.error().message;
   req.keep_body = false;
   EXPECT_TRUE(fetch_once(req)) << "a drained body has no limit";
+  // A body streamed through on_body (a download to disk) is capped by max_streamed_bytes.
+  size_t streamed = 0;
+  req.on_body = [&](std::string_view piece) { streamed += piece.size(); };
+  req.max_streamed_bytes = 4096;
+  EXPECT_TRUE(fetch_once(req)) << "exactly the cap passes";
+  EXPECT_EQ(streamed, 4096u);
+  req.max_streamed_bytes = 1000;
+  streamed = 0;
+  auto capped = fetch_once(req);
+  ASSERT_FALSE(capped);
+  EXPECT_EQ(capped.error().code, ErrorCode::kNetwork);
+  EXPECT_NE(capped.error().message.find("larger than 1000 bytes"), std::string::npos) << capped.error().message;
+  EXPECT_LE(streamed, 1000u) << "nothing past the cap reaches the sink";
 }
 
 TEST(ControlClient, OneClientReusesItsConnection) {
