@@ -207,6 +207,8 @@ Status validate(const BenchmarkConfig& c) {
   if (facts.media) {
     media::MediaOptions mo;
     mo.image.format = c.image_format;
+    mo.image.source = c.image_source;
+    mo.image.source_sampling = c.image_source_sampling;
     mo.image.width_mean = c.image_width_mean;
     mo.image.height_mean = c.image_height_mean;
     mo.audio.format = c.audio_format;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "media/encoders.h"
+#include "media/image_source.h"
 
 namespace servebench::media {
 
@@ -18,6 +20,18 @@ Status check_media_options(const MediaOptions& o) {
     return bad("--image-width-mean and --image-height-mean go together: give both (pixels)");
   if (im.width_mean > 16384 || im.height_mean > 16384)
     return bad("--image-width-mean/--image-height-mean: at most 16384 pixels");
+  if (im.source != "noise") {
+    if (auto st = parse_source_sampling(im.source_sampling); !st) return tl::unexpected(st.error());
+    if (im.source == "assets")
+      return bad("--image-source assets: servebench bundles no pictures; give noise or a directory of PNG/JPEG "
+                 "pictures");
+    std::error_code ec;
+    if (im.width_mean > 0 && !std::filesystem::is_directory(im.source, ec))
+      return bad(fmt::format("--image-source '{}': not a directory; give noise or a directory of PNG/JPEG pictures",
+                             im.source));
+  } else if (auto st = parse_source_sampling(im.source_sampling); !st) {
+    return tl::unexpected(st.error());
+  }
   const auto& au = o.audio;
   if (au.format != "wav" && au.format != "mp3")
     return bad(fmt::format("--audio-format '{}': expected wav or mp3", au.format));
@@ -54,10 +68,22 @@ Result<core::MediaPart> MediaGenerator::image() {
   const auto& o = options_.image;
   const int w = draw_positive(o.width_mean, o.width_stddev, 1);
   const int h = draw_positive(o.height_mean, o.height_stddev, 1);
-  std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
-  for (size_t i = 0; i < rgb.size(); i += 8) {
-    const uint64_t r = rng_();
-    for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+  std::vector<uint8_t> rgb;
+  if (o.source != "noise") {
+    if (!sources_) {
+      auto sampling = parse_source_sampling(o.source_sampling);
+      if (!sampling) return tl::unexpected(sampling.error());
+      auto set = ImageSourceSet::open(o.source, *sampling);
+      if (!set) return tl::unexpected(set.error());
+      sources_ = std::make_shared<ImageSourceSet>(std::move(*set));
+    }
+    rgb = sources_->next(w, h, rng_).rgb;
+  } else {
+    rgb.resize(static_cast<size_t>(w) * h * 3);
+    for (size_t i = 0; i < rgb.size(); i += 8) {
+      const uint64_t r = rng_();
+      for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+    }
   }
   std::string fmt_name = o.format;
   if (fmt_name == "random") fmt_name = (rng_() & 1) ? "jpeg" : "png";

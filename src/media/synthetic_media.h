@@ -1,5 +1,6 @@
 // Synthetic media for requests, generated before t0 from the run's seed: noise images (fresh
-// random pixels, never repeated, so a server cannot answer from a cache) and noise audio clips,
+// random pixels, never repeated, so a server cannot answer from a cache; or pictures of an
+// --image-source directory resized, media/image_source.h) and noise audio clips,
 // sizes and lengths drawn from normal distributions as AIPerf's --image-* and --audio-* flags,
 // and video clips as its --video-* flags (media/video_frames.h, media/video_encoder.h).
 //
@@ -7,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,6 +23,8 @@ struct ImageOptions {
   double height_mean = 0, height_stddev = 0;
   int batch_size = 1;                         // images per turn
   std::string format = "png";                 // png | jpeg | random
+  std::string source = "noise";               // noise | a directory of pictures (image_source.h)
+  std::string source_sampling = "random-with-replacement";  // image_source.h
   bool enabled() const { return width_mean > 0 && height_mean > 0 && batch_size > 0; }
 };
 
@@ -62,6 +66,8 @@ struct MediaOptions {
 Status check_media_options(const MediaOptions& o);
 Status check_video_options(const VideoOptions& o);
 
+class ImageSourceSet;
+
 class MediaGenerator {
  public:
   MediaGenerator(MediaOptions options, uint64_t seed);
@@ -76,6 +82,7 @@ class MediaGenerator {
 
   MediaOptions options_;
   std::mt19937_64 rng_;
+  std::shared_ptr<ImageSourceSet> sources_;  // --image-source DIR, opened on the first image
 };
 
 }  // namespace servebench::media
