@@ -25,4 +25,14 @@ Result<std::shared_ptr<const std::vector<core::MediaPart>>> file_turn_media(
   return std::shared_ptr<const std::vector<core::MediaPart>>(std::move(parts));
 }
 
+bool workload_sends_media(const load::WorkerSettings& settings) {
+  for (const auto& t : settings.requests)
+    if (t.input_images > 0) return true;
+  if (settings.sessions == nullptr) return false;
+  for (const auto& c : settings.sessions->conversations)
+    for (const auto& t : c.turns)
+      if (t.media && !t.media->empty()) return true;
+  return false;
+}
+
 }  // namespace servebench::app

@@ -89,6 +89,10 @@ TEST(FileMedia, PathsAreInlinedUrlsPassThroughAndTheMockDecodesThem) {
   ASSERT_EQ(by_parts.count(1), 1u);
   EXPECT_EQ(by_parts[1][0]["format"], "jpeg");
   EXPECT_EQ(by_parts[1][0]["width"], 30);
+  // The image rows apply without any --image-* flag: 2 + 1 images over the two rows.
+  const Json summary = Json::parse(read_file(r.artifact_dir + "/profile_export_aiperf.json"));
+  ASSERT_TRUE(summary.contains("num_images")) << "image metrics of a file with images";
+  EXPECT_DOUBLE_EQ(summary["num_images"]["avg"].get<double>(), 1.5);
 }
 
 TEST(FileMedia, MultiTurnRowsCarryTheirTurnsMedia) {
