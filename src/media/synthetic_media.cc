@@ -1,8 +1,10 @@
 #include "media/synthetic_media.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -64,11 +66,11 @@ int MediaGenerator::draw_positive(double mean, double stddev, int min) {
   return std::max(min, static_cast<int>(std::lround(v)));
 }
 
-Result<core::MediaPart> MediaGenerator::image() {
+Result<ImageJob> MediaGenerator::draw_image() {
   const auto& o = options_.image;
-  const int w = draw_positive(o.width_mean, o.width_stddev, 1);
-  const int h = draw_positive(o.height_mean, o.height_stddev, 1);
-  std::vector<uint8_t> rgb;
+  ImageJob job;
+  job.width = draw_positive(o.width_mean, o.width_stddev, 1);
+  job.height = draw_positive(o.height_mean, o.height_stddev, 1);
   if (o.source != "noise") {
     if (!sources_) {
       auto sampling = parse_source_sampling(o.source_sampling);
@@ -77,24 +79,60 @@ Result<core::MediaPart> MediaGenerator::image() {
       if (!set) return tl::unexpected(set.error());
       sources_ = std::make_shared<ImageSourceSet>(std::move(*set));
     }
-    rgb = sources_->next(w, h, rng_).rgb;
+    job.rgb = sources_->next(job.width, job.height, rng_).rgb;
   } else {
-    rgb.resize(static_cast<size_t>(w) * h * 3);
-    for (size_t i = 0; i < rgb.size(); i += 8) {
-      const uint64_t r = rng_();
-      for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+    job.noise_seed = rng_();  // the pixels are drawn from it where the image is encoded
+  }
+  job.format = o.format;
+  if (job.format == "random") job.format = (rng_() & 1) ? "jpeg" : "png";
+  return job;
+}
+
+Result<core::MediaPart> encode_image(ImageJob job) {
+  if (job.rgb.empty()) {
+    job.rgb.resize(static_cast<size_t>(job.width) * job.height * 3);
+    std::mt19937_64 noise(job.noise_seed);
+    for (size_t i = 0; i < job.rgb.size(); i += 8) {
+      const uint64_t r = noise();
+      for (size_t k = 0; k < 8 && i + k < job.rgb.size(); ++k) job.rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
     }
   }
-  std::string fmt_name = o.format;
-  if (fmt_name == "random") fmt_name = (rng_() & 1) ? "jpeg" : "png";
-  auto bytes = fmt_name == "png" ? encode_png(rgb, w, h) : encode_jpeg(rgb, w, h);
+  auto bytes = job.format == "png" ? encode_png(job.rgb, job.width, job.height)
+                                   : encode_jpeg(job.rgb, job.width, job.height);
   if (!bytes) return tl::unexpected(bytes.error());
   core::MediaPart p;
   p.kind = core::MediaKind::kImage;
-  p.format = fmt_name;
-  p.mime = "image/" + fmt_name;
+  p.format = job.format;
+  p.mime = "image/" + job.format;
   p.base64 = base64(*bytes);
   return p;
+}
+
+// A turn's images: drawn in order from the generator's stream (sizes, formats, pictures, noise
+// seeds), then encoded on up to `threads` threads; the bytes do not depend on the thread count.
+Result<std::vector<core::MediaPart>> MediaGenerator::images() {
+  std::vector<ImageJob> jobs;
+  for (int i = 0; i < options_.image.batch_size; ++i) {
+    auto job = draw_image();
+    if (!job) return tl::unexpected(job.error());
+    jobs.push_back(std::move(*job));
+  }
+  std::vector<Result<core::MediaPart>> parts(jobs.size(), make_error(ErrorCode::kInternal, "not encoded"));
+  const size_t threads = std::min<size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1)) < jobs.size();) parts[k] = encode_image(std::move(jobs[k]));
+  };
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  std::vector<core::MediaPart> out;
+  for (auto& p : parts) {
+    if (!p) return tl::unexpected(p.error());
+    out.push_back(std::move(*p));
+  }
+  return out;
 }
 
 Result<core::MediaPart> MediaGenerator::audio() {
@@ -125,11 +163,9 @@ Result<core::MediaPart> MediaGenerator::audio() {
 Result<std::vector<core::MediaPart>> MediaGenerator::next_turn() {
   std::vector<core::MediaPart> out;
   if (options_.image.enabled()) {
-    for (int i = 0; i < options_.image.batch_size; ++i) {
-      auto p = image();
-      if (!p) return tl::unexpected(p.error());
-      out.push_back(std::move(*p));
-    }
+    auto images_of_turn = images();
+    if (!images_of_turn) return tl::unexpected(images_of_turn.error());
+    out = std::move(*images_of_turn);
   }
   if (options_.audio.enabled()) {
     for (int i = 0; i < options_.audio.batch_size; ++i) {

@@ -4,7 +4,8 @@
 // sizes and lengths drawn from normal distributions as AIPerf's --image-* and --audio-* flags,
 // and video clips as its --video-* flags (media/video_frames.h, media/video_encoder.h).
 //
-// Thread safety: a MediaGenerator is used by one thread.
+// Thread safety: a MediaGenerator is used by one thread (it encodes a turn's images on helper
+// threads of its own; the bytes do not depend on how many).
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,17 @@ Status check_video_options(const VideoOptions& o);
 
 class ImageSourceSet;
 
+// One synthetic image drawn but not yet encoded: its size and format, and its pixels (a source
+// picture, resized) or the seed its noise pixels come from.
+struct ImageJob {
+  int width = 0, height = 0;
+  std::string format;
+  std::vector<uint8_t> rgb;  // empty: noise from noise_seed
+  uint64_t noise_seed = 0;
+};
+// Encodes a drawn image (thread-safe: touches nothing shared).
+Result<core::MediaPart> encode_image(ImageJob job);
+
 class MediaGenerator {
  public:
   MediaGenerator(MediaOptions options, uint64_t seed);
@@ -75,7 +87,8 @@ class MediaGenerator {
   Result<std::vector<core::MediaPart>> next_turn();
 
  private:
-  Result<core::MediaPart> image();
+  Result<ImageJob> draw_image();
+  Result<std::vector<core::MediaPart>> images();  // the turn's images, encoded on several threads
   Result<core::MediaPart> audio();
   Result<core::MediaPart> video();
   int draw_positive(double mean, double stddev, int min);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -147,6 +148,44 @@ TEST(ImageSource, GeneratorDrawsResizedSourcePictures) {
     colours.push_back(colour(*im));
   }
   EXPECT_EQ(colours, (std::vector<int>{0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace servebench::media
+
+namespace servebench::media {
+namespace {
+
+// A turn's images are encoded on several threads: the same seed still gives the same bytes, and
+// each image is what encode_image makes of its drawn job alone.
+TEST(ImageEncoding, ParallelEncodingKeepsTheSeedsBytes) {
+  MediaOptions o;
+  o.image.width_mean = 64;
+  o.image.height_mean = 48;
+  o.image.width_stddev = 10;
+  o.image.batch_size = 4;
+  o.image.format = "random";
+  MediaGenerator a(o, 9), b(o, 9);
+  std::set<std::string> distinct;
+  for (int turn = 0; turn < 3; ++turn) {
+    auto x = a.next_turn();
+    auto y = b.next_turn();
+    ASSERT_TRUE(x && y);
+    ASSERT_EQ(x->size(), 4u);
+    for (size_t i = 0; i < x->size(); ++i) {
+      EXPECT_EQ((*x)[i].base64, (*y)[i].base64);
+      distinct.insert((*x)[i].base64);
+    }
+  }
+  EXPECT_EQ(distinct.size(), 12u);  // noise never repeats
+  ImageJob job;
+  job.width = 5;
+  job.height = 4;
+  job.format = "png";
+  job.noise_seed = 42;
+  auto one = encode_image(job), two = encode_image(job);
+  ASSERT_TRUE(one && two);
+  EXPECT_EQ(one->base64, two->base64);
 }
 
 }  // namespace
