@@ -3,7 +3,7 @@
 // clip are written by tools servebench shares no code with (python3-PIL, Python's wave module);
 // inputs.json must carry exactly their bytes, and the mock's request record must show what it
 // decoded on the wire. Missing files and media for a type that takes none are one-line usage
-// errors naming the row.
+// errors naming the row. Also --image-source DIR end to end.
 #include <map>
 
 #include "integration/profile/harness.h"
@@ -116,6 +116,51 @@ TEST(FileMedia, MultiTurnRowsCarryTheirTurnsMedia) {
   for (const auto& s : sent)
     for (const auto& m : s["media"]) formats.push_back(m["format"].get<std::string>() + std::to_string(m["width"].get<int>()));
   EXPECT_EQ(formats, (std::vector<std::string>{"png50", "jpeg30", "png50"}));
+}
+
+// --image-source DIR end to end: three pictures written by PIL (red, green, blue), sent in
+// file-name order resized to the flags' size; PIL decodes inputs.json and reads their colours.
+TEST(ImageSource, DirectoryPicturesAreResizedAndSentInOrder) {
+  if (!have_pil()) GTEST_SKIP() << "needs python3-pil (scripts/setup.sh)";
+  const std::string dir = make_temp_dir("image-source");
+  fs::create_directories(dir + "/pics");
+  std::ofstream(dir + "/make.py") << R"PY(
+import sys
+from PIL import Image
+d = sys.argv[1]
+Image.new("RGB", (300, 200), (240, 10, 10)).save(d + "/a.png")
+Image.new("RGB", (64, 64), (10, 240, 10)).save(d + "/b.jpg", quality=95)
+Image.new("RGB", (7, 9), (10, 10, 240)).save(d + "/c.png")
+)PY";
+  ASSERT_EQ(run_process(dir, {"/usr/bin/python3", dir + "/make.py", dir + "/pics"}).exit_code, 0);
+  std::ofstream(dir + "/colours.py") << R"PY(
+import base64, io, json, sys
+from PIL import Image
+for s in json.load(open(sys.argv[1]))["data"]:
+    for body in s["payloads"]:
+        for part in body["messages"][-1]["content"]:
+            if part["type"] != "image_url": continue
+            im = Image.open(io.BytesIO(base64.b64decode(part["image_url"]["url"].split(",", 1)[1]))).convert("RGB")
+            r, g, b = im.getpixel((im.size[0] // 2, im.size[1] // 2))
+            print(im.size[0], im.size[1], "rgb"[[r, g, b].index(max(r, g, b))])
+)PY";
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "1"}));
+  auto r = run_profile(dir, {"-m", "mock-model", "-u", mock.url(), "--tokenizer", "simple", "--isl", "8", "--osl", "2",
+                             "--request-count", "2", "--num-dataset-entries", "2", "--concurrency", "1",
+                             "--dataset-sampling-strategy", "sequential", "--image-width-mean", "40",
+                             "--image-height-mean", "20", "--image-batch-size", "2", "--image-source", dir + "/pics",
+                             "--image-source-sampling", "sequential-cycle"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const Proc p = run_process(dir, {"/usr/bin/python3", dir + "/colours.py", r.artifact_dir + "/inputs.json"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_EQ(p.out, "40 20 r\n40 20 g\n40 20 b\n40 20 r\n");  // a.png, b.jpg, c.png, then a.png again
+  auto bad = run_profile(dir, {"-m", "mock-model", "-u", "http://127.0.0.1:9", "--image-width-mean", "8",
+                               "--image-height-mean", "8", "--image-source", dir + "/none"}, 10);
+  EXPECT_EQ(bad.exit_code, 2) << bad.stderr_text;
+  EXPECT_NE(bad.stderr_text.find("--image-source '" + dir + "/none': not a directory"), std::string::npos)
+      << bad.stderr_text;
 }
 
 TEST(FileMedia, MissingFilesAndMediaForTextTypesAreOneLineUsageErrors) {
