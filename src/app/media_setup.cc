@@ -12,6 +12,8 @@ media::MediaOptions media_options(const config::BenchmarkConfig& cfg) {
   o.image.height_stddev = cfg.image_height_stddev;
   o.image.batch_size = static_cast<int>(cfg.image_batch_size);
   o.image.format = cfg.image_format;
+  o.image.source = cfg.image_source;
+  o.image.source_sampling = cfg.image_source_sampling;
   o.audio.length_mean_s = cfg.audio_length_mean_s;
   o.audio.length_stddev_s = cfg.audio_length_stddev_s;
   o.audio.sample_rates_khz = cfg.audio_sample_rates_khz;

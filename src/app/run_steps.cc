@@ -11,6 +11,7 @@
 #include "app/agentic_setup.h"
 #include "app/artifact_dir.h"
 #include "app/fd_budget.h"
+#include "app/file_media_setup.h"
 #include "app/load_setup.h"
 #include "app/parity_setup.h"
 #include "app/rankings_workload.h"
@@ -274,7 +275,7 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   ctx.endpoint_type = cfg.endpoint_type;
   ctx.capabilities = spec_of(cfg).capabilities;
   // Media metrics (audio usage, ...) apply only when media are sent.
-  if (!cfg.media_enabled()) ctx.capabilities &= ~core::kCapMedia;
+  if (!cfg.media_enabled() && !workload_sends_media(settings)) ctx.capabilities &= ~core::kCapMedia;
   ctx.metrics_title = std::string(spec_of(cfg).metrics_title);
   ctx.streaming = cfg.streaming;
   ctx.fixed_schedule = work.fixed_offsets_ns != nullptr;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/file_media_setup.h"
 #include "app/media_setup.h"
 #include "app/chat_template_isl.h"
 #include "app/system_prompt.h"
@@ -422,6 +423,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
                                        file->format == dataset::FileFormat::kBasetenTrace;
   bool dropped_sharegpt_turns = false;
   std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
+  media::FileMediaResolver media_files(cfg.input_file);
   for (const auto& conv : workload->conversations) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     load::SessionTemplate s;
@@ -444,6 +446,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
       st.recorded_ns = core::ms_to_ns_or_absent(t.recorded_t_ms);
       st.prefix_hit_blocks = t.prefix_hit_blocks;
       st.prefix_total_blocks = t.prefix_total_blocks;
+      auto media = file_turn_media(cfg, &media_files, t.media);
+      if (!media) return tl::unexpected(media.error());
+      st.media = std::move(*media);
       for (const auto& [role, text] : t.lead_messages) st.lead.push_back({role, text});
       if (!t.payload_json.empty()) {
         st.body = t.payload_json;

@@ -205,9 +205,13 @@ Status validate(const BenchmarkConfig& c) {
   facts.server_token_count = c.use_server_token_count;
   facts.media = c.media_enabled() || c.image_width_mean > 0 || c.image_height_mean > 0 ||
                 c.video_width > 0 || c.video_height > 0;
+  facts.media_audio = c.audio_length_mean_s > 0;
+  facts.media_video = c.video_width > 0 || c.video_height > 0;
   if (facts.media) {
     media::MediaOptions mo;
     mo.image.format = c.image_format;
+    mo.image.source = c.image_source;
+    mo.image.source_sampling = c.image_source_sampling;
     mo.image.width_mean = c.image_width_mean;
     mo.image.height_mean = c.image_height_mean;
     mo.audio.format = c.audio_format;

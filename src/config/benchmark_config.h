@@ -110,6 +110,8 @@ struct BenchmarkConfig {
   double image_height_mean = 0, image_height_stddev = 0;  // --image-height-mean/-stddev (px)
   int64_t image_batch_size = 1;                           // --image-batch-size/--batch-size-image
   std::string image_format = "png";                       // --image-format png|jpeg|random
+  std::string image_source = "noise";                     // --image-source noise|DIR
+  std::string image_source_sampling = "random-with-replacement";  // --image-source-sampling
   double audio_length_mean_s = 0, audio_length_stddev_s = 0;  // --audio-length-mean/-stddev
   std::vector<double> audio_sample_rates_khz = {16.0};        // --audio-sample-rates
   std::vector<int64_t> audio_depths = {16};                   // --audio-depths (bits)

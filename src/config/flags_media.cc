@@ -67,6 +67,14 @@ void add_media_flags(std::vector<FlagSpec>* out) {
                             "/input/image/batch_size"));
   out->push_back(string_flag("--image-format", "Image encoding: png, jpeg or random",
                              &C::image_format, false, "/input/image/format"));
+  out->push_back(string_flag("--image-source",
+                             "Pictures of synthetic images: noise (random pixels) or a directory of PNG/JPEG "
+                             "pictures, each resized to the drawn size",
+                             &C::image_source, false, "/input/image/source"));
+  out->push_back(string_flag("--image-source-sampling",
+                             "Which --image-source picture next: random-with-replacement, shuffle-cycle or "
+                             "sequential-cycle",
+                             &C::image_source_sampling, false, "/input/image/source_sampling"));
   out->push_back(double_flag("--audio-length-mean", "--audio-length-mean",
                              "Mean length of synthetic audio clips in seconds (0 = no audio)",
                              &C::audio_length_mean_s, "seconds", Bound::kNonNegative,

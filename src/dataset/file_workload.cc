@@ -137,6 +137,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.tools_json = t.tools_json;
       w.payload_json = t.payload_json;
       w.extra_json = t.extra_json;
+      w.media = t.media;
       w.max_output_tokens = t.output_length;
       w.timestamp_ms = t.timestamp_ms;
       w.delay_ms = t.delay_ms;

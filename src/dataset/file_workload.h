@@ -26,6 +26,7 @@ namespace servebench::dataset {
 struct WorkloadTurn {
   std::string text;               // user text (texts joined with " ", AIPerf's ISL rule)
   std::string role = "user";
+  std::vector<FileMedia> media;   // the row's media inputs, unresolved (media/file_media.h)
   std::string messages_json;      // verbatim message array (mooncake `messages`)
   std::string tools_json;
   std::string payload_json;       // verbatim request body (raw_payload, inputs_json, mooncake payload)

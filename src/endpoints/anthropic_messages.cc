@@ -7,7 +7,9 @@
 //   {"messages":[{"role":"user","content":".."},{"role":"assistant","content":".."},..],
 //    "model":..,"stream":..,"system":"<system prompt>","max_tokens":N,<extras>}
 // System messages become the top-level `system` (joined by "\n"; only when there is one);
-// every other message keeps its role and text. `max_tokens` is required by the API: the turn's
+// every other message keeps its role and text; the turn's images go with its last message as
+// `image` blocks with a base64 (or url) `source` (media_parts.h); audio and video are refused
+// before t0. `max_tokens` is required by the API: the turn's
 // count, or kDefaultMaxTokens when the turn does not ask for one (AIPerf's default).
 //
 // Credentials: --api-key goes out as `x-api-key: <key>` with `anthropic-version: 2023-06-01`,
@@ -15,6 +17,7 @@
 #include "endpoints/anthropic_parser.h"
 #include "endpoints/chatlike_body.h"
 #include "endpoints/json_text.h"
+#include "endpoints/media_parts.h"
 #include "endpoints/registry.h"
 
 namespace servebench::endpoints {
@@ -49,14 +52,19 @@ class MessagesEndpoint final : public ChatlikeEndpoint {
   static void append_messages(const TurnPayload& turn, std::string* out) {
     out->push_back('[');
     bool first = true;
-    for (const Message& m : turn.messages) {
+    for (size_t i = 0; i < turn.messages.size(); ++i) {
+      const Message& m = turn.messages[i];
       if (m.role == "system") continue;
       if (!first) out->push_back(',');
       first = false;
       out->append("{\"role\":");
       append_json_string(m.role.empty() ? "user" : m.role, out);
       out->append(",\"content\":");
-      append_json_string(m.content, out);
+      if (i + 1 == turn.messages.size() && !turn.media.empty()) {
+        append_anthropic_content_parts(m.content, turn.media, out);
+      } else {
+        append_json_string(m.content, out);
+      }
       out->push_back('}');
     }
     out->push_back(']');
@@ -73,7 +81,7 @@ std::vector<std::string> anthropic_credentials(std::string_view api_key) {
 const EndpointSpec kMessagesSpec{
     .name = "messages",
     .default_path = "/v1/messages",
-    .capabilities = core::kTextGenerationCaps,
+    .capabilities = core::kTextGenerationCaps | core::kCapMedia,
     .metrics_title = "LLM Metrics",
     .artifact_name = "openai-messages",
     .batches_texts = false,
@@ -81,6 +89,10 @@ const EndpointSpec kMessagesSpec{
     .make_parser = &make_anthropic_parser,
     .check = nullptr,
     .credential_headers = &anthropic_credentials,
+    .refuses_media = [](core::MediaKind kind) -> const char* {
+      return kind == core::MediaKind::kImage ? nullptr
+                                             : "the Anthropic Messages API takes images only, no audio or video";
+    },
 };
 
 const EndpointRegistrar kRegistrar{kMessagesSpec};

@@ -9,10 +9,13 @@
 // System messages (a shared system prompt) stay messages of their own; every other message of
 // the turn becomes one text of a single user message, as AIPerf renders a turn: its content is
 // the string when there is one text, else a list of {"type":"text","text":..} parts (the
-// --batch-size texts, after a user context when there is one).
+// --batch-size texts, after a user context when there is one). With media (multimodal
+// embedders) the content is always a list: the text parts, then the turn's media in OpenAI
+// chat's shape (media_parts.h).
 #include "endpoints/chatlike_body.h"
 #include "endpoints/embeddings_parser.h"
 #include "endpoints/json_text.h"
+#include "endpoints/media_parts.h"
 #include "endpoints/registry.h"
 
 namespace servebench::endpoints {
@@ -34,7 +37,8 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
     std::string out;
     out.reserve(bytes);
     BodyWriter w(extras_, turn_extras(turn), &out);
-    if (w.begin("messages")) append_messages(turn.messages, &out);
+    for (const core::MediaPart& m : turn.media) bytes += m.base64.size() + m.url.size() + 64;
+    if (w.begin("messages")) append_messages(turn.messages, turn.media, &out);
     if (w.begin("model")) {
       if (turn.model.empty()) {
         out.append(default_model_json_);
@@ -48,7 +52,8 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
   }
 
  private:
-  static void append_messages(const std::vector<Message>& messages, std::string* out) {
+  static void append_messages(const std::vector<Message>& messages,
+                              const std::vector<core::MediaPart>& media, std::string* out) {
     out->push_back('[');
     bool first = true;
     size_t texts = 0;
@@ -62,6 +67,13 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
       } else {
         ++texts;
       }
+    }
+    if (!media.empty()) {
+      if (!first) out->push_back(',');
+      out->append("{\"role\":\"user\",\"content\":");
+      append_multimodal_content(messages, media, out);
+      out->append("}]");
+      return;
     }
     if (texts > 0) {
       if (!first) out->push_back(',');
@@ -86,6 +98,28 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
     out->push_back(']');
   }
 
+  // The user message's text parts, then its media parts (OpenAI chat's shape).
+  static void append_multimodal_content(const std::vector<Message>& messages,
+                                        const std::vector<core::MediaPart>& media, std::string* out) {
+    std::string parts;
+    append_openai_content_parts({}, media, &parts);  // "[<media parts>]"
+    out->push_back('[');
+    bool first = true;
+    for (const Message& m : messages) {
+      if (m.role == "system" || m.content.empty()) continue;
+      if (!first) out->push_back(',');
+      first = false;
+      out->append("{\"type\":\"text\",\"text\":");
+      append_json_string(m.content, out);
+      out->push_back('}');
+    }
+    if (parts.size() > 2) {
+      if (!first) out->push_back(',');
+      out->append(parts, 1, parts.size() - 2);
+    }
+    out->push_back(']');
+  }
+
   BodyExtras extras_;
   std::string default_model_json_;
 };
@@ -103,7 +137,7 @@ Status check_chat_embeddings_options(const OptionFacts& facts) {
 const EndpointSpec kChatEmbeddingsSpec{
     .name = "chat_embeddings",
     .default_path = "/v1/embeddings",
-    .capabilities = core::kCapTokenizesInput,
+    .capabilities = core::kCapTokenizesInput | core::kCapMedia,
     .metrics_title = "Embeddings Metrics",
     .artifact_name = "openai-chat_embeddings",
     .batches_texts = true,

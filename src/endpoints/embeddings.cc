@@ -10,6 +10,7 @@
 #include "endpoints/embeddings.h"
 #include "endpoints/embeddings_parser.h"
 #include "endpoints/json_text.h"
+#include "endpoints/media_parts.h"
 #include "endpoints/registry.h"
 
 namespace servebench::endpoints {
@@ -30,6 +31,7 @@ class EmbeddingsEndpoint final : public Endpoint {
         turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t bytes = default_model_json_.size() + 64;
     for (const Message& m : turn.messages) bytes += m.content.size() + 8;
+    for (const core::MediaPart& m : turn.media) bytes += m.base64.size() + m.url.size() + 48;
     std::string out;
     out.reserve(bytes);
     out.push_back('{');
@@ -43,9 +45,16 @@ class EmbeddingsEndpoint final : public Endpoint {
       if (!first) out.push_back(',');
       first = false;
       out.append("\"input\":[");
-      for (size_t i = 0; i < turn.messages.size(); ++i) {
-        if (i) out.push_back(',');
-        append_json_string(turn.messages[i].content, &out);
+      if (turn.media.empty()) {
+        for (size_t i = 0; i < turn.messages.size(); ++i) {
+          if (i) out.push_back(',');
+          append_json_string(turn.messages[i].content, &out);
+        }
+      } else {  // nim_embeddings with images (media_parts.h)
+        std::vector<std::string_view> texts;
+        for (const Message& m : turn.messages)
+          if (!m.content.empty()) texts.push_back(m.content);
+        append_nim_embedding_inputs(texts, turn.media, &out);
       }
       out.push_back(']');
     }

@@ -113,6 +113,8 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
                                 type + "' takes none (media types: " +
                                 type_names(core::kCapMedia) + "); drop them"));
   }
+  if (facts.media && facts.media_audio) SB_TRY(check_media_kind(spec, core::MediaKind::kAudio, "--audio-*"));
+  if (facts.media && facts.media_video) SB_TRY(check_media_kind(spec, core::MediaKind::kVideo, "--video-*"));
   if (facts.download_video && !spec.has(core::kCapPolls)) {
     return tl::unexpected(usage("--download-video-content: endpoint type '" + type +
                                 "' has no video job to download; drop it (video types: " +
@@ -123,6 +125,16 @@ Status check_options(const EndpointSpec& spec, const OptionFacts& facts) {
   }
   if (spec.check != nullptr) return spec.check(facts);
   return {};
+}
+
+Status check_media_kind(const EndpointSpec& spec, core::MediaKind kind, std::string_view source) {
+  const char* reason = !spec.has(core::kCapMedia) ? "takes no media inputs"
+                       : spec.refuses_media != nullptr ? spec.refuses_media(kind)
+                                                       : nullptr;
+  if (reason == nullptr) return {};
+  const char* what = kind == core::MediaKind::kImage ? "images" : kind == core::MediaKind::kAudio ? "audio" : "video";
+  return tl::unexpected(usage(std::string(source) + ": endpoint type '" + std::string(spec.name) + "' refuses " +
+                              what + " (" + reason + "); drop them or use --endpoint-type chat"));
 }
 
 std::vector<std::string> credential_headers(std::string_view type, std::string_view api_key) {

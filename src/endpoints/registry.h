@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/capabilities.h"
+#include "core/media_part.h"
 #include "core/result.h"
 #include "endpoints/endpoint.h"
 
@@ -42,6 +43,8 @@ struct OptionFacts {
   bool download_video = false;  // --download-video-content
   bool per_chunk_usage = false;  // --per-chunk-usage
   bool server_token_count = false;  // --use-server-token-count
+  bool media_audio = false;     // synthetic audio asked for (--audio-length-mean)
+  bool media_video = false;     // synthetic video asked for (--video-width/--video-height)
 };
 
 struct EndpointSpec {
@@ -65,6 +68,10 @@ struct EndpointSpec {
   // The request's Content-Type ("" = application/json), e.g. multipart/form-data with the
   // boundary the renderer writes.
   std::string_view content_type = {};
+  // A kCapMedia type that takes only some media kinds: why it refuses `kind` (one clause, e.g.
+  // "the Anthropic Messages API takes images only, no audio or video"), or null when it takes
+  // it. Null function: every kind.
+  const char* (*refuses_media)(core::MediaKind kind) = nullptr;
 
   bool has(core::Capability c) const { return core::has_capability(capabilities, c); }
 };
@@ -94,6 +101,10 @@ std::string type_names(core::Capabilities caps = core::kCapNone, std::string_vie
 // the spec's own check. Warm-up applies to every type.
 // Errors are usage errors naming the flag and the types that accept it (one line).
 Status check_options(const EndpointSpec& spec, const OptionFacts& facts);
+
+// Whether `spec` takes media of `kind`: kCapMedia and not refused by refuses_media. The error
+// (kInvalidArgument, one line) is "<source>: endpoint type '<name>' <reason>; ...".
+Status check_media_kind(const EndpointSpec& spec, core::MediaKind kind, std::string_view source);
 
 // The headers that send `api_key` to a server of `type`: the spec's credential_headers, or
 // "Authorization: Bearer <key>" (also for an unknown type). None for an empty key.

@@ -31,6 +31,24 @@ Status write_file(const std::string& path, const std::string& content) {
   return {};
 }
 
+// Writes what `produce` hands its sink to `path`, piece by piece.
+template <class Produce>
+Status stream_file(const std::string& path, Produce produce) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) {
+    return make_error(ErrorCode::kIo, fmt::format("cannot write {}: {} (check --artifact-dir)",
+                                                  path, std::strerror(errno)));
+  }
+  bool ok = true;
+  const std::function<void(std::string_view)> sink = [&](std::string_view piece) {
+    ok &= std::fwrite(piece.data(), 1, piece.size(), f) == piece.size();
+  };
+  produce(sink);
+  ok &= std::fclose(f) == 0;
+  if (!ok) return make_error(ErrorCode::kIo, fmt::format("cannot write {}", path));
+  return {};
+}
+
 std::string sanitize_component(std::string s) {
   for (char& c : s) {
     if (c == '/' || c == '\\' || c == ' ' || c == ':') c = '_';
@@ -170,10 +188,12 @@ Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const Run
     }
   }
 
-  if (!context.inputs.empty()) {
-    if (auto st = emit(names.inputs, render_inputs_json(context.inputs), "Inputs Export"); !st) {
+  if (!context.inputs.empty()) {  // streamed: no whole-file copy of every body
+    const std::string p = path(names.inputs);
+    if (auto st = stream_file(p, [&](const auto& sink) { write_inputs_json(context.inputs, sink); }); !st)
       return tl::unexpected(st.error());
-    }
+    outcome.files.push_back(p);
+    shown_paths.emplace_back("Inputs Export", p);
   }
 
   ConsoleInput ci;

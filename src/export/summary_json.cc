@@ -178,30 +178,38 @@ std::string render_summary_json(const JsonInput& in) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string render_inputs_json(const std::vector<InputSession>& sessions) {
+void write_inputs_json(const std::vector<InputSession>& sessions,
+                       const std::function<void(std::string_view)>& sink) {
   // Each payload is written as the exact bytes that were sent (only registered secret literals
   // are replaced), so inputs.json replays byte for byte. A payload that is not JSON is kept as a
   // string. The layout around the payloads follows json::dump(2).
-  std::string out = "{\n  \"data\": [";
+  sink("{\n  \"data\": [");
+  std::string head;
   for (size_t i = 0; i < sessions.size(); ++i) {
     const InputSession& s = sessions[i];
-    out += i ? ",\n    {\n      \"session_id\": " : "\n    {\n      \"session_id\": ";
-    append_json_string(&out, s.session_id);
-    out += ",\n      \"payloads\": [";
+    head = i ? ",\n    {\n      \"session_id\": " : "\n    {\n      \"session_id\": ";
+    append_json_string(&head, s.session_id);
+    head += ",\n      \"payloads\": [";
+    sink(head);
     for (size_t k = 0; k < s.payloads_json.size(); ++k) {
-      out += k ? ",\n        " : "\n        ";
+      sink(k ? ",\n        " : "\n        ");
       std::string body = scrub_secrets(s.payloads_json[k]);
       if (json::accept(body)) {
-        out += body;
+        sink(body);
       } else {
         // Not JSON (a multipart form): a string. Bytes that are not UTF-8 (an uploaded image)
         // become U+FFFD, so the file stays valid JSON.
-        out += json(body).dump(-1, ' ', false, json::error_handler_t::replace);
+        sink(json(body).dump(-1, ' ', false, json::error_handler_t::replace));
       }
     }
-    out += s.payloads_json.empty() ? "]\n    }" : "\n      ]\n    }";
+    sink(s.payloads_json.empty() ? "]\n    }" : "\n      ]\n    }");
   }
-  out += sessions.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  sink(sessions.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+std::string render_inputs_json(const std::vector<InputSession>& sessions) {
+  std::string out;
+  write_inputs_json(sessions, [&out](std::string_view piece) { out.append(piece); });
   return out;
 }
 

@@ -14,7 +14,9 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "export/artifacts.h"
@@ -49,6 +51,10 @@ std::string render_timeslices_json(const RunContext& context,
 // embedded byte for byte as sent (registered secret literals excepted, core/secrets.h); a
 // payload that is not valid JSON is kept as a string.
 std::string render_inputs_json(const std::vector<InputSession>& sessions);
+// The same text handed to `sink` piece by piece (the artifact writer streams it to the file:
+// with media the bodies add up to gigabytes, and a whole-file string would be one more copy).
+void write_inputs_json(const std::vector<InputSession>& sessions,
+                       const std::function<void(std::string_view)>& sink);
 
 // Formats wall ns as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00" (UTC).
 std::string format_wall_time(int64_t wall_ns);

@@ -1,11 +1,15 @@
 #include "media/synthetic_media.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <filesystem>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "media/encoders.h"
+#include "media/image_source.h"
 
 namespace servebench::media {
 
@@ -18,6 +22,18 @@ Status check_media_options(const MediaOptions& o) {
     return bad("--image-width-mean and --image-height-mean go together: give both (pixels)");
   if (im.width_mean > 16384 || im.height_mean > 16384)
     return bad("--image-width-mean/--image-height-mean: at most 16384 pixels");
+  if (im.source != "noise") {
+    if (auto st = parse_source_sampling(im.source_sampling); !st) return tl::unexpected(st.error());
+    if (im.source == "assets")
+      return bad("--image-source assets: servebench bundles no pictures; give noise or a directory of PNG/JPEG "
+                 "pictures");
+    std::error_code ec;
+    if (im.width_mean > 0 && !std::filesystem::is_directory(im.source, ec))
+      return bad(fmt::format("--image-source '{}': not a directory; give noise or a directory of PNG/JPEG pictures",
+                             im.source));
+  } else if (auto st = parse_source_sampling(im.source_sampling); !st) {
+    return tl::unexpected(st.error());
+  }
   const auto& au = o.audio;
   if (au.format != "wav" && au.format != "mp3")
     return bad(fmt::format("--audio-format '{}': expected wav or mp3", au.format));
@@ -50,25 +66,73 @@ int MediaGenerator::draw_positive(double mean, double stddev, int min) {
   return std::max(min, static_cast<int>(std::lround(v)));
 }
 
-Result<core::MediaPart> MediaGenerator::image() {
+Result<ImageJob> MediaGenerator::draw_image() {
   const auto& o = options_.image;
-  const int w = draw_positive(o.width_mean, o.width_stddev, 1);
-  const int h = draw_positive(o.height_mean, o.height_stddev, 1);
-  std::vector<uint8_t> rgb(static_cast<size_t>(w) * h * 3);
-  for (size_t i = 0; i < rgb.size(); i += 8) {
-    const uint64_t r = rng_();
-    for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+  ImageJob job;
+  job.width = draw_positive(o.width_mean, o.width_stddev, 1);
+  job.height = draw_positive(o.height_mean, o.height_stddev, 1);
+  if (o.source != "noise") {
+    if (!sources_) {
+      auto sampling = parse_source_sampling(o.source_sampling);
+      if (!sampling) return tl::unexpected(sampling.error());
+      auto set = ImageSourceSet::open(o.source, *sampling);
+      if (!set) return tl::unexpected(set.error());
+      sources_ = std::make_shared<ImageSourceSet>(std::move(*set));
+    }
+    job.rgb = sources_->next(job.width, job.height, rng_).rgb;
+  } else {
+    job.noise_seed = rng_();  // the pixels are drawn from it where the image is encoded
   }
-  std::string fmt_name = o.format;
-  if (fmt_name == "random") fmt_name = (rng_() & 1) ? "jpeg" : "png";
-  auto bytes = fmt_name == "png" ? encode_png(rgb, w, h) : encode_jpeg(rgb, w, h);
+  job.format = o.format;
+  if (job.format == "random") job.format = (rng_() & 1) ? "jpeg" : "png";
+  return job;
+}
+
+Result<core::MediaPart> encode_image(ImageJob job) {
+  if (job.rgb.empty()) {
+    job.rgb.resize(static_cast<size_t>(job.width) * job.height * 3);
+    std::mt19937_64 noise(job.noise_seed);
+    for (size_t i = 0; i < job.rgb.size(); i += 8) {
+      const uint64_t r = noise();
+      for (size_t k = 0; k < 8 && i + k < job.rgb.size(); ++k) job.rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+    }
+  }
+  auto bytes = job.format == "png" ? encode_png(job.rgb, job.width, job.height)
+                                   : encode_jpeg(job.rgb, job.width, job.height);
   if (!bytes) return tl::unexpected(bytes.error());
   core::MediaPart p;
   p.kind = core::MediaKind::kImage;
-  p.format = fmt_name;
-  p.mime = "image/" + fmt_name;
+  p.format = job.format;
+  p.mime = "image/" + job.format;
   p.base64 = base64(*bytes);
   return p;
+}
+
+// A turn's images: drawn in order from the generator's stream (sizes, formats, pictures, noise
+// seeds), then encoded on up to `threads` threads; the bytes do not depend on the thread count.
+Result<std::vector<core::MediaPart>> MediaGenerator::images() {
+  std::vector<ImageJob> jobs;
+  for (int i = 0; i < options_.image.batch_size; ++i) {
+    auto job = draw_image();
+    if (!job) return tl::unexpected(job.error());
+    jobs.push_back(std::move(*job));
+  }
+  std::vector<Result<core::MediaPart>> parts(jobs.size(), make_error(ErrorCode::kInternal, "not encoded"));
+  const size_t threads = std::min<size_t>(jobs.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1)) < jobs.size();) parts[k] = encode_image(std::move(jobs[k]));
+  };
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  std::vector<core::MediaPart> out;
+  for (auto& p : parts) {
+    if (!p) return tl::unexpected(p.error());
+    out.push_back(std::move(*p));
+  }
+  return out;
 }
 
 Result<core::MediaPart> MediaGenerator::audio() {
@@ -99,11 +163,9 @@ Result<core::MediaPart> MediaGenerator::audio() {
 Result<std::vector<core::MediaPart>> MediaGenerator::next_turn() {
   std::vector<core::MediaPart> out;
   if (options_.image.enabled()) {
-    for (int i = 0; i < options_.image.batch_size; ++i) {
-      auto p = image();
-      if (!p) return tl::unexpected(p.error());
-      out.push_back(std::move(*p));
-    }
+    auto images_of_turn = images();
+    if (!images_of_turn) return tl::unexpected(images_of_turn.error());
+    out = std::move(*images_of_turn);
   }
   if (options_.audio.enabled()) {
     for (int i = 0; i < options_.audio.batch_size; ++i) {

@@ -1,12 +1,15 @@
 // Synthetic media for requests, generated before t0 from the run's seed: noise images (fresh
-// random pixels, never repeated, so a server cannot answer from a cache) and noise audio clips,
+// random pixels, never repeated, so a server cannot answer from a cache; or pictures of an
+// --image-source directory resized, media/image_source.h) and noise audio clips,
 // sizes and lengths drawn from normal distributions as AIPerf's --image-* and --audio-* flags,
 // and video clips as its --video-* flags (media/video_frames.h, media/video_encoder.h).
 //
-// Thread safety: a MediaGenerator is used by one thread.
+// Thread safety: a MediaGenerator is used by one thread (it encodes a turn's images on helper
+// threads of its own; the bytes do not depend on how many).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,6 +24,8 @@ struct ImageOptions {
   double height_mean = 0, height_stddev = 0;
   int batch_size = 1;                         // images per turn
   std::string format = "png";                 // png | jpeg | random
+  std::string source = "noise";               // noise | a directory of pictures (image_source.h)
+  std::string source_sampling = "random-with-replacement";  // image_source.h
   bool enabled() const { return width_mean > 0 && height_mean > 0 && batch_size > 0; }
 };
 
@@ -62,6 +67,19 @@ struct MediaOptions {
 Status check_media_options(const MediaOptions& o);
 Status check_video_options(const VideoOptions& o);
 
+class ImageSourceSet;
+
+// One synthetic image drawn but not yet encoded: its size and format, and its pixels (a source
+// picture, resized) or the seed its noise pixels come from.
+struct ImageJob {
+  int width = 0, height = 0;
+  std::string format;
+  std::vector<uint8_t> rgb;  // empty: noise from noise_seed
+  uint64_t noise_seed = 0;
+};
+// Encodes a drawn image (thread-safe: touches nothing shared).
+Result<core::MediaPart> encode_image(ImageJob job);
+
 class MediaGenerator {
  public:
   MediaGenerator(MediaOptions options, uint64_t seed);
@@ -69,13 +87,15 @@ class MediaGenerator {
   Result<std::vector<core::MediaPart>> next_turn();
 
  private:
-  Result<core::MediaPart> image();
+  Result<ImageJob> draw_image();
+  Result<std::vector<core::MediaPart>> images();  // the turn's images, encoded on several threads
   Result<core::MediaPart> audio();
   Result<core::MediaPart> video();
   int draw_positive(double mean, double stddev, int min);
 
   MediaOptions options_;
   std::mt19937_64 rng_;
+  std::shared_ptr<ImageSourceSet> sources_;  // --image-source DIR, opened on the first image
 };
 
 }  // namespace servebench::media

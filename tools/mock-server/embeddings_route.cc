@@ -7,6 +7,7 @@
 
 #include "core/rng.h"
 #include "json_line.h"
+#include "media_shapes.h"
 #include "session.h"
 
 namespace servebench::mock {
@@ -24,7 +25,16 @@ Status add_input(element v, const TokenCounter& counter, EmbeddingsRequest* out)
   if (v.is_string()) {
     const std::string_view text = v.get_string().value_unsafe();
     out->input_keys.push_back(core::fnv1a64(text));
-    out->prompt_tokens += counter.count(text);
+    if (text.find("<img src='") == std::string_view::npos) {
+      out->prompt_tokens += counter.count(text);
+      return core::ok_status();
+    }
+    // NIM's multimodal input: the text outside the <img> tags is counted, the images decoded.
+    if (auto st = collect_img_tags(text, &out->media); !st) return st;
+    std::string words(text);
+    for (size_t at; (at = words.find("<img src='")) != std::string::npos;)
+      words.erase(at, words.find("'/>", at) + 3 - at);
+    out->prompt_tokens += counter.count(words);
     return core::ok_status();
   }
   if (v.is_array()) {
@@ -71,6 +81,7 @@ Status add_messages(element messages, const TokenCounter& counter, EmbeddingsReq
     simdjson::dom::array parts;
     if (content.get_array().get(parts) != simdjson::SUCCESS)
       return tl::unexpected(bad("a message 'content' must be a string or a list of parts"));
+    if (auto st = collect_content_media(MediaApi::kChat, content, &out->media); !st) return st;
     for (element part : parts) {
       element text;
       if (part.is_object() && part["text"].get(text) == simdjson::SUCCESS && text.is_string()) {
@@ -188,6 +199,7 @@ void Session::handle_embeddings() {
         .num("dimensions", parsed->dimensions)
         .num("prompt_tokens", parsed->prompt_tokens)
         .str("input_type", parsed->input_type)
+        .raw("media", media_json(parsed->media))
         .str("x_request_id", g.x_request_id)
         .str("fault", fault_kind_name(g.fault))
         .str("id", g.head.id);

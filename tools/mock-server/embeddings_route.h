@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "media_check.h"
 #include "responses.h"
 #include "text_source.h"
 
@@ -43,6 +44,7 @@ struct EmbeddingsRequest {
   int64_t prompt_tokens = 0;
   int dimensions = kMockEmbeddingDims;
   std::string input_type;            // NIM's "query"/"passage" ("" when absent; recorded only)
+  std::vector<MediaSeen> media;      // images of NIM <img> inputs or chat-shaped parts (recorded)
 };
 
 // Errors (→ HTTP 400): invalid JSON, a non-object body, a missing or mistyped `input`, an empty

@@ -1,5 +1,7 @@
 #include "messages_route.h"
 
+#include "media_shapes.h"
+
 namespace servebench::mock {
 namespace {
 
@@ -157,6 +159,7 @@ Status add_message_item(element m, const TokenCounter& counter, ParsedRequest* r
     return tl::unexpected(bad("each message needs 'content'"));
   auto text = chatlike::content_text(content);
   if (!text) return tl::unexpected(text.error());
+  if (auto st = collect_content_media(MediaApi::kAnthropic, content, &r->media); !st) return st;
   chatlike::add_message(role, *text, counter, r);
   return core::ok_status();
 }

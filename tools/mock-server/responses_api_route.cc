@@ -1,5 +1,7 @@
 #include "responses_api_route.h"
 
+#include "media_shapes.h"
+
 namespace servebench::mock {
 namespace {
 
@@ -207,6 +209,7 @@ Status add_item(element item, const TokenCounter& counter, ParsedRequest* r) {
     return tl::unexpected(bad("each 'input' message needs 'content'"));
   auto text = chatlike::content_text(content);
   if (!text) return tl::unexpected(text.error());
+  if (auto st = collect_content_media(MediaApi::kResponses, content, &r->media); !st) return st;
   chatlike::add_message(role, *text, counter, r);
   return core::ok_status();
 }

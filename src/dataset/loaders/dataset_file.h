@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/media_part.h"
 #include "core/result.h"
 
 namespace servebench::dataset {
@@ -42,6 +43,16 @@ const char* file_format_name(FileFormat format);
 // Parses an AIPerf --custom-dataset-type name ("mooncake_trace", ...).
 Result<FileFormat> parse_file_format(std::string_view name);
 
+// A media input of a row (`image`/`images`, `audio`/`audios`, `video`/`videos`) as written: a
+// local path, an http(s) URL or an inline payload (a data URL; audio also "wav,<base64>").
+// Resolved before t0 by media/file_media.h.
+struct FileMedia {
+  core::MediaKind kind = core::MediaKind::kImage;
+  std::string value;
+  std::string field;  // the row's field name ("image", "images", ...), for error messages
+  int64_t line = 0;   // 1-based source line
+};
+
 // One turn as the file gave it. Absent numbers are -1; absent JSON fields are "".
 struct FileTurn {
   std::vector<std::string> texts;  // text / texts / text_input / value (ShareGPT human turn)
@@ -49,6 +60,7 @@ struct FileTurn {
   // empty when the row named none (rankings read "query"/"queries" and "passages").
   std::vector<std::string> text_names;
   std::string role;                // role, if given
+  std::vector<FileMedia> media;    // images, then audio clips, then videos (file order)
   std::string messages_json;       // mooncake `messages` (JSON array, verbatim)
   std::string tools_json;          // mooncake `tools` (JSON array, verbatim)
   std::string payload_json;        // raw_payload / mooncake payload / inputs_json payload (verbatim)

@@ -100,8 +100,37 @@ Result<std::string> session_id_of(object obj, const Where& w) {
   return w.fail("session_id", "expected a string or an integer");
 }
 
-constexpr std::string_view kMediaFields[] = {"image",  "images", "audio",
-                                             "audios", "video",  "videos"};
+// image/images, audio/audios, video/videos: a string, or (plural) an array of strings; the
+// singular and plural forms of one kind exclude each other.
+Status read_media(object obj, FileTurn* t, const Where& w) {
+  struct Kind {
+    std::string_view one, many;
+    core::MediaKind kind;
+  };
+  constexpr Kind kKinds[] = {{"image", "images", core::MediaKind::kImage},
+                             {"audio", "audios", core::MediaKind::kAudio},
+                             {"video", "videos", core::MediaKind::kVideo}};
+  for (const Kind& k : kKinds) {
+    element one, many;
+    const bool has_one = obj[k.one].get(one) == simdjson::SUCCESS && !one.is_null();
+    const bool has_many = obj[k.many].get(many) == simdjson::SUCCESS && !many.is_null();
+    if (has_one && has_many)
+      return w.fail(k.one, fmt::format("give either '{}' or '{}', not both", k.one, k.many));
+    auto add = [&](element v, std::string_view field) -> Status {
+      std::string_view s;
+      if (v.get(s) != simdjson::SUCCESS || s.empty())
+        return w.fail(field, "expected a file path, an http(s) URL or a data URL (a non-empty string)");
+      t->media.push_back({k.kind, std::string(s), std::string(field), w.line});
+      return {};
+    };
+    if (has_one) SB_TRY(add(one, k.one));
+    if (!has_many) continue;
+    simdjson::dom::array arr;
+    if (many.get(arr) != simdjson::SUCCESS) return w.fail(k.many, "expected an array of strings");
+    for (element v : arr) SB_TRY(add(v, k.many));
+  }
+  return {};
+}
 
 // single_turn / random_pool / multi_turn turn objects.
 Status read_text_turn(object obj, FileTurn* t, const Where& w, bool allow_timing) {
@@ -139,14 +168,9 @@ Status read_text_turn(object obj, FileTurn* t, const Where& w, bool allow_timing
       return w.fail("texts", "expected strings or {name, contents} objects");
     }
   }
-  for (auto media : kMediaFields) {
-    if (obj[media].get(e) == simdjson::SUCCESS && !e.is_null())
-      return make_error(ErrorCode::kUnsupported,
-                        fmt::format("{}:{}: field '{}': images, audio and video inputs are not "
-                                    "supported yet (text-only datasets)",
-                                    w.name, w.line, media));
-  }
-  if (t->texts.empty()) return w.fail("text", "each entry needs 'text' or 'texts'");
+  SB_TRY(read_media(obj, t, w));
+  if (t->texts.empty() && t->media.empty())
+    return w.fail("text", "each entry needs 'text', 'texts' or a media field (image, audio, video)");
   bool present = false;
   SB_TRY_ASSIGN(t->role, get_string(obj, "role", w, &present));
   SB_TRY_ASSIGN(t->output_length, get_count(obj, "output_length", w, false));

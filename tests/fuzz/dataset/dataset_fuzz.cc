@@ -30,6 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& t : c.turns) {
       if (t.input_length == 0 || t.output_length == 0) std::abort();
       if (t.timestamp_ms >= 0 && t.delay_ms >= 0) std::abort();
+      for (const auto& m : t.media)  // image/images, audio/audios, video/videos: non-empty strings
+        if (m.value.empty() || m.field.empty() || m.line <= 0) std::abort();
     }
   }
   return 0;

@@ -68,10 +68,37 @@ TEST(SingleTurn, ErrorsNameFileLineAndField) {
   EXPECT_NE(parse_err("{\"text\": \"a\"}\n{not json}\n", FileFormat::kSingleTurn).find("test.jsonl:2: invalid JSON"),
             std::string::npos);
   EXPECT_EQ(parse_err("{\"role\": \"user\"}", FileFormat::kSingleTurn),
-            "test.jsonl:1: field 'text': each entry needs 'text' or 'texts'");
-  EXPECT_NE(parse_err("{\"text\": \"a\", \"image\": \"x.png\"}", FileFormat::kSingleTurn).find("not supported"),
-            std::string::npos);
+            "test.jsonl:1: field 'text': each entry needs 'text', 'texts' or a media field (image, audio, video)");
+  EXPECT_EQ(parse_err("{\"text\": \"a\", \"image\": \"x.png\", \"images\": [\"y.png\"]}", FileFormat::kSingleTurn),
+            "test.jsonl:1: field 'image': give either 'image' or 'images', not both");
+  EXPECT_EQ(parse_err("{\"text\": \"a\", \"audios\": \"x.wav\"}", FileFormat::kSingleTurn),
+            "test.jsonl:1: field 'audios': expected an array of strings");
+  EXPECT_EQ(parse_err("{\"video\": 3}", FileFormat::kSingleTurn),
+            "test.jsonl:1: field 'video': expected a file path, an http(s) URL or a data URL (a non-empty string)");
   EXPECT_NE(parse_err("\n\n", FileFormat::kSingleTurn).find("empty"), std::string::npos);
+}
+
+TEST(SingleTurn, MediaFieldsInKindOrderWithTheirLines) {
+  auto d = parse_ok(
+      "{\"text\": \"a\"}\n"
+      "{\"videos\": [\"v.webm\"], \"audio\": \"wav,AAAA\", \"images\": [\"a.png\", \"http://h/b.jpg\"]}\n",
+      FileFormat::kSingleTurn);
+  ASSERT_EQ(d.conversations.size(), 2u);
+  EXPECT_TRUE(d.conversations[0].turns[0].media.empty());
+  const auto& t = d.conversations[1].turns[0];
+  EXPECT_TRUE(t.texts.empty());  // a media-only row is a request (AIPerf: one modality needed)
+  ASSERT_EQ(t.media.size(), 4u);
+  EXPECT_EQ(t.media[0].value, "a.png");
+  EXPECT_EQ(t.media[0].field, "images");
+  EXPECT_EQ(t.media[1].value, "http://h/b.jpg");
+  EXPECT_EQ(t.media[2].kind, core::MediaKind::kAudio);
+  EXPECT_EQ(t.media[2].field, "audio");
+  EXPECT_EQ(t.media[3].kind, core::MediaKind::kVideo);
+  EXPECT_EQ(t.media[3].line, 2);
+  auto m = parse_ok("{\"turns\": [{\"text\": \"q\", \"image\": \"p.png\"}]}", FileFormat::kMultiTurn);
+  ASSERT_EQ(m.conversations[0].turns[0].media.size(), 1u);
+  auto r = parse_ok("{\"text\": \"q\", \"image\": \"p.png\"}", FileFormat::kRandomPool);
+  ASSERT_EQ(r.conversations[0].turns[0].media.size(), 1u);
 }
 
 TEST(MultiTurn, TurnsInOrder) {

@@ -201,7 +201,7 @@ TEST(MessagesSpec, ChatLikeCapabilitiesAndAiperfNames) {
   auto spec = find_spec("messages");
   ASSERT_TRUE(spec.has_value());
   EXPECT_EQ((*spec)->default_path, "/v1/messages");
-  EXPECT_EQ((*spec)->capabilities, core::kTextGenerationCaps);
+  EXPECT_EQ((*spec)->capabilities, core::kTextGenerationCaps | core::kCapMedia);  // images
   EXPECT_EQ((*spec)->metrics_title, "LLM Metrics");
   EXPECT_EQ((*spec)->artifact_name, "openai-messages");
 }

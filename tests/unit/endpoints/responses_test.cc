@@ -209,7 +209,7 @@ TEST(ResponsesSpec, ChatLikeCapabilitiesAndAiperfNames) {
   auto spec = find_spec("responses");
   ASSERT_TRUE(spec.has_value());
   EXPECT_EQ((*spec)->default_path, "/v1/responses");
-  EXPECT_EQ((*spec)->capabilities, core::kTextGenerationCaps);
+  EXPECT_EQ((*spec)->capabilities, core::kTextGenerationCaps | core::kCapMedia);  // images and audio
   EXPECT_EQ((*spec)->metrics_title, "LLM Metrics");
   EXPECT_EQ((*spec)->artifact_name, "openai-responses");
   EXPECT_EQ(credential_headers("responses", "sk-secret-1"),

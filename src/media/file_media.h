@@ -1,0 +1,47 @@
+// Media inputs of dataset files (`image`/`images`, `audio`/`audios`, `video`/`videos` of
+// single_turn, multi_turn and random_pool rows), resolved before t0 as AIPerf does:
+//   - an inline payload is kept: a data URL ("data:image/png;base64,..."), or for audio also
+//     AIPerf's "wav,<base64>" / "mp3,<base64>" form;
+//   - a URL (scheme://host...) is passed through for the server to fetch;
+//   - anything else is a local file path (relative to the working directory), read and inlined
+//     as base64; its format comes from its first bytes (PNG, JPEG, GIF, WebP, BMP; WAV, MP3;
+//     WebM/Matroska, MP4/QuickTime), else from its extension.
+// A missing or unreadable file, an unknown format or a malformed data URL is an error naming the
+// file, the row's line, the field and the value (ErrorCode::kInvalidArgument, exit code 2).
+// Each path is read once per resolver (rows that share a picture share the bytes' encoding).
+//
+// Thread safety: a FileMediaResolver is used by one thread.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/media_part.h"
+#include "core/result.h"
+#include "dataset/loaders/dataset_file.h"
+
+namespace servebench::media {
+
+class FileMediaResolver {
+ public:
+  // `file` names the dataset file in error messages.
+  explicit FileMediaResolver(std::string file) : file_(std::move(file)) {}
+  Result<core::MediaPart> resolve(const dataset::FileMedia& m);
+  // Files read so far (each counted once).
+  size_t files_read() const { return cache_.size(); }
+
+ private:
+  Result<core::MediaPart> read_file(const dataset::FileMedia& m);
+  std::string file_;
+  std::unordered_map<std::string, core::MediaPart> cache_;  // by kind + path
+};
+
+// The format and MIME type of a media file from its first bytes, else its extension; empty
+// format when neither tells (exposed for tests).
+struct SniffedFormat {
+  std::string format, mime;
+};
+SniffedFormat sniff_media_format(core::MediaKind kind, std::string_view bytes, std::string_view path);
+
+}  // namespace servebench::media
