@@ -5,11 +5,13 @@
 // verdict is ok, 1 when client-limited, 2 on bad flags, 3 when the mock or the run failed.
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +35,14 @@ namespace {
 namespace fs = std::filesystem;
 
 void say(const std::string& s) { std::fprintf(stderr, "servebench selftest: %s\n", s.c_str()); }
+
+// The CPUs this process may run on (its affinity mask), at least 1.
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return std::max(1, CPU_COUNT(&set));
+}
 
 int64_t cpu_ns() {
   rusage u{};
@@ -168,7 +178,8 @@ int run_selftest(int argc, char** argv) {
   }
   const auto names = exporter::artifact_names(cfg.profile_export_prefix);
   const auto rep = experiment::analyze_selftest(slurp((fs::path(r.artifact_dir) / names.jsonl).string()),
-                                                slurp(truth), cpu, lag_limit_ms, error_limit_ms);
+                                                slurp(truth), cpu, lag_limit_ms, error_limit_ms,
+                                                usable_cores());
   std::ofstream(work / "selftest_report.json") << experiment::selftest_json(rep);
   const std::string text = experiment::selftest_text(rep);
   std::ofstream(work / "selftest_report.txt") << text;

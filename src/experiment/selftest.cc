@@ -34,6 +34,14 @@ Json pct_json(const Percentiles& p) {
           {"max_ms", p.max}};
 }
 
+std::string headroom_text(const SelftestReport& r) {
+  if (r.headroom <= 0) return "unknown (no timed request)";
+  return fmt::format("{:.1f}x: {:.1f} req/s kept {:.3f} of {} cores busy; the client's CPU would "
+                     "saturate near {:.0f} req/s",
+                     r.headroom, r.request_rate, r.client_cores, r.cores,
+                     r.request_rate * r.headroom);
+}
+
 }  // namespace
 
 Percentiles percentiles_ms(std::vector<double> v) {
@@ -49,8 +57,11 @@ Percentiles percentiles_ms(std::vector<double> v) {
 }
 
 SelftestReport analyze_selftest(const std::string& records_jsonl, const std::string& truth_jsonl,
-                                int64_t cpu_ns, double lag_limit_ms, double error_limit_ms) {
+                                int64_t cpu_ns, double lag_limit_ms, double error_limit_ms,
+                                int cores) {
   SelftestReport r;
+  r.cores = std::max(1, cores);
+  double first_start = INFINITY, last_end = -INFINITY;
   // The mock's first-token write as wall time: its wall anchor at receipt plus the steady gap.
   std::map<std::string, double> first_token_wall_ns;
   each_line(truth_jsonl, [&](const Json& t) {
@@ -69,6 +80,10 @@ SelftestReport analyze_selftest(const std::string& records_jsonl, const std::str
     if (!rec.contains("metadata")) return;
     const Json& m = rec["metadata"];
     ++r.requests;
+    if (m.value("request_start_ns", Json()).is_number())
+      first_start = std::min(first_start, m["request_start_ns"].get<double>());
+    if (m.value("request_end_ns", Json()).is_number())
+      last_end = std::max(last_end, m["request_end_ns"].get<double>());
     if (m.value("intended_ns", Json()).is_number() && m.value("request_start_ns", Json()).is_number())
       lag.push_back((m["request_start_ns"].get<double>() - m["intended_ns"].get<double>()) / 1e6);
     const auto id = m.value("x_request_id", std::string());
@@ -85,6 +100,11 @@ SelftestReport analyze_selftest(const std::string& records_jsonl, const std::str
   r.ttft_error = percentiles_ms(err);
   if (r.requests > 0) r.cpu_us_per_request = static_cast<double>(cpu_ns) / 1e3 / r.requests;
   if (r.sse_events > 0) r.cpu_us_per_event = static_cast<double>(cpu_ns) / 1e3 / r.sse_events;
+  if (last_end > first_start && r.requests > 0 && cpu_ns > 0) {
+    r.request_rate = static_cast<double>(r.requests) / ((last_end - first_start) / 1e9);
+    r.client_cores = r.request_rate * r.cpu_us_per_request / 1e6;
+    r.headroom = r.cores / r.client_cores;
+  }
   if (r.requests == 0 || r.matched == 0)
     r.verdict = "no request could be matched to the server's ground truth: no verdict";
   else if (r.schedule_lag.p99 > lag_limit_ms || r.ttft_error.p99 > error_limit_ms)
@@ -95,8 +115,9 @@ SelftestReport analyze_selftest(const std::string& records_jsonl, const std::str
   else
     r.verdict = fmt::format(
         "ok: this machine can drive this load with first-token timing error below {:.3f} ms "
-        "(p99) and schedule lag below {:.3f} ms (p99)",
-        r.ttft_error.p99, r.schedule_lag.p99);
+        "(p99) and schedule lag below {:.3f} ms (p99){}",
+        r.ttft_error.p99, r.schedule_lag.p99,
+        r.headroom > 0 ? fmt::format(", with about {:.1f}x CPU headroom", r.headroom) : "");
   return r;
 }
 
@@ -106,10 +127,11 @@ std::string selftest_text(const SelftestReport& r) {
       "schedule lag        p50 {:.3f} ms  p99 {:.3f} ms  p99.9 {:.3f} ms  max {:.3f} ms\n"
       "first-token error   p50 {:.3f} ms  p99 {:.3f} ms  p99.9 {:.3f} ms  max {:.3f} ms\n"
       "client CPU          {:.1f} us per request, {:.2f} us per SSE event ({} events)\n"
+      "headroom            {}\n"
       "verdict             {}\n",
       r.requests, r.matched, r.schedule_lag.p50, r.schedule_lag.p99, r.schedule_lag.p999,
       r.schedule_lag.max, r.ttft_error.p50, r.ttft_error.p99, r.ttft_error.p999, r.ttft_error.max,
-      r.cpu_us_per_request, r.cpu_us_per_event, r.sse_events, r.verdict);
+      r.cpu_us_per_request, r.cpu_us_per_event, r.sse_events, headroom_text(r), r.verdict);
 }
 
 std::string selftest_json(const SelftestReport& r) {
@@ -120,6 +142,10 @@ std::string selftest_json(const SelftestReport& r) {
               {"sse_events", r.sse_events},
               {"cpu_us_per_request", r.cpu_us_per_request},
               {"cpu_us_per_sse_event", r.cpu_us_per_event},
+              {"request_rate", r.request_rate},
+              {"client_cores", r.client_cores},
+              {"cores", r.cores},
+              {"headroom", r.headroom > 0 ? Json(r.headroom) : Json()},
               {"verdict", r.verdict}}
              .dump(2) +
          "\n";

@@ -51,3 +51,35 @@ TEST(Selftest, LagAndTimingError) {
 
 }  // namespace
 }  // namespace servebench::experiment
+
+namespace servebench::experiment {
+namespace {
+
+std::string timed(int64_t start, int64_t end) {
+  return "{\"metadata\":{\"x_request_id\":\"r\",\"request_start_ns\":" + std::to_string(start) +
+         ",\"request_end_ns\":" + std::to_string(end) + "}}\n";
+}
+
+TEST(Selftest, HeadroomIsTheCoresOverTheCoresTheClientKeptBusy) {
+  // 100 requests over exactly 1 s (first send .. last end) = 100 req/s; 2 ms of CPU for the run
+  // = 20 us per request, so the client kept 100 × 20e-6 = 0.002 cores busy: 2 cores give 1000x.
+  std::string recs;
+  const int64_t t0 = 5'000'000'000;
+  for (int i = 0; i < 100; ++i) recs += timed(t0 + i * 9'000'000, t0 + i * 9'000'000 + 100'000'000);
+  recs += timed(t0 + 500'000'000, t0 + 1'000'000'000);  // the 100th ends last, at t0 + 1 s
+  const SelftestReport r = analyze_selftest(recs, "", 2'020'000, 1, 1, 2);
+  EXPECT_EQ(r.requests, 101);
+  EXPECT_NEAR(r.request_rate, 101.0, 1e-9);
+  EXPECT_NEAR(r.cpu_us_per_request, 20.0, 1e-9);
+  EXPECT_NEAR(r.client_cores, 101.0 * 20e-6, 1e-12);
+  EXPECT_NEAR(r.headroom, 2 / (101.0 * 20e-6), 1e-6);
+  EXPECT_EQ(r.cores, 2);
+  EXPECT_NE(selftest_text(r).find("headroom            990.1x"), std::string::npos) << selftest_text(r);
+  EXPECT_NE(selftest_json(r).find("\"headroom\""), std::string::npos);
+  // No CPU or no timed request: unknown, not infinite.
+  EXPECT_EQ(analyze_selftest(recs, "", 0, 1, 1, 2).headroom, 0);
+  EXPECT_NE(selftest_text(analyze_selftest("", "", 5, 1, 1)).find("unknown"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace servebench::experiment
