@@ -167,6 +167,7 @@ void apply_lanes(SessionWorkload* w, const std::vector<Lane>& lanes, bool cache_
     w->conversations.push_back(std::move(prof));
   }
   w->warmup_order.clear();
+  w->lane_progress = cache_pressure ? std::make_shared<LaneProgress>(lanes.size()) : nullptr;
   if (cache_pressure) {
     for (uint32_t r : roots) {
       w->warmup_order.push_back(static_cast<uint32_t>(w->conversations.size()));

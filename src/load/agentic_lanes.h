@@ -26,8 +26,9 @@
 // play turn k_i followed by the lane's later turns, and adds a pressure copy of every root trace
 // for the warm-up sessions after the lanes' (SessionWorkload::warmup_order): their turns after
 // the first go with no delay and ask for one output token (sub-agents are not replayed). The
-// warm-up phase then lasts the given duration (app/agentic_setup.h); profiling still resumes
-// each lane at k_i + 1.
+// warm-up phase then lasts the given duration (app/agentic_setup.h), and profiling resumes each
+// lane after the last turn its warm-up completed (SessionWorkload::lane_progress; a lane whose
+// trajectory ended in the warm-up goes straight to recycled traces).
 //
 // The engine then runs an ordinary session workload: a warm-up phase of N sessions under
 // concurrency N (the barrier: profiling starts when every priming reply is in, or after the

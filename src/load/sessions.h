@@ -24,6 +24,7 @@
 // by one worker.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -94,6 +95,14 @@ struct SessionTemplate {
   int64_t cache_bust_key = -1;
 };
 
+// Agentic cache pressure (agentic_lanes.h): how many turns of each lane's warm-up play have
+// completed (written by the warm-up's workers, read when profiling starts the lane's
+// continuation, which resumes after them: AIPerf's warm-up-to-profiling handoff).
+struct LaneProgress {
+  explicit LaneProgress(size_t lanes) : done(lanes) {}
+  std::vector<std::atomic<int32_t>> done;
+};
+
 struct SessionWorkload {
   std::vector<SessionTemplate> conversations;
   // Session k of a phase plays conversations[order[k % order.size()]]. With a fixed schedule,
@@ -111,6 +120,7 @@ struct SessionWorkload {
   // Agentic cache-pressure warm-up: later warm-up sessions play warmup_order (the traces' pressure
   // copies) instead of order.
   std::vector<uint32_t> warmup_order;
+  std::shared_ptr<LaneProgress> lane_progress;  // null: profiling lanes start at their t* turn
   // Agentic replay: warm-up requests carry no "warmup" marker (they prime the cache the
   // profiling continuation hits), and turns without history carry the first-turn cache-bust
   // marker too (each is a whole prompt starting with the play's prefix).

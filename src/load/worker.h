@@ -174,6 +174,8 @@ class Worker {
   void start_child(LiveSession* parent, const SessionBranch& branch, size_t k, int64_t now_ns);
   // Queues the session's next turn for `ready_ns`, or parks it while children it joins run.
   void queue_next_turn(LiveSession* s, int64_t ready_ns);
+  void note_lane_progress(const LiveSession* s);
+  int32_t lane_resume_turn(uint64_t number) const;
   void detach_child(LiveSession* child, int64_t now_ns);
   void stop_issuing();
   bool no_new_sessions() const;

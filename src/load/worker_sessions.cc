@@ -138,14 +138,17 @@ bool Worker::start_session(uint64_t number, int32_t max_turns, int64_t intended_
     s->marker = cache_bust_marker(settings_.seed, key);
   }
   s->connection_group = (phase_ == record::Phase::kWarmup ? 0 : (1ULL << 40)) + number + 1;
+  const int32_t resume = lane_resume_turn(number);
+  s->next_turn = resume;
   LiveSession* raw = s.get();
   raw->pool_pos = session_pool_.size();
   session_pool_.push_back(std::move(s));
   ++live_sessions_;
-  if (raw->max_turns <= 0) {
+  if (raw->next_turn >= raw->max_turns) {
     end_session(raw, now_ns);
     return true;
   }
+  if (resume > 0) return send_turn(raw, intended_ns, now_ns);  // handed over live: no spread
   if (!raw->conv->branches.empty()) start_branches(raw, -1, now_ns);
   if (raw->conv->first_delay_ns > 0) {  // an agentic lane's spread start (agentic_lanes.h)
     queue_next_turn(raw, now_ns + raw->conv->first_delay_ns);
@@ -224,6 +227,7 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
     s->history.push_back(endpoints::Message{"assistant", rec.output_text});
   }
   ++s->next_turn;
+  if (!rec.dropped()) note_lane_progress(s);
   if (!rec.dropped()) s->slot_failures = is_connection_failure(rec) ? s->slot_failures + 1 : 0;
   if (!s->conv->branches.empty() && !stopping_ && !rec.dropped()) start_branches(s, s->next_turn - 1, now_ns);
   if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
@@ -243,6 +247,22 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
   if (s->holds_slot)
     ready = std::max(ready, now_ns + backoff_delay_ns(settings_.backoff, s->slot_failures));
   queue_next_turn(s, ready);
+}
+
+// Agentic cache pressure: lane i's warm-up play is turn k_i then k_i + 1, ...; its profiling
+// play starts at k_i + 1. After m completed warm-up turns the continuation resumes at index m - 1.
+void Worker::note_lane_progress(const LiveSession* s) {
+  const auto& progress = sessions_->lane_progress;
+  if (!progress || phase_ != record::Phase::kWarmup || s->parent != nullptr ||
+      s->number >= progress->done.size())
+    return;
+  progress->done[s->number].store(s->next_turn, std::memory_order_relaxed);
+}
+
+int32_t Worker::lane_resume_turn(uint64_t number) const {
+  const auto& progress = sessions_->lane_progress;
+  if (!progress || phase_ != record::Phase::kProfiling || number >= progress->done.size()) return 0;
+  return std::max(0, progress->done[number].load(std::memory_order_relaxed) - 1);
 }
 
 void Worker::end_session(LiveSession* s, int64_t now_ns) {

@@ -296,6 +296,9 @@ TEST(AgenticReplay, CacheWarmupPlaysLanesOnWithOneTokenRepliesForItsDuration) {
     }
   }
   ASSERT_EQ(priming_turn.size(), 2u);
+  std::map<int, int> last_warm_turn;
+  for (const auto& [lane, k] : priming_turn)
+    last_warm_turn[lane] = warm["w" + std::string(9, '0') + std::to_string(lane)].back()->turn;
   // Sends stop when the duration ends (burst: no spread), then every reply drains before profiling.
   EXPECT_GE(last_warm_ms, 1000);
   EXPECT_LE(last_warm_ms, 1500 + 300);
@@ -304,12 +307,47 @@ TEST(AgenticReplay, CacheWarmupPlaysLanesOnWithOneTokenRepliesForItsDuration) {
     EXPECT_GE(reqs.front()->at_ms, last_warm_ms + kTtftMs - 5) << id;
     for (const Req* q : reqs) EXPECT_NE(max_tokens_of(q->body), 1) << id;
   }
-  // Profiling still resumes each lane after its priming turn.
-  for (const auto& [lane, k] : priming_turn) {
-    const auto& cont = prof["s" + std::string(9, '0') + std::to_string(lane)];
-    ASSERT_FALSE(cont.empty()) << lane;
-    EXPECT_EQ(cont.front()->turn, k + 1) << lane;
+  // Profiling hands each lane over where its warm-up stopped: after its last warm-up turn (a
+  // lane that played its trajectory to the end in the warm-up has nothing left).
+  for (const auto& [lane, last] : last_warm_turn) {
+    const auto it = prof.find("s" + std::string(9, '0') + std::to_string(lane));
+    if (last == 5) {
+      EXPECT_TRUE(it == prof.end()) << lane;
+    } else {
+      ASSERT_TRUE(it != prof.end()) << lane;
+      EXPECT_EQ(it->second.front()->turn, last + 1) << lane;
+    }
   }
+}
+
+TEST(AgenticReplay, CacheWarmupHandsEachLaneOverWhereItStopped) {
+  // A short pressure phase: each lane gets through a turn or two past its priming turn, and its
+  // profiling continuation resumes right after the last one that completed.
+  const std::string dir = make_temp_dir("agentx-handoff");
+  auto run = replay(dir, {"--concurrency", "3", "--benchmark-duration", "1", "--benchmark-grace-period", "5",
+                          "--agentic-cache-warmup-duration", "0.1", "--burst-phase-starts",
+                          "--trajectory-start-min-ratio", "0.2", "--trajectory-start-max-ratio", "0.3",
+                          "--random-seed", "3"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  std::map<std::string, std::vector<const Req*>> warm, prof;
+  for (const auto& q : run.reqs) {
+    if (!q.child) (q.session[0] == 'w' ? warm : prof)[q.session].push_back(&q);
+  }
+  int handed_over = 0;
+  for (int lane = 0; lane < 3; ++lane) {
+    const std::string id = std::string(9, '0') + std::to_string(lane);
+    ASSERT_TRUE(warm.count("w" + id)) << lane;
+    const auto& w = warm["w" + id];
+    EXPECT_GE(w.size(), 2u) << "lane " << lane << " did not go on past its priming turn";
+    if (w.back()->turn == 5) continue;
+    ASSERT_TRUE(prof.count("s" + id)) << lane;
+    const auto& p = prof["s" + id];
+    EXPECT_EQ(p.front()->turn, w.back()->turn + 1) << lane;
+    EXPECT_EQ(p.front()->trace, w.back()->trace) << lane;
+    EXPECT_EQ(marker_of(p.front()->body), marker_of(w.front()->body)) << lane;
+    ++handed_over;
+  }
+  EXPECT_GE(handed_over, 1) << "every lane finished its trajectory in the warm-up: the test proves nothing";
 }
 
 TEST(AgenticReplay, CacheWarmupNeedsTheScenario) {

@@ -248,6 +248,9 @@ TEST(AgenticLanes, CachePressureWarmupPlaysTheLaneOnThenPressureCopiesOfEveryTra
   SessionWorkload plain = pool(3, 6);
   apply_lanes(&plain, lanes);
   EXPECT_TRUE(plain.warmup_order.empty());
+  EXPECT_EQ(plain.lane_progress, nullptr);
+  ASSERT_NE(w.lane_progress, nullptr);
+  EXPECT_EQ(w.lane_progress->done.size(), 2u);
   EXPECT_EQ(plain.conversation_of(0, true).turns.size(), 1u);
 }
 
