@@ -93,11 +93,7 @@ namespace {
 // bracket from either end so the bracket shrinks at least geometrically.
 class IsotonicPlanner : public SearchPlanner {
  public:
-  std::string check(const PlanSpec& spec) const override {
-    if (spec.dims.size() != 1) return "needs exactly one --search-space dimension";
-    if (spec.slos.empty()) return "needs at least one SLO";
-    return "";
-  }
+  std::string check(const PlanSpec& spec) const override { return check_one_dimension_slos(spec); }
 
   SearchOutcome run(const PlanSpec& spec, const PointProbe& probe) const override {
     SearchOptions bracket = spec.options;

@@ -127,16 +127,18 @@ std::vector<double> log_grid(double lo, double hi, int64_t steps, bool integer) 
   return out;
 }
 
+std::string check_one_dimension_slos(const PlanSpec& spec) {
+  if (spec.dims.size() != 1) return "needs exactly one --search-space dimension";
+  if (spec.slos.empty()) return "needs at least one SLO";
+  return "";
+}
+
 namespace {
 
 // Bracketing + bisection on dims[0] (search.h's run_search), the other dimensions fixed.
 class MonotonicPlanner : public SearchPlanner {
  public:
-  std::string check(const PlanSpec& spec) const override {
-    if (spec.dims.size() != 1) return "needs exactly one --search-space dimension";
-    if (spec.slos.empty()) return "needs at least one SLO";
-    return "";
-  }
+  std::string check(const PlanSpec& spec) const override { return check_one_dimension_slos(spec); }
   SearchOutcome run(const PlanSpec& spec, const PointProbe& probe) const override {
     auto out = run_search(spec.slos, spec.options, [&](double load, int64_t trials, int64_t i) {
       return probe(Point{load}, trials, i);

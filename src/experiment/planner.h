@@ -68,6 +68,10 @@ const std::vector<std::string>& planner_names();
 // nullptr for an unknown name.
 std::unique_ptr<SearchPlanner> make_planner(const std::string& name);
 
+// The planners that walk one load axis against SLOs: empty when the spec has one dimension and
+// at least one SLO, else the reason.
+std::string check_one_dimension_slos(const PlanSpec& spec);
+
 // Shared by the planners: runs one probe and judges it (SLO violations, objective value).
 SearchStep probe_point(const PlanSpec& spec, const PointProbe& probe, const Point& point,
                        const char* phase, int64_t trials, int64_t index);
