@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/media_uuid.h"
 #include "endpoints/registry.h"
 
 namespace servebench::app {
@@ -22,6 +23,7 @@ Result<std::shared_ptr<const std::vector<core::MediaPart>>> file_turn_media(
     if (!part) return tl::unexpected(part.error());
     parts->push_back(std::move(*part));
   }
+  if (cfg.uuid_and_strip) core::stamp_image_uuids(parts.get());
   return std::shared_ptr<const std::vector<core::MediaPart>>(std::move(parts));
 }
 

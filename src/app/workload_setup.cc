@@ -13,6 +13,7 @@
 
 #include "app/file_media_setup.h"
 #include "app/media_setup.h"
+#include "core/media_uuid.h"
 #include "app/chat_template_isl.h"
 #include "app/system_prompt.h"
 #include "config/prompt_validate.h"
@@ -230,6 +231,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     sw->conversations = std::move(a.convs);
     sw->endpoint = &endpoint;
     sw->cache_bust = cfg.cache_bust;
+    sw->strip_repeated_images = cfg.uuid_and_strip;
     sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
     sw->num_users = cfg.num_users.value_or(0);
     if (auto linked = load::link_children(sw.get(), cfg.input_file); !linked) return tl::unexpected(linked.error());
@@ -346,6 +348,7 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
       if (media_gen) {
         auto m = media_gen->next_turn();
         if (!m) return tl::unexpected(m.error());
+        if (cfg.uuid_and_strip) core::stamp_image_uuids(&*m);
         st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
       }
       s.turns.push_back(std::move(st));

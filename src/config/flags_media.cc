@@ -75,6 +75,11 @@ void add_media_flags(std::vector<FlagSpec>* out) {
                              "Which --image-source picture next: random-with-replacement, shuffle-cycle or "
                              "sequential-cycle",
                              &C::image_source_sampling, false, "/input/image/source_sampling"));
+  out->push_back(switch_flag("--uuid-and-strip",
+                             "Images carry vLLM's media \"uuid\" (a hash of their bytes), and an image a "
+                             "session already sent goes as {\"image_url\": null, \"uuid\"} (vLLM's "
+                             "multimodal cache)",
+                             &C::uuid_and_strip, "/input/image/uuid_and_strip"));
   out->push_back(double_flag("--audio-length-mean", "--audio-length-mean",
                              "Mean length of synthetic audio clips in seconds (0 = no audio)",
                              &C::audio_length_mean_s, "seconds", Bound::kNonNegative,

@@ -16,6 +16,11 @@ struct MediaPart {
   std::string base64;  // the encoded file; empty when `url` is set
   std::string url;     // an http(s) URL passed through as given ("" = inline)
   double duration_s = 0;  // audio and video: the clip's length
+  // --uuid-and-strip (images): vLLM's media UUID sent with the part ("" = none), and whether
+  // the part goes without its content ({"image_url": null, "uuid": ...}): the session sent it
+  // before, so the server's multimodal cache holds it.
+  std::string uuid;
+  bool stripped = false;
   // data URL of the inline payload ("data:image/png;base64,..."), or the URL.
   std::string data_url() const { return url.empty() ? "data:" + mime + ";base64," + base64 : url; }
 };

@@ -3,6 +3,27 @@
 #include "core/json_text.h"
 
 namespace servebench::endpoints {
+namespace {
+
+// {"type":"image_url","image_url":{"url":...}}, with vLLM's "uuid" when the part has one, and
+// "image_url": null for a stripped part.
+void append_image_url_part(const core::MediaPart& m, std::string* out) {
+  out->append("{\"type\":\"image_url\",\"image_url\":");
+  if (m.stripped) {
+    out->append("null");
+  } else {
+    out->append("{\"url\":");
+    core::append_json_string(m.data_url(), out);
+    out->push_back('}');
+  }
+  if (!m.uuid.empty()) {
+    out->append(",\"uuid\":");
+    core::append_json_string(m.uuid, out);
+  }
+  out->push_back('}');
+}
+
+}  // namespace
 
 void append_openai_content_parts(std::string_view text, const std::vector<core::MediaPart>& media,
                                  std::string* out) {
@@ -22,9 +43,7 @@ void append_openai_content_parts(std::string_view text, const std::vector<core::
     next();
     switch (m.kind) {
       case core::MediaKind::kImage:
-        out->append("{\"type\":\"image_url\",\"image_url\":{\"url\":");
-        core::append_json_string(m.data_url(), out);
-        out->append("}}");
+        append_image_url_part(m, out);
         break;
       case core::MediaKind::kAudio:
         out->append("{\"type\":\"input_audio\",\"input_audio\":{\"data\":");

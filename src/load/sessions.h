@@ -125,6 +125,8 @@ struct SessionWorkload {
   // profiling continuation hits), and turns without history carry the first-turn cache-bust
   // marker too (each is a whole prompt starting with the play's prefix).
   bool agentic = false;
+  // --uuid-and-strip: an image whose uuid the session already sent goes without its bytes.
+  bool strip_repeated_images = false;
 
   const SessionTemplate& conversation_of(uint64_t session) const {
     return conversations[order[session % order.size()]];

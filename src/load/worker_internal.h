@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -210,6 +211,7 @@ struct Worker::LiveSession {
   int32_t children_started = 0;             // ordinal of the next child (its correlation id)
   bool waiting_join = false;                // next turn is ready but waits for children
   int64_t join_ready_ns = 0;                // when it became ready
+  std::unordered_set<std::string> seen_images;  // --uuid-and-strip: image uuids sent so far
 };
 
 }  // namespace servebench::load

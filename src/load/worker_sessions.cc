@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "load/unreachable.h"
+#include "core/media_uuid.h"
 #include "load/worker.h"
 #include "load/worker_internal.h"
 #include "transport/http_client.h"
@@ -200,6 +201,7 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
                  &p.messages);
     p.extras = turn.extras.get();
     if (turn.media) p.media = *turn.media;
+    if (sessions_->strip_repeated_images) core::strip_seen_images(&p.media, &s->seen_images);
     http.body = sessions_->endpoint->render_body(p);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());

@@ -173,6 +173,11 @@ std::string media_json(const std::vector<MediaSeen>& media) {
     if (m.kind == "audio")
       out += fmt::format(R"(,"sample_rate":{},"channels":{},"bits":{},"duration_s":{})", m.sample_rate,
                          m.channels, m.bits, m.duration_s);
+    if (!m.uuid.empty()) {
+      std::string id;  // the client's text, kept to JSON-safe characters
+      for (char c : m.uuid) id.push_back(c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 ? '_' : c);
+      out += fmt::format(R"(,"uuid":"{}","stripped":{})", id, m.stripped ? "true" : "false");
+    }
     out.push_back('}');
   }
   out.push_back(']');

@@ -19,6 +19,8 @@ struct MediaSeen {
   int sample_rate = 0, channels = 0, bits = 0;  // audio
   double duration_s = 0;          // WAV: exact from the data size; MP3: from the frame count
   int64_t bytes = 0;              // decoded size
+  std::string uuid{};             // vLLM's media "uuid" of the part ("" = none)
+  bool stripped = false;          // sent without content ("image_url": null, by uuid)
 };
 
 // `payload`: a data URL ("data:image/png;base64,...") or, for input_audio, bare base64 with its

@@ -47,11 +47,22 @@ Status inspect_part(std::string_view type, element part, std::vector<MediaSeen>*
   const char* kind = type == "image_url" ? "image" : type == "input_audio" ? "audio" : "video";
   const char* holder = type == "image_url" ? "image_url" : type == "input_audio" ? "input_audio" : "video_url";
   const char* field = type == "input_audio" ? "data" : "url";
+  std::string_view uuid;
+  const bool has_uuid = part["uuid"].get(uuid) == simdjson::SUCCESS;
+  if (part[holder].is_null()) {  // vLLM: the server's multimodal cache holds it, by uuid
+    if (!has_uuid) return tl::unexpected(bad(fmt::format("a null '{}' needs a 'uuid'", holder)));
+    MediaSeen seen{kind, "uuid"};
+    seen.uuid = std::string(uuid);
+    seen.stripped = true;
+    media->push_back(std::move(seen));
+    return {};
+  }
   if (part[holder][field].get(payload) != simdjson::SUCCESS)
     return tl::unexpected(bad(fmt::format("{} part needs '{}.{}'", type, holder, field)));
   if (type == "input_audio" && part[holder]["format"].get(format) != simdjson::SUCCESS) format = "wav";
   auto seen = inspect_media(kind, payload, format);
   if (!seen) return tl::unexpected(seen.error());
+  if (has_uuid) seen->uuid = std::string(uuid);
   media->push_back(std::move(*seen));
   return {};
 }

@@ -182,3 +182,56 @@ TEST(FileMedia, MissingFilesAndMediaForTextTypesAreOneLineUsageErrors) {
 
 }  // namespace
 }  // namespace servebench::itest
+
+namespace servebench::itest {
+namespace {
+
+// --uuid-and-strip: rows of one session (single_turn rows sharing a session_id) that repeat an
+// image send it once with its bytes and then as {"image_url": null, "uuid"}; a new image and
+// another session's first use go whole. The uuid names the content: equal images share it.
+TEST(FileMedia, UuidAndStripSendsARepeatedImageOncePerSession) {
+  if (!have_pil()) GTEST_SKIP() << "needs python3-pil (scripts/setup.sh)";
+  const std::string dir = make_temp_dir("file-media-uuid");
+  std::ofstream(dir + "/make.py") << kMake;
+  ASSERT_EQ(run_process(dir, {"/usr/bin/python3", dir + "/make.py", dir}).exit_code, 0);
+  const std::string png = dir + "/pic.png", jpg = dir + "/pic.jpg";
+  std::ofstream(dir + "/rows.jsonl")
+      << "{\"session_id\": \"a\", \"text\": \"one\", \"image\": \"" << png << "\"}\n"
+      << "{\"session_id\": \"a\", \"text\": \"two\", \"images\": [\"" << png << "\", \"" << jpg << "\"]}\n"
+      << "{\"session_id\": \"a\", \"text\": \"three\", \"image\": \"" << jpg << "\"}\n"
+      << "{\"session_id\": \"b\", \"text\": \"four\", \"image\": \"" << png << "\"}\n";
+  Server mock;
+  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
+  auto r = run_profile(dir, {"-m", "mock-model", "-u", mock.url(), "--endpoint-type", "chat", "--tokenizer",
+                             "simple", "--input-file", dir + "/rows.jsonl", "--custom-dataset-type", "single_turn",
+                             "--concurrency", "1", "--uuid-and-strip"});
+  mock.stop();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  auto sent = read_jsonl(dir + "/rec.jsonl");
+  ASSERT_EQ(sent.size(), 4u);
+  std::stable_sort(sent.begin(), sent.end(), [](const Json& x, const Json& y) {
+    return x.at("received_steady_ns").get<int64_t>() < y.at("received_steady_ns").get<int64_t>();
+  });
+  // Per request, in arrival order: "<format>:<stripped>" per image, and the uuids.
+  std::vector<std::string> shape;
+  std::map<std::string, std::string> uuid_of_format;
+  for (const auto& s : sent) {
+    std::string line;
+    for (const auto& m : s.at("media")) {
+      ASSERT_TRUE(m.contains("uuid")) << m.dump();
+      line += m.at("format").get<std::string>() + (m.at("stripped").get<bool>() ? ":stripped " : ":whole ");
+      if (!m.at("stripped").get<bool>()) uuid_of_format[m.at("format").get<std::string>()] = m.at("uuid");
+    }
+    shape.push_back(line);
+  }
+  // Sessions run one at a time (concurrency 1): a's three rows, then b's.
+  EXPECT_EQ(shape, (std::vector<std::string>{"png:whole ", "uuid:stripped jpeg:whole ", "uuid:stripped ",
+                                             "png:whole "}));
+  EXPECT_EQ(sent[1].at("media")[0].at("uuid"), uuid_of_format["png"]);
+  EXPECT_EQ(sent[2].at("media")[0].at("uuid"), uuid_of_format["jpeg"]);
+  EXPECT_NE(uuid_of_format["png"], uuid_of_format["jpeg"]);
+  EXPECT_EQ(sent[3].at("media")[0].at("uuid"), uuid_of_format["png"]);  // same bytes, same uuid
+}
+
+}  // namespace
+}  // namespace servebench::itest

@@ -193,7 +193,7 @@ TEST_F(FlagTable, ToJsonLayoutIsStable) {
       R"JSON(xed_schedule_auto_offset":false,"fixed_schedule_end_offset":null,"fixed_schedule_start_offset")JSON"
       R"JSON(:null,"force_min_tokens":true,"headers":["Content-Type: text/plain","X-A: <redacted>"],"hf_subset":null,"hf_weka_dataset":null,"image")JSON"
       R"JSON(:{"batch_size":1,"format":"png","height":{"mean":0.0,"stddev":0.0},"source":"noise","source_sampl)JSON"
-      R"JSON(ing":"random-with-replacement","width":{"mean":0.0,"stddev)JSON"
+      R"JSON(ing":"random-with-replacement","uuid_and_strip":false,"width":{"mean":0.0,"stddev)JSON"
       R"JSON(":0.0}},"inter_turn_delay_cap_seconds":null,"isl_block_size":null,"max_idle_gap_cap_seconds":n)JSON"
       R"JSON(ull,"num_dataset_entries":7,"omit_kv_hints":false,"open_loop_replay":true,"open_loop_strict":f)JSON"
       R"JSON(alse,"prompt":{"batch_size":1,"corpus":null,"input_tokens":{"mean":100.0,"range_ratio":null,"s)JSON"

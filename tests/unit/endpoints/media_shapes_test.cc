@@ -46,6 +46,19 @@ TurnPayload turn(std::vector<core::MediaPart> media, std::vector<Message> messag
   return t;
 }
 
+TEST(MediaShapes, ChatImagePartsCarryVllmUuidsAndStrippedOnesAreNull) {
+  core::MediaPart whole = image("iVBO"), stripped = image("");
+  whole.uuid = "img-1";
+  stripped.uuid = "img-2";
+  stripped.stripped = true;
+  const json body = render("chat", turn({whole, stripped, image("AAAA")}));
+  const json& parts = body["messages"].back()["content"];
+  ASSERT_EQ(parts.size(), 4u);  // text, then the three images
+  EXPECT_EQ(parts[1], json::parse(R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBO"},"uuid":"img-1"})"));
+  EXPECT_EQ(parts[2], json::parse(R"({"type":"image_url","image_url":null,"uuid":"img-2"})"));
+  EXPECT_EQ(parts[3], json::parse(R"({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}})"));
+}
+
 TEST(MediaShapes, ResponsesInputImageAndAudioOnTheLastMessage) {
   const json b = render("responses", turn({image("iVBO"), image("", "https://h/x.png"), audio()},
                                           {{"system", "s"}, {"user", "a"}, {"assistant", "b"}, {"user", "look"}}));

@@ -1,0 +1,51 @@
+#include "core/media_uuid.h"
+
+#include <gtest/gtest.h>
+
+namespace servebench::core {
+namespace {
+
+MediaPart image(const std::string& bytes) {
+  MediaPart p;
+  p.kind = MediaKind::kImage;
+  p.mime = "image/png";
+  p.base64 = bytes;
+  return p;
+}
+
+TEST(MediaUuid, EqualImagesShareAUuidAndOtherKindsGetNone) {
+  std::vector<MediaPart> parts = {image("AAAA"), image("BBBB"), image("AAAA")};
+  MediaPart audio;
+  audio.kind = MediaKind::kAudio;
+  audio.base64 = "AAAA";
+  parts.push_back(audio);
+  stamp_image_uuids(&parts);
+  EXPECT_EQ(parts[0].uuid.rfind("img-", 0), 0u);
+  EXPECT_EQ(parts[0].uuid.size(), 4u + 32u);
+  EXPECT_EQ(parts[0].uuid, parts[2].uuid);
+  EXPECT_NE(parts[0].uuid, parts[1].uuid);
+  EXPECT_TRUE(parts[3].uuid.empty());
+}
+
+TEST(MediaUuid, ASessionStripsWhatItSentBefore) {
+  std::unordered_set<std::string> seen;
+  std::vector<MediaPart> first = {image("AAAA")}, second = {image("AAAA"), image("CCCC")};
+  stamp_image_uuids(&first);
+  stamp_image_uuids(&second);
+  strip_seen_images(&first, &seen);
+  EXPECT_FALSE(first[0].stripped);
+  EXPECT_EQ(first[0].base64, "AAAA");
+  strip_seen_images(&second, &seen);
+  EXPECT_TRUE(second[0].stripped);
+  EXPECT_TRUE(second[0].base64.empty());
+  EXPECT_EQ(second[0].uuid, first[0].uuid);
+  EXPECT_FALSE(second[1].stripped);
+  // Parts without a uuid (the flag off) are never stripped.
+  std::vector<MediaPart> plain = {image("AAAA"), image("AAAA")};
+  strip_seen_images(&plain, &seen);
+  EXPECT_FALSE(plain[0].stripped);
+  EXPECT_FALSE(plain[1].stripped);
+}
+
+}  // namespace
+}  // namespace servebench::core
