@@ -284,11 +284,16 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   ctx.benchmark_id = make_benchmark_id(settings.run_tag);
   ctx.anchor.steady_ns = anchor.steady_ns;
   ctx.anchor.wall_ns = anchor.wall_ns;
-  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
+  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout). Views of
+  // the load's own bodies (settings and prep outlive the export): no second copy of each body.
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
-  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
-  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
-    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
+  for (const auto& t : settings.requests)
+    ctx.inputs.push_back({t.conversation_id, {std::string_view(t.body)}});
+  for (size_t i = 0; i < work.input_session_ids.size(); ++i) {
+    auto& session = ctx.inputs.emplace_back();
+    session.session_id = work.input_session_ids[i];
+    session.payloads_json.assign(work.input_payloads[i].begin(), work.input_payloads[i].end());
+  }
   return ctx;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,10 +57,11 @@ struct ExportOptions {
 };
 
 // One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per
-// turn]}. Each payload is the request body as a JSON object text.
+// turn]}. Each payload is the request body as a JSON object text: a view of the body the load
+// sends (its storage outlives the export), so inputs.json holds no second copy of every body.
 struct InputSession {
   std::string session_id;
-  std::vector<std::string> payloads_json;
+  std::vector<std::string_view> payloads_json;
 };
 
 // What the run was, for run_info / input_config and the console header.
