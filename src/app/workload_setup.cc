@@ -238,9 +238,9 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
   }
   // Single turn: every turn of every conversation is an entry of its own. With --batch-size N an
   // entry carries N texts: its own and those of the N - 1 entries after it (wrapping around).
-  std::vector<std::pair<const load::SessionTemplate*, const load::SessionTurn*>> flat;
-  for (const auto& c : a.convs)
-    for (const auto& t : c.turns) flat.emplace_back(&c, &t);
+  std::vector<std::pair<const load::SessionTemplate*, load::SessionTurn*>> flat;
+  for (auto& c : a.convs)
+    for (auto& t : c.turns) flat.emplace_back(&c, &t);
   std::vector<const std::string*> more;
   for (size_t k = 0; k < flat.size(); ++k) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
@@ -249,6 +249,9 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     const auto& [c, t] = flat[k];
     render_single(cfg, tok, endpoint, *c, *t, more, false, &out);
     if (warmup_marker) render_single(cfg, tok, endpoint, *c, *t, more, true, &out);
+    // The bodies now carry the turn's media: its encoded files are released as each entry is
+    // rendered, so media and bodies are never both held in full (docs/performance.md).
+    t->media.reset();
     ++out.entries;
   }
   out.order = entry_order(a, cfg, out.entries, seed);
