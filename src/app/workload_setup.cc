@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <unordered_set>
@@ -137,6 +138,9 @@ struct Assembly {
   bool sessions = false;
   bool fixed = false;  // convs (sessions) or their flattened turns (single turn) in timestamp order
   dataset::SamplingStrategy default_strategy = dataset::SamplingStrategy::kShuffle;
+  // Synthetic media drawn as each single-turn entry is rendered (null: turns carry their own),
+  // in the same order as drawing them up front, so only one entry's media is held at a time.
+  std::function<Result<std::vector<core::MediaPart>>()> next_media;
 };
 
 // The turn without history: the preamble, then the turn's own message.
@@ -247,6 +251,11 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     more.clear();
     for (int64_t j = 1; j < cfg.batch_size; ++j) more.push_back(&flat[(k + static_cast<size_t>(j)) % flat.size()].second->text);
     const auto& [c, t] = flat[k];
+    if (a.next_media) {
+      auto m = a.next_media();
+      if (!m) return tl::unexpected(m.error());
+      t->media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+    }
     render_single(cfg, tok, endpoint, *c, *t, more, false, &out);
     if (warmup_marker) render_single(cfg, tok, endpoint, *c, *t, more, true, &out);
     // The bodies now carry the turn's media: its encoded files are released as each entry is
@@ -346,17 +355,22 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
       st.input_tokens = t.input_tokens;
       st.max_output_tokens = t.max_output_tokens;
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
-      if (media_gen) {
-        auto m = media_gen->next_turn();
-        if (!m) return tl::unexpected(m.error());
-        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
-      }
       s.turns.push_back(std::move(st));
     }
     a.sessions |= s.turns.size() > 1;
     a.convs.push_back(std::move(s));
   }
   a.sessions |= cfg.user_centric_rate.has_value();
+  if (media_gen && !a.sessions) {
+    a.next_media = [&media_gen] { return media_gen->next_turn(); };
+  } else if (media_gen) {  // sessions render at send time: every turn's media up front
+    for (auto& s : a.convs)
+      for (auto& st : s.turns) {
+        auto m = media_gen->next_turn();
+        if (!m) return tl::unexpected(m.error());
+        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+      }
+  }
   auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
   if (out && *template_isl) {
     auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));
