@@ -113,6 +113,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.models = cfg.models;
   settings.requests = std::move(work.requests);
   settings.warmup_requests = std::move(work.warmup_requests);
+  settings.body_store = work.body_store;
   settings.order = std::move(work.order);
   settings.sessions = work.sessions;
   settings.idle_cap = agentic_idle_cap(cfg);
@@ -288,7 +289,7 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   // the load's own bodies (settings and prep outlive the export): no second copy of each body.
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
   for (const auto& t : settings.requests)
-    ctx.inputs.push_back({t.conversation_id, {std::string_view(t.body)}});
+    ctx.inputs.push_back({t.conversation_id, {t.body_text()}});
   for (size_t i = 0; i < work.input_session_ids.size(); ++i) {
     auto& session = ctx.inputs.emplace_back();
     session.session_id = work.input_session_ids[i];

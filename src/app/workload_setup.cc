@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/body_spill.h"
 #include "app/file_media_setup.h"
 #include "app/media_setup.h"
 #include "app/chat_template_isl.h"
@@ -246,6 +247,9 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
   for (auto& c : a.convs)
     for (auto& t : c.turns) flat.emplace_back(&c, &t);
   std::vector<const std::string*> more;
+  auto threshold = body_store_threshold_bytes();
+  if (!threshold) return tl::unexpected(threshold.error());
+  BodySpill spill(*threshold);
   for (size_t k = 0; k < flat.size(); ++k) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     more.clear();
@@ -261,6 +265,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     // The bodies now carry the turn's media: its encoded files are released as each entry is
     // rendered, so media and bodies are never both held in full (docs/performance.md).
     t->media.reset();
+    if (auto st = spill.after_entry(&out); !st) return tl::unexpected(st.error());
     ++out.entries;
   }
   out.order = entry_order(a, cfg, out.entries, seed);
