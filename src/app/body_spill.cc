@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/env.h"
+
 namespace servebench::app {
 namespace {
 
@@ -24,8 +26,9 @@ Status store_bodies(load::BodyStore* store, std::vector<load::RequestTemplate>* 
 }  // namespace
 
 Result<int64_t> body_store_threshold_bytes() {
-  const char* v = std::getenv("SERVEBENCH_BODY_STORE_MIB");
-  if (!v || !*v) return kBodyStoreThresholdMiB << 20;
+  const auto& value = core::env().get(core::EnvVar::kServebenchBodyStoreMib);
+  if (!value || value->empty()) return kBodyStoreThresholdMiB << 20;
+  const char* v = value->c_str();
   char* end = nullptr;
   errno = 0;
   const long long mib = std::strtoll(v, &end, 10);

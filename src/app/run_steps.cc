@@ -290,6 +290,8 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
   for (const auto& t : settings.requests)
     ctx.inputs.push_back({t.conversation_id, {t.body_text()}});
+  if (auto store = settings.body_store)
+    ctx.payload_written = [store](std::string_view body) { store->release(body); };
   for (size_t i = 0; i < work.input_session_ids.size(); ++i) {
     auto& session = ctx.inputs.emplace_back();
     session.session_id = work.input_session_ids[i];

@@ -87,6 +87,9 @@ struct RunContext {
   // (<prefix>_inputs.json with --profile-export-prefix).
   // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
+  // Called with each payload once inputs.json has it (null: nothing to do); a file-backed body
+  // store drops its resident pages of the body then (load/body_store.h).
+  std::function<void(std::string_view)> payload_written;
   // --export-http-trace: each JSONL line carries "trace_data" (export/http_trace_json.h).
   bool export_http_trace = false;
   HttpTraceContext http_trace;

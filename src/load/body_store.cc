@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "core/env.h"
+
 namespace servebench::load {
 namespace {
 
@@ -25,8 +27,7 @@ Error io_error(const std::string& what) {
 }  // namespace
 
 std::string BodyStore::default_dir() {
-  const char* t = std::getenv("TMPDIR");
-  return t && *t ? std::string(t) : std::string("/var/tmp");
+  return core::env().get_or(core::EnvVar::kTmpdir, "/var/tmp");
 }
 
 Result<std::unique_ptr<BodyStore>> BodyStore::open(const std::string& dir) {
