@@ -78,10 +78,12 @@ Result<std::string_view> BodyStore::append(std::string_view body) {
 }
 
 void BodyStore::release(std::string_view view) const {
-  if (view.data() < base_ || view.data() >= base_ + mapped_) return;
+  const auto at = reinterpret_cast<uintptr_t>(view.data());
+  const auto base = reinterpret_cast<uintptr_t>(base_);
+  if (view.empty() || at < base || at >= base + mapped_) return;  // not in the store
   const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto from = (reinterpret_cast<uintptr_t>(view.data()) + page - 1) / page * page;
-  const auto to = (reinterpret_cast<uintptr_t>(view.data()) + view.size()) / page * page;
+  const auto from = (at + page - 1) / page * page;
+  const auto to = (at + view.size()) / page * page;
   if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
