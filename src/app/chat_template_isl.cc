@@ -83,7 +83,7 @@ void count_through_template(std::shared_ptr<const TemplateIsl> t, const tokenize
   for (auto* list : {&out->requests, &out->warmup_requests}) {
     for (auto& r : *list) {
       if (r.input_tokens < 0) continue;  // counted at send time, by input_counter below
-      int64_t n = templated_input_tokens(*t, tok, r.body);
+      int64_t n = templated_input_tokens(*t, tok, std::string(r.body_text()));
       if (n >= 0) r.input_tokens = n;
     }
   }

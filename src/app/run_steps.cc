@@ -113,6 +113,7 @@ load::WorkerSettings build_worker_settings(const config::BenchmarkConfig& cfg,
   settings.models = cfg.models;
   settings.requests = std::move(work.requests);
   settings.warmup_requests = std::move(work.warmup_requests);
+  settings.body_store = work.body_store;
   settings.order = std::move(work.order);
   settings.sessions = work.sessions;
   settings.idle_cap = agentic_idle_cap(cfg);
@@ -284,11 +285,18 @@ exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& 
   ctx.benchmark_id = make_benchmark_id(settings.run_tag);
   ctx.anchor.steady_ns = anchor.steady_ns;
   ctx.anchor.wall_ns = anchor.wall_ns;
-  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout).
+  // inputs.json: the bodies as sent, one session per dataset entry (AIPerf's layout). Views of
+  // the load's own bodies (settings and prep outlive the export): no second copy of each body.
   ctx.inputs.reserve(settings.requests.size() + work.input_session_ids.size());
-  for (const auto& t : settings.requests) ctx.inputs.push_back({t.conversation_id, {t.body}});
-  for (size_t i = 0; i < work.input_session_ids.size(); ++i)
-    ctx.inputs.push_back({work.input_session_ids[i], std::move(work.input_payloads[i])});
+  for (const auto& t : settings.requests)
+    ctx.inputs.push_back({t.conversation_id, {t.body_text()}});
+  if (auto store = settings.body_store)
+    ctx.payload_written = [store](std::string_view body) { store->release(body); };
+  for (size_t i = 0; i < work.input_session_ids.size(); ++i) {
+    auto& session = ctx.inputs.emplace_back();
+    session.session_id = work.input_session_ids[i];
+    session.payloads_json.assign(work.input_payloads[i].begin(), work.input_payloads[i].end());
+  }
   return ctx;
 }
 

@@ -64,8 +64,8 @@ std::optional<RunResult> preflight(const config::BenchmarkConfig& cfg, int cores
 // usage error, or an interrupt) if any.
 std::optional<RunResult> set_up(const config::BenchmarkConfig& cfg, Prepared* out);
 
-// What the run is, for every artifact; known before the load starts. Moves inputs.json's
-// payloads out of prep.work.
+// What the run is, for every artifact; known before the load starts. inputs.json's payloads
+// are views of the bodies in `settings` and prep.work, which must outlive the context.
 exporter::RunContext make_context(const config::BenchmarkConfig& cfg, Prepared& prep,
                                   const load::WorkerSettings& settings,
                                   const core::WallAnchor& anchor);

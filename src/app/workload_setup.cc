@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/body_spill.h"
 #include "app/file_media_setup.h"
 #include "app/media_setup.h"
 #include "core/media_uuid.h"
@@ -138,6 +140,9 @@ struct Assembly {
   bool sessions = false;
   bool fixed = false;  // convs (sessions) or their flattened turns (single turn) in timestamp order
   dataset::SamplingStrategy default_strategy = dataset::SamplingStrategy::kShuffle;
+  // Synthetic media drawn as each single-turn entry is rendered (null: turns carry their own),
+  // in the same order as drawing them up front, so only one entry's media is held at a time.
+  std::function<Result<std::vector<core::MediaPart>>()> next_media;
 };
 
 // The turn without history: the preamble, then the turn's own message.
@@ -240,17 +245,29 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
   }
   // Single turn: every turn of every conversation is an entry of its own. With --batch-size N an
   // entry carries N texts: its own and those of the N - 1 entries after it (wrapping around).
-  std::vector<std::pair<const load::SessionTemplate*, const load::SessionTurn*>> flat;
-  for (const auto& c : a.convs)
-    for (const auto& t : c.turns) flat.emplace_back(&c, &t);
+  std::vector<std::pair<const load::SessionTemplate*, load::SessionTurn*>> flat;
+  for (auto& c : a.convs)
+    for (auto& t : c.turns) flat.emplace_back(&c, &t);
   std::vector<const std::string*> more;
+  auto threshold = body_store_threshold_bytes();
+  if (!threshold) return tl::unexpected(threshold.error());
+  BodySpill spill(*threshold);
   for (size_t k = 0; k < flat.size(); ++k) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     more.clear();
     for (int64_t j = 1; j < cfg.batch_size; ++j) more.push_back(&flat[(k + static_cast<size_t>(j)) % flat.size()].second->text);
     const auto& [c, t] = flat[k];
+    if (a.next_media) {
+      auto m = a.next_media();
+      if (!m) return tl::unexpected(m.error());
+      t->media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+    }
     render_single(cfg, tok, endpoint, *c, *t, more, false, &out);
     if (warmup_marker) render_single(cfg, tok, endpoint, *c, *t, more, true, &out);
+    // The bodies now carry the turn's media: its encoded files are released as each entry is
+    // rendered, so media and bodies are never both held in full (docs/performance.md).
+    t->media.reset();
+    if (auto st = spill.after_entry(&out); !st) return tl::unexpected(st.error());
     ++out.entries;
   }
   out.order = entry_order(a, cfg, out.entries, seed);
@@ -345,18 +362,28 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
       st.input_tokens = t.input_tokens;
       st.max_output_tokens = t.max_output_tokens;
       st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
-      if (media_gen) {
-        auto m = media_gen->next_turn();
-        if (!m) return tl::unexpected(m.error());
-        if (cfg.uuid_and_strip) core::stamp_image_uuids(&*m);
-        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
-      }
       s.turns.push_back(std::move(st));
     }
     a.sessions |= s.turns.size() > 1;
     a.convs.push_back(std::move(s));
   }
   a.sessions |= cfg.user_centric_rate.has_value();
+  const bool stamp = cfg.uuid_and_strip;
+  if (media_gen && !a.sessions) {
+    a.next_media = [&media_gen, stamp]() -> Result<std::vector<core::MediaPart>> {
+      auto m = media_gen->next_turn();
+      if (m && stamp) core::stamp_image_uuids(&*m);
+      return m;
+    };
+  } else if (media_gen) {  // sessions render at send time: every turn's media up front
+    for (auto& s : a.convs)
+      for (auto& st : s.turns) {
+        auto m = media_gen->next_turn();
+        if (!m) return tl::unexpected(m.error());
+        if (stamp) core::stamp_image_uuids(&*m);
+        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+      }
+  }
   auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
   if (out && *template_isl) {
     auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));

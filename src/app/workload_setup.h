@@ -30,6 +30,8 @@ namespace servebench::app {
 struct PreparedWorkload {
   std::vector<load::RequestTemplate> requests;         // single-turn: entry * models + m
   std::vector<load::RequestTemplate> warmup_requests;  // same layout, warm-up marker (or empty)
+  // Large bodies in total (media): they live here, not in memory (app/body_spill.h).
+  std::shared_ptr<load::BodyStore> body_store;
   std::vector<uint32_t> order;                         // entry (or conversation) per request/session
   std::shared_ptr<load::SessionWorkload> sessions;     // multi-turn (then `requests` is empty)
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: not a fixed schedule

@@ -46,6 +46,9 @@ constexpr EnvVarInfo kVars[] = {
     {EnvVar::kAllProxyUpper, "ALL_PROXY", R::kUrl, "proxy for all load (libcurl)"},
     {EnvVar::kNoProxyLower, "no_proxy", R::kPlain, "hosts reached without the proxy"},
     {EnvVar::kNoProxyUpper, "NO_PROXY", R::kPlain, "hosts reached without the proxy"},
+    {EnvVar::kServebenchBodyStoreMib, "SERVEBENCH_BODY_STORE_MIB", R::kPlain,
+     "MiB of request bodies past which they move to a file-backed store (default 256)"},
+    {EnvVar::kTmpdir, "TMPDIR", R::kPlain, "folder of the request body store (default /var/tmp)"},
 };
 static_assert(std::size(kVars) == kEnvVarCount, "one row per EnvVar");
 

@@ -49,8 +49,10 @@ enum class EnvVar {
   kAllProxyUpper,
   kNoProxyLower,
   kNoProxyUpper,
+  kServebenchBodyStoreMib,
+  kTmpdir,
 };
-inline constexpr size_t kEnvVarCount = static_cast<size_t>(EnvVar::kNoProxyUpper) + 1;
+inline constexpr size_t kEnvVarCount = static_cast<size_t>(EnvVar::kTmpdir) + 1;
 
 // How a value is written into artifacts.
 enum class EnvRecording {

@@ -190,7 +190,7 @@ Result<ExportOutcome> write_summary_artifacts(const RunSummaries& run, const Run
 
   if (!context.inputs.empty()) {  // streamed: no whole-file copy of every body
     const std::string p = path(names.inputs);
-    if (auto st = stream_file(p, [&](const auto& sink) { write_inputs_json(context.inputs, sink); }); !st)
+    if (auto st = stream_file(p, [&](const auto& sink) { write_inputs_json(context.inputs, sink, context.payload_written); }); !st)
       return tl::unexpected(st.error());
     outcome.files.push_back(p);
     shown_paths.emplace_back("Inputs Export", p);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,10 +57,11 @@ struct ExportOptions {
 };
 
 // One conversation as sent, for inputs.json: AIPerf's {"session_id", "payloads": [body per
-// turn]}. Each payload is the request body as a JSON object text.
+// turn]}. Each payload is the request body as a JSON object text: a view of the body the load
+// sends (its storage outlives the export), so inputs.json holds no second copy of every body.
 struct InputSession {
   std::string session_id;
-  std::vector<std::string> payloads_json;
+  std::vector<std::string_view> payloads_json;
 };
 
 // What the run was, for run_info / input_config and the console header.
@@ -85,6 +87,9 @@ struct RunContext {
   // (<prefix>_inputs.json with --profile-export-prefix).
   // Entry i is also the body of records with payload_index i (profile_export_raw.jsonl).
   std::vector<InputSession> inputs;
+  // Called with each payload once inputs.json has it (null: nothing to do); a file-backed body
+  // store drops its resident pages of the body then (load/body_store.h).
+  std::function<void(std::string_view)> payload_written;
   // --export-http-trace: each JSONL line carries "trace_data" (export/http_trace_json.h).
   bool export_http_trace = false;
   HttpTraceContext http_trace;

@@ -179,7 +179,8 @@ std::string render_summary_json(const JsonInput& in) {
 }
 
 void write_inputs_json(const std::vector<InputSession>& sessions,
-                       const std::function<void(std::string_view)>& sink) {
+                       const std::function<void(std::string_view)>& sink,
+                       const std::function<void(std::string_view)>& written) {
   // Each payload is written as the exact bytes that were sent (only registered secret literals
   // are replaced), so inputs.json replays byte for byte. A payload that is not JSON is kept as a
   // string. The layout around the payloads follows json::dump(2).
@@ -201,6 +202,7 @@ void write_inputs_json(const std::vector<InputSession>& sessions,
         // become U+FFFD, so the file stays valid JSON.
         sink(json(body).dump(-1, ' ', false, json::error_handler_t::replace));
       }
+      if (written) written(s.payloads_json[k]);
     }
     sink(s.payloads_json.empty() ? "]\n    }" : "\n      ]\n    }");
   }

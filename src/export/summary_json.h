@@ -53,8 +53,11 @@ std::string render_timeslices_json(const RunContext& context,
 std::string render_inputs_json(const std::vector<InputSession>& sessions);
 // The same text handed to `sink` piece by piece (the artifact writer streams it to the file:
 // with media the bodies add up to gigabytes, and a whole-file string would be one more copy).
+// `written`, when set, is called with each payload once it is written (a file-backed body
+// store drops its pages then).
 void write_inputs_json(const std::vector<InputSession>& sessions,
-                       const std::function<void(std::string_view)>& sink);
+                       const std::function<void(std::string_view)>& sink,
+                       const std::function<void(std::string_view)>& written = {});
 
 // Formats wall ns as "YYYY-MM-DDTHH:MM:SS.ffffff+00:00" (UTC).
 std::string format_wall_time(int64_t wall_ns);

@@ -284,7 +284,7 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   const bool warmup_bodies = phase_ == record::Phase::kWarmup && !settings_.warmup_requests.empty();
   const auto& tmpl = (warmup_bodies ? settings_.warmup_requests : settings_.requests)[template_index];
   rec.payload_index = warmup_bodies ? -1 : static_cast<int64_t>(template_index);
-  if (warmup_bodies && settings_.keep_bodies) rec.request_body = tmpl.body;
+  if (warmup_bodies && settings_.keep_bodies) rec.request_body = tmpl.body_text();
   rec.conversation_id = tmpl.conversation_id;
   rec.input_tokens = tmpl.input_tokens;
   rec.requested_output_tokens = tmpl.max_output_tokens;
@@ -297,7 +297,8 @@ void Worker::issue(const Credit& credit, int64_t now_ns) {
   transport::HttpRequest& http = http_scratch_busy_ ? local : http_scratch_;
   const bool owns_scratch = !http_scratch_busy_;
   http_scratch_busy_ = true;
-  http.body.assign(tmpl.body);
+  http.body.assign(tmpl.body_text());
+  if (settings_.body_store) settings_.body_store->release(tmpl.stored);  // RSS: page cache only
   if (tmpl.cache_bust_digits_at >= 0) {  // every request is its own session: its own marker
     write_cache_bust_digits(settings_.seed, index, http.body.data() + tmpl.cache_bust_digits_at);
     rec.input_texts = tmpl.input_texts;

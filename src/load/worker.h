@@ -18,11 +18,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "load/load_types.h"
 #include "core/clock.h"
 #include "core/result.h"
+#include "load/body_store.h"
 #include "load/idle_gap_cap.h"
 #include "load/schedule.h"
 #include "load/sessions.h"
@@ -43,7 +45,9 @@ namespace servebench::load {
 
 // One pre-rendered request body (dataset entry), built before t0.
 struct RequestTemplate {
-  std::string body;
+  std::string body;         // the body, unless it lives in the file-backed store; then
+  std::string_view stored;  // a view of it there (body_store.h; `body` is empty)
+  std::string_view body_text() const { return stored.data() ? stored : std::string_view(body); }
   int64_t input_tokens = -1;
   int64_t max_output_tokens = -1;
   int32_t input_images = -1;  // images in the body (media types), -1 = unknown
@@ -68,6 +72,8 @@ struct WorkerSettings {
   std::vector<RequestTemplate> requests;
   // Warm-up bodies (AIPerf's warm-up marker), same layout; empty: warm-up sends `requests`.
   std::vector<RequestTemplate> warmup_requests;
+  // Where `stored` bodies live (null: every body is in memory); pages are released after use.
+  std::shared_ptr<const BodyStore> body_store;
   std::vector<uint32_t> order;            // entry of request i: order[i % order.size()]
   bool keep_bodies = false;               // raw export: records keep bodies not pre-rendered as sent
   std::string session_header = "X-Correlation-ID";  // --session-header (every request is a session)

@@ -5,7 +5,9 @@
 // same bytes; bad media flags are one-line usage errors.
 #include <fcntl.h>
 
+#include <cstdlib>
 #include <map>
+#include <set>
 
 #include "integration/profile/harness.h"
 
@@ -137,6 +139,53 @@ TEST(ProfileMedia, SameSeedSameBytesMp3Decodes) {
   }
   EXPECT_GT(inputs[0].size(), 1000u);
   EXPECT_EQ(inputs[0], inputs[1]) << "the same seed must give byte-identical media";
+}
+
+// Media bodies past SERVEBENCH_BODY_STORE_MIB live in a file-backed store (load/body_store.h):
+// the same seed sends and exports the same bytes either way, and the store is really used (a
+// store folder that cannot take files fails it, but not a run below the threshold).
+TEST(ProfileMedia, BodiesFromTheFileBackedStoreAreSentAndExportedUnchanged) {
+  struct Run {
+    int exit_code = -1;
+    std::string err, inputs;
+    std::multiset<std::string> media;
+  };
+  auto run = [](const char* mib, const char* tmpdir) {
+    Run out;
+    const std::string dir = make_temp_dir("media-store");
+    Server mock;
+    EXPECT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
+    mib ? setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1) : unsetenv("SERVEBENCH_BODY_STORE_MIB");
+    const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
+    if (tmpdir) setenv("TMPDIR", tmpdir, 1);
+    auto r = run_profile(dir, media_args(mock.url(), {"--image-width-mean", "40", "--image-height-mean",
+                                                      "30", "--image-batch-size", "2",
+                                                      "--warmup-request-count", "2"}));
+    unsetenv("SERVEBENCH_BODY_STORE_MIB");
+    old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
+    mock.stop();
+    out.exit_code = r.exit_code;
+    out.err = r.stderr_text;
+    if (r.exit_code != 0) return out;
+    out.inputs = read_file(r.artifact_dir + "/inputs.json");
+    for (const auto& s : read_jsonl(dir + "/rec.jsonl")) out.media.insert(s.value("media", Json()).dump());
+    return out;
+  };
+  const Run memory = run(nullptr, nullptr);
+  const Run stored = run("0", nullptr);
+  ASSERT_EQ(memory.exit_code, 0) << memory.err;
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  EXPECT_GT(stored.inputs.size(), 1000u);
+  EXPECT_EQ(stored.inputs, memory.inputs);
+  EXPECT_EQ(stored.media.size(), 8u);  // 2 warm-up + 6 profiling requests
+  EXPECT_EQ(stored.media, memory.media);
+  EXPECT_EQ(run(nullptr, "/nonexistent-servebench-tmp").exit_code, 0);  // below the threshold
+  const Run no_store = run("0", "/nonexistent-servebench-tmp");
+  EXPECT_EQ(no_store.exit_code, 2);
+  EXPECT_NE(no_store.err.find("TMPDIR"), std::string::npos) << no_store.err;
+  auto bad = run("lots", nullptr);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("SERVEBENCH_BODY_STORE_MIB=lots"), std::string::npos) << bad.err;
 }
 
 TEST(ProfileMedia, BadMediaFlagsAreOneLineUsageErrors) {
