@@ -5,6 +5,24 @@
 namespace servebench::endpoints {
 namespace {
 
+// The separators of a JSON list written part by part.
+struct PartList {
+  std::string* out;
+  bool first = true;
+  void next() {
+    if (!first) out->push_back(',');
+    first = false;
+  }
+};
+
+void append_audio_part(const core::MediaPart& m, std::string* out) {
+  out->append("{\"type\":\"input_audio\",\"input_audio\":{\"data\":");
+  core::append_json_string(m.url.empty() ? m.base64 : m.url, out);
+  out->append(",\"format\":");
+  core::append_json_string(m.format, out);
+  out->append("}}");
+}
+
 // {"type":"image_url","image_url":{"url":...}}, with vLLM's "uuid" when the part has one, and
 // "image_url": null for a stripped part.
 void append_image_url_part(const core::MediaPart& m, std::string* out) {
@@ -27,30 +45,22 @@ void append_image_url_part(const core::MediaPart& m, std::string* out) {
 
 void append_openai_content_parts(std::string_view text, const std::vector<core::MediaPart>& media,
                                  std::string* out) {
+  PartList parts{out};
   out->push_back('[');
-  bool first = true;
-  auto next = [&] {
-    if (!first) out->push_back(',');
-    first = false;
-  };
   if (!text.empty()) {
-    next();
+    parts.next();
     out->append("{\"type\":\"text\",\"text\":");
     core::append_json_string(text, out);
     out->push_back('}');
   }
   for (const core::MediaPart& m : media) {
-    next();
+    parts.next();
     switch (m.kind) {
       case core::MediaKind::kImage:
         append_image_url_part(m, out);
         break;
       case core::MediaKind::kAudio:
-        out->append("{\"type\":\"input_audio\",\"input_audio\":{\"data\":");
-        core::append_json_string(m.url.empty() ? m.base64 : m.url, out);
-        out->append(",\"format\":");
-        core::append_json_string(m.format, out);
-        out->append("}}");
+        append_audio_part(m, out);
         break;
       case core::MediaKind::kVideo:
         out->append("{\"type\":\"video_url\",\"video_url\":{\"url\":");
@@ -61,28 +71,6 @@ void append_openai_content_parts(std::string_view text, const std::vector<core::
   }
   out->push_back(']');
 }
-
-namespace {
-
-// The separators of a JSON list written part by part.
-struct PartList {
-  std::string* out;
-  bool first = true;
-  void next() {
-    if (!first) out->push_back(',');
-    first = false;
-  }
-};
-
-void append_audio_part(const core::MediaPart& m, std::string* out) {
-  out->append("{\"type\":\"input_audio\",\"input_audio\":{\"data\":");
-  core::append_json_string(m.url.empty() ? m.base64 : m.url, out);
-  out->append(",\"format\":");
-  core::append_json_string(m.format, out);
-  out->append("}}");
-}
-
-}  // namespace
 
 void append_responses_content_parts(std::string_view text, const std::vector<core::MediaPart>& media,
                                     std::string* out) {
