@@ -13,13 +13,21 @@ void stamp_image_uuids(std::vector<MediaPart>* parts) {
   }
 }
 
-void strip_seen_images(std::vector<MediaPart>* parts, std::unordered_set<std::string>* seen) {
-  for (MediaPart& p : *parts) {
-    if (p.kind != MediaKind::kImage || p.uuid.empty()) continue;
-    if (seen->insert(p.uuid).second) continue;
-    p.stripped = true;
-    p.base64.clear();
-    p.url.clear();
+void copy_stripping_seen_images(const std::vector<MediaPart>& parts, std::unordered_set<std::string>* seen,
+                                std::vector<MediaPart>* out) {
+  out->reserve(out->size() + parts.size());
+  for (const MediaPart& p : parts) {
+    if (p.kind != MediaKind::kImage || p.uuid.empty() || seen->insert(p.uuid).second) {
+      out->push_back(p);
+      continue;
+    }
+    MediaPart stub;
+    stub.kind = p.kind;
+    stub.mime = p.mime;
+    stub.format = p.format;
+    stub.uuid = p.uuid;
+    stub.stripped = true;
+    out->push_back(std::move(stub));
   }
 }
 

@@ -17,8 +17,10 @@ namespace servebench::core {
 // so equal images share it. Other parts are left alone.
 void stamp_image_uuids(std::vector<MediaPart>* parts);
 
-// Marks the image parts whose uuid is in `seen` as stripped (and drops their bytes, which are
-// not sent), and adds the others' uuids to `seen`. Parts without a uuid are left alone.
-void strip_seen_images(std::vector<MediaPart>* parts, std::unordered_set<std::string>* seen);
+// Appends `parts` to `out`: an image whose uuid is in `seen` as a stripped part (its uuid and
+// kind only: its bytes are neither copied nor sent), the others whole, their uuids added to
+// `seen`. Parts without a uuid are copied whole.
+void copy_stripping_seen_images(const std::vector<MediaPart>& parts, std::unordered_set<std::string>* seen,
+                                std::vector<MediaPart>* out);
 
 }  // namespace servebench::core

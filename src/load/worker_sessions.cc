@@ -200,8 +200,11 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup && !sessions_->agentic,
                  &p.messages);
     p.extras = turn.extras.get();
-    if (turn.media) p.media = *turn.media;
-    if (sessions_->strip_repeated_images) core::strip_seen_images(&p.media, &s->seen_images);
+    if (turn.media && sessions_->strip_repeated_images) {
+      core::copy_stripping_seen_images(*turn.media, &s->seen_images, &p.media);
+    } else if (turn.media) {
+      p.media = *turn.media;
+    }
     http.body = sessions_->endpoint->render_body(p);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());
@@ -229,8 +232,10 @@ void Worker::on_turn_done(Request* req, int64_t now_ns) {
     s->history.push_back(endpoints::Message{"assistant", rec.output_text});
   }
   ++s->next_turn;
-  if (!rec.dropped()) note_lane_progress(s);
-  if (!rec.dropped()) s->slot_failures = is_connection_failure(rec) ? s->slot_failures + 1 : 0;
+  if (!rec.dropped()) {
+    note_lane_progress(s);
+    s->slot_failures = is_connection_failure(rec) ? s->slot_failures + 1 : 0;
+  }
   if (!s->conv->branches.empty() && !stopping_ && !rec.dropped()) start_branches(s, s->next_turn - 1, now_ns);
   if (stopping_ || rec.dropped() || s->next_turn >= s->max_turns) {
     end_session(s, now_ns);

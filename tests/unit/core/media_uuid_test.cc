@@ -32,19 +32,26 @@ TEST(MediaUuid, ASessionStripsWhatItSentBefore) {
   std::vector<MediaPart> first = {image("AAAA")}, second = {image("AAAA"), image("CCCC")};
   stamp_image_uuids(&first);
   stamp_image_uuids(&second);
-  strip_seen_images(&first, &seen);
-  EXPECT_FALSE(first[0].stripped);
-  EXPECT_EQ(first[0].base64, "AAAA");
-  strip_seen_images(&second, &seen);
-  EXPECT_TRUE(second[0].stripped);
-  EXPECT_TRUE(second[0].base64.empty());
-  EXPECT_EQ(second[0].uuid, first[0].uuid);
-  EXPECT_FALSE(second[1].stripped);
+  std::vector<MediaPart> sent1, sent2;
+  copy_stripping_seen_images(first, &seen, &sent1);
+  ASSERT_EQ(sent1.size(), 1u);
+  EXPECT_FALSE(sent1[0].stripped);
+  EXPECT_EQ(sent1[0].base64, "AAAA");
+  copy_stripping_seen_images(second, &seen, &sent2);
+  ASSERT_EQ(sent2.size(), 2u);
+  EXPECT_TRUE(sent2[0].stripped);
+  EXPECT_TRUE(sent2[0].base64.empty());
+  EXPECT_EQ(sent2[0].uuid, first[0].uuid);
+  EXPECT_EQ(sent2[0].kind, MediaKind::kImage);
+  EXPECT_FALSE(sent2[1].stripped);
+  EXPECT_EQ(sent2[1].base64, "CCCC");
+  EXPECT_EQ(second[0].base64, "AAAA");  // the turn's own parts are untouched
   // Parts without a uuid (the flag off) are never stripped.
-  std::vector<MediaPart> plain = {image("AAAA"), image("AAAA")};
-  strip_seen_images(&plain, &seen);
-  EXPECT_FALSE(plain[0].stripped);
-  EXPECT_FALSE(plain[1].stripped);
+  std::vector<MediaPart> plain = {image("AAAA"), image("AAAA")}, sent3;
+  copy_stripping_seen_images(plain, &seen, &sent3);
+  ASSERT_EQ(sent3.size(), 2u);
+  EXPECT_FALSE(sent3[0].stripped);
+  EXPECT_FALSE(sent3[1].stripped);
 }
 
 }  // namespace
