@@ -70,11 +70,17 @@ void spread_starts(const SessionWorkload& w, const LaneOptions& o, std::vector<L
   for (Lane& l : *lanes) l.profile_delay_ns = std::max<int64_t>(0, l.profile_delay_ns - shift);
 }
 
-SessionTemplate warmup_play(const SessionTemplate& root, const Lane& lane, uint64_t key) {
+// A new play of `root`: its id, preamble and history mode, no turns or branches yet.
+SessionTemplate play_of(const SessionTemplate& root) {
   SessionTemplate c;
   c.conversation_id = root.conversation_id;
   c.preamble = root.preamble;
   c.carry_history = root.carry_history;
+  return c;
+}
+
+SessionTemplate warmup_play(const SessionTemplate& root, const Lane& lane, uint64_t key) {
+  SessionTemplate c = play_of(root);
   c.turns.push_back(root.turns[static_cast<size_t>(lane.start_turn)]);
   c.turns.back().delay_ns = -1;
   c.first_delay_ns = lane.warmup_delay_ns;
@@ -93,20 +99,14 @@ void press(std::vector<SessionTurn>::const_iterator from, std::vector<SessionTur
 }
 
 SessionTemplate pressure_copy(const SessionTemplate& root) {
-  SessionTemplate c;
-  c.conversation_id = root.conversation_id;
-  c.preamble = root.preamble;
-  c.carry_history = root.carry_history;
+  SessionTemplate c = play_of(root);
   press(root.turns.begin(), root.turns.end(), &c.turns);
   c.turns.front().delay_ns = -1;
   return c;
 }
 
 SessionTemplate profiling_play(const SessionTemplate& root, const Lane& lane, uint64_t key) {
-  SessionTemplate c;
-  c.conversation_id = root.conversation_id;
-  c.preamble = root.preamble;
-  c.carry_history = root.carry_history;
+  SessionTemplate c = play_of(root);
   const auto from = static_cast<size_t>(lane.start_turn) + 1;
   c.turns.assign(root.turns.begin() + static_cast<std::ptrdiff_t>(std::min(from, root.turns.size())), root.turns.end());
   if (!c.turns.empty()) c.turns.front().delay_ns = -1;
@@ -167,8 +167,9 @@ void apply_lanes(SessionWorkload* w, const std::vector<Lane>& lanes, bool cache_
     w->conversations.push_back(std::move(prof));
   }
   w->warmup_order.clear();
-  w->lane_progress = cache_pressure ? std::make_shared<LaneProgress>(lanes.size()) : nullptr;
+  w->lane_progress.reset();
   if (cache_pressure) {
+    w->lane_progress = std::make_shared<LaneProgress>(lanes.size());
     for (uint32_t r : roots) {
       w->warmup_order.push_back(static_cast<uint32_t>(w->conversations.size()));
       w->conversations.push_back(pressure_copy(w->conversations[r]));
