@@ -1,16 +1,11 @@
 # How test code compiles. Test sources are about half of the build, and most of each one's time
 # was spent parsing GoogleTest, gMock and the standard library at the release's -O3. Test code
-# now compiles at -O0 in the release and ASan builds (the code under test keeps its build's
-# flags; -O1 would bring GCC 12's false -Warray-bounds reports on std::string), TSan's keeps the
-# preset's -O1, and every test target reuses one precompiled header of those libraries, built
-# once (docs/reliability.md, "CI time"). SERVEBENCH_PCH=OFF compiles tests without it.
+# compiles at -O0 in every build (the code under test keeps its build's flags; -O1 would bring
+# GCC 12's false -Warray-bounds reports on std::string; the sanitizer presets compile everything
+# at -O0), and every test target reuses one precompiled header of those libraries, built once
+# (docs/reliability.md, "CI time"). SERVEBENCH_PCH=OFF compiles tests without it.
 option(SERVEBENCH_PCH "Precompiled headers: one shared by the tests, and the CLI's and the mock's" ON)
-if(SERVEBENCH_SANITIZE MATCHES "thread")
-  set(_test_opt "")  # TSan's tests run threads hard: keep the preset's -O1
-else()
-  set(_test_opt "-O0")  # ASan+UBSan test code at -O0 compiles ~38% faster than at -O1
-endif()
-set(SERVEBENCH_TEST_OPT "${_test_opt}")
+set(SERVEBENCH_TEST_OPT "-O0")  # test code at -O0 compiles ~38% faster than at -O1 (ASan+UBSan)
 
 add_library(sb_test_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/test_pch.cc)
 # Only libraries without compile definitions: GCC refuses a precompiled header built with a
