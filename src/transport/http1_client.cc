@@ -97,17 +97,26 @@ void Http1Client::release_group(uint64_t group) {
 }
 
 Result<Target*> Http1Client::target_for(const std::string& url) {
-  // Cache by the scheme://authority prefix; the path varies per request.
-  std::string key = url.substr(0, url.find('/', 7));
+  // Cache by the scheme://authority prefix; the path varies per request. The last target is
+  // compared first, without building the key: most runs have one (a key string per request
+  // was an allocation each).
+  const std::string_view prefix = std::string_view(url).substr(0, url.find('/', 7));
+  if (last_target_ != nullptr && prefix == last_target_key_) return last_target_;
+  std::string key(prefix);
   auto it = targets_.find(key);
-  if (it != targets_.end()) return it->second.get();
+  if (it != targets_.end()) {
+    last_target_key_ = key;
+    last_target_ = it->second.get();
+    return last_target_;
+  }
   Result<Http1Endpoint> ep = resolve_http_url(url);
   if (!ep) return tl::unexpected(ep.error());
   auto target = std::make_unique<Target>();
   target->ep = std::move(*ep);
-  Target* raw = target.get();
-  targets_.emplace(key, std::move(target));
-  return raw;
+  last_target_ = target.get();
+  last_target_key_ = key;
+  targets_.emplace(std::move(key), std::move(target));
+  return last_target_;
 }
 
 void Http1Client::on_timeout(TransferId id) {

@@ -135,6 +135,8 @@ class Http1Client final : public HttpClient {
   ClientOptions options_;
   std::vector<char> read_buf_;
   std::unordered_map<std::string, std::unique_ptr<Target>> targets_;
+  std::string last_target_key_;  // the last target_for hit, checked first
+  Target* last_target_ = nullptr;
   std::unordered_map<int, std::unique_ptr<Conn>> conns_;
   std::unordered_map<TransferId, std::unique_ptr<Transfer>> transfers_;
   std::unordered_map<uint64_t, Conn*> sticky_;
