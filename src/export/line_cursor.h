@@ -22,6 +22,24 @@
 
 namespace servebench::exporter {
 
+// A constant text written many times (a metric's `"tag":{"value":`): kept in a 64-byte block
+// that the cursor copies whole, a constant-size copy instead of a call to memcpy.
+class PaddedText {
+ public:
+  static constexpr size_t kBytes = 64;
+  void assign(std::string_view text) {
+    text_ = std::string(text);
+    if (text.size() <= kBytes) std::memcpy(block_, text.data(), text.size());
+  }
+  const char* block() const { return block_; }
+  bool padded() const { return text_.size() <= kBytes; }
+  const std::string& text() const { return text_; }
+
+ private:
+  char block_[kBytes] = {};
+  std::string text_;
+};
+
 class LineCursor {
  public:
   explicit LineCursor(std::string* out);
@@ -58,6 +76,12 @@ class LineCursor {
   void number(double v) {
     room(kMaxNumberChars);
     p_ = write_json_number(p_, v);
+  }
+  void raw(const PaddedText& t) {
+    if (!t.padded()) return raw(t.text());
+    room(PaddedText::kBytes);
+    std::memcpy(p_, t.block(), PaddedText::kBytes);
+    p_ += t.text().size();
   }
   // A quoted JSON string, as core::append_json_string.
   void json_string(std::string_view s);

@@ -171,7 +171,7 @@ void error_obj(const RequestRecord& r, std::string* out) {
 // the tag and unit again for every metric of every line was a measurable part of the writer.
 struct RecordMetricText {
   const metrics::MetricInfo* info = nullptr;
-  std::string head, tail;
+  PaddedText head, tail;
 };
 
 const RecordMetricText& record_text(size_t i) {
@@ -180,11 +180,14 @@ const RecordMetricText& record_text(size_t i) {
     for (size_t k = 0; k < a.size(); ++k) {
       const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(k));
       a[k].info = metrics::find_metric(tag);
-      key(&a[k].head, tag);
-      a[k].head.append("{\"value\":");
-      a[k].tail.append(",\"unit\":");
-      if (a[k].info != nullptr) append_json_string(&a[k].tail, a[k].info->display_unit);
-      a[k].tail.push_back('}');
+      std::string head, tail;
+      key(&head, tag);
+      head.append("{\"value\":");
+      tail.append(",\"unit\":");
+      if (a[k].info != nullptr) append_json_string(&tail, a[k].info->display_unit);
+      tail.push_back('}');
+      a[k].head.assign(head);
+      a[k].tail.assign(tail);
     }
     return a;
   }();
@@ -338,6 +341,12 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
                         core::Capabilities capabilities, const HttpTraceContext* trace) {
   metrics::RecordValues rv;
   metrics::compute_record_metrics(r, &rv, capabilities);
+  append_record_line(r, a, rv, out, trace);
+}
+
+void append_record_line(const RequestRecord& r, const record::RunAnchor& a,
+                        const metrics::RecordValues& rv, std::string* out,
+                        const HttpTraceContext* trace) {
   LineCursor w(out);
   w.put('{');
   metadata(r, a, &w);
