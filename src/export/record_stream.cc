@@ -91,12 +91,15 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
   // (the processor catching up) then reuses the same warm buffer instead of growing a fresh one
   // of many MiB, whose new pages cost a fault each.
   constexpr size_t kFlushBytes = size_t{1} << 20;
+  metrics::RecordValues values;
   for (const record::RequestRecord& r : batch) {
+    // The accumulator computes the record's metric values once, for itself and for the line
+    // (its options carry context_.capabilities, as the line's values must).
+    (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r, &values);
     if (jsonl_)
-      append_record_line(r, context_.anchor, &sl.lines, context_.capabilities,
+      append_record_line(r, context_.anchor, values, &sl.lines,
                          context_.export_http_trace ? &context_.http_trace : nullptr);
     if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
-    (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r);
     if (jsonl_ && sl.lines.size() >= kFlushBytes) flush_lines(jsonl_.get(), &sl.lines);
     if (raw_ && sl.raw_lines.size() >= kFlushBytes) flush_lines(raw_.get(), &sl.raw_lines);
   }

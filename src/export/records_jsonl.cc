@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "export/line_cursor.h"
 #include "export/text_util.h"
 #include "metrics/metric_info.h"
 #include "metrics/record_metrics.h"
@@ -32,104 +33,87 @@ void key(std::string* out, const char (&k)[N]) {
 }
 
 // Integers are written through a stack buffer: std::to_string of a 19-digit wall-clock ns
-// allocates (beyond the small-string buffer), and a line has about a dozen of them.
+// allocates (beyond the small-string buffer).
 void append_int(std::string* out, int64_t v) {
   char buf[24];
   const auto res = std::to_chars(buf, buf + sizeof(buf), v);
   out->append(buf, res.ptr);
 }
 
-void wall_or_null(std::string* out, const record::RunAnchor& a, int64_t steady) {
+void wall_or_null(LineCursor* w, const record::RunAnchor& a, int64_t steady) {
   if (steady <= 0) {
-    out->append("null");
+    w->lit("null");
   } else {
-    append_int(out, a.to_wall_ns(steady));
+    w->integer(a.to_wall_ns(steady));
   }
-}
-
-// `"k":<wall ns or null>,`
-void wall_key(std::string* out, const char* k, const record::RunAnchor& a, int64_t steady) {
-  key(out, k);
-  wall_or_null(out, a, steady);
-  out->push_back(',');
 }
 
 // AIPerf 0.13's phase keys: a run's phases are an optional warm-up and then one profiling phase,
 // each named after its kind; profiling_index counts profiling phases only (null for warm-up).
-void phase_keys(const RequestRecord& r, std::string* out) {
-  key(out, "phase_index");
-  append_int(out, r.phase_index);
-  out->push_back(',');
-  key(out, "profiling_index");
-  out->append(r.phase == record::Phase::kProfiling ? "0" : "null");
-  out->push_back(',');
-  key(out, "phase_name");
-  append_json_string(out, record::phase_name(r.phase));
-  out->push_back(',');
-  key(out, "phase_kind");
-  append_json_string(out, record::phase_name(r.phase));
-  out->push_back(',');
+void phase_keys(const RequestRecord& r, LineCursor* w) {
+  w->lit("\"phase_index\":");
+  w->integer(r.phase_index);
+  w->lit(",\"profiling_index\":");
+  if (r.phase == record::Phase::kProfiling) {
+    w->lit("0");
+  } else {
+    w->lit("null");
+  }
+  w->lit(",\"phase_name\":");
+  w->json_string(record::phase_name(r.phase));
+  w->lit(",\"phase_kind\":");
+  w->json_string(record::phase_name(r.phase));
+  w->put(',');
 }
 
 // AIPerf 0.13's session-tree keys. servebench's sessions have no sub-agent forks, so every
 // record is a root (depth 0, its own correlation id). A record AIPerf would mark as a skipped
 // context overflow is left out of its exports, so an exported line always says false.
-void session_tree_keys(const RequestRecord& r, std::string* out) {
-  key(out, "context_overflow_skip");
-  out->append("false,");
-  key(out, "agent_depth");
-  out->append("0,");
-  key(out, "root_correlation_id");
-  append_json_string(out, r.x_correlation_id);
+void session_tree_keys(const RequestRecord& r, LineCursor* w) {
+  w->lit("\"context_overflow_skip\":false,\"agent_depth\":0,\"root_correlation_id\":");
+  w->json_string(r.x_correlation_id);
 }
 
-void metadata(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
-  key(out, "metadata");
-  out->push_back('{');
-  key(out, "session_num");
-  append_int(out, r.session_num);
-  out->push_back(',');
-  key(out, "x_request_id");
-  append_json_string(out, r.x_request_id);
-  out->push_back(',');
-  key(out, "x_correlation_id");
-  append_json_string(out, r.x_correlation_id);
-  out->push_back(',');
-  key(out, "conversation_id");
-  append_json_string(out, r.conversation_id);
-  out->push_back(',');
-  key(out, "turn_index");
-  append_int(out, r.turn_index);
-  out->push_back(',');
-  wall_key(out, "intended_ns", a, r.intended_ns);
-  wall_key(out, "credit_issued_ns", a, r.credit_issued_ns);
-  wall_key(out, "request_start_ns", a, r.request_start_ns);
-  wall_key(out, "request_ack_ns", a, r.first_byte_ns);
-  wall_key(out, "request_end_ns", a, r.end_ns);
-  key(out, "worker_id");
-  out->append("\"worker_");
-  append_int(out, r.worker_id);
-  out->push_back('"');
-  out->push_back(',');
-  key(out, "url_index");
-  append_int(out, r.url_index);
-  out->push_back(',');
-  key(out, "record_processor_id");
-  out->append("\"record_processor_");
-  append_int(out, r.processor_slot);
-  out->append("\",");
-  key(out, "benchmark_phase");
-  append_json_string(out, record::phase_name(r.phase));
-  out->push_back(',');
-  phase_keys(r, out);
-  key(out, "was_cancelled");
-  out->append(r.cancelled() ? "true" : "false");
-  out->push_back(',');
-  key(out, "cancellation_time_ns");
-  wall_or_null(out, a, r.cancelled() ? (r.cancel_ns ? r.cancel_ns : r.end_ns) : 0);
-  out->push_back(',');
-  session_tree_keys(r, out);
-  out->push_back('}');
+void metadata(const RequestRecord& r, const record::RunAnchor& a, LineCursor* w) {
+  w->lit("\"metadata\":{\"session_num\":");
+  w->integer(r.session_num);
+  w->lit(",\"x_request_id\":");
+  w->json_string(r.x_request_id);
+  w->lit(",\"x_correlation_id\":");
+  w->json_string(r.x_correlation_id);
+  w->lit(",\"conversation_id\":");
+  w->json_string(r.conversation_id);
+  w->lit(",\"turn_index\":");
+  w->integer(r.turn_index);
+  w->lit(",\"intended_ns\":");
+  wall_or_null(w, a, r.intended_ns);
+  w->lit(",\"credit_issued_ns\":");
+  wall_or_null(w, a, r.credit_issued_ns);
+  w->lit(",\"request_start_ns\":");
+  wall_or_null(w, a, r.request_start_ns);
+  w->lit(",\"request_ack_ns\":");
+  wall_or_null(w, a, r.first_byte_ns);
+  w->lit(",\"request_end_ns\":");
+  wall_or_null(w, a, r.end_ns);
+  w->lit(",\"worker_id\":\"worker_");
+  w->integer(r.worker_id);
+  w->lit("\",\"url_index\":");
+  w->integer(r.url_index);
+  w->lit(",\"record_processor_id\":\"record_processor_");
+  w->integer(r.processor_slot);
+  w->lit("\",\"benchmark_phase\":");
+  w->json_string(record::phase_name(r.phase));
+  w->put(',');
+  phase_keys(r, w);
+  if (r.cancelled()) {
+    w->lit("\"was_cancelled\":true,\"cancellation_time_ns\":");
+    wall_or_null(w, a, r.cancel_ns ? r.cancel_ns : r.end_ns);
+  } else {
+    w->lit("\"was_cancelled\":false,\"cancellation_time_ns\":null");
+  }
+  w->put(',');
+  session_tree_keys(r, w);
+  w->put('}');
 }
 
 // The server's usage, normalised (record::Usage): every count it reported, null when none.
@@ -187,7 +171,7 @@ void error_obj(const RequestRecord& r, std::string* out) {
 // the tag and unit again for every metric of every line was a measurable part of the writer.
 struct RecordMetricText {
   const metrics::MetricInfo* info = nullptr;
-  std::string head, tail;
+  PaddedText head, tail;
 };
 
 const RecordMetricText& record_text(size_t i) {
@@ -196,80 +180,149 @@ const RecordMetricText& record_text(size_t i) {
     for (size_t k = 0; k < a.size(); ++k) {
       const char* tag = metrics::record_metric_tag(static_cast<RecordMetric>(k));
       a[k].info = metrics::find_metric(tag);
-      key(&a[k].head, tag);
-      a[k].head.append("{\"value\":");
-      a[k].tail.append(",\"unit\":");
-      if (a[k].info != nullptr) append_json_string(&a[k].tail, a[k].info->display_unit);
-      a[k].tail.push_back('}');
+      std::string head, tail;
+      key(&head, tag);
+      head.append("{\"value\":");
+      tail.append(",\"unit\":");
+      if (a[k].info != nullptr) append_json_string(&tail, a[k].info->display_unit);
+      tail.push_back('}');
+      a[k].head.assign(head);
+      a[k].tail.assign(tail);
     }
     return a;
   }();
   return kText[i];
 }
 
-// The servebench keys a reader needs to rebuild the record for the summary (see the header).
-void reader_extras(const RequestRecord& r, const record::RunAnchor& a, std::string* out) {
-  auto int_key = [out](const char* k, int64_t v) {
-    key(out, k);
-    append_int(out, v);
-    out->push_back(',');
-  };
-  int_key("request_index", static_cast<int64_t>(r.request_index));
-  int_key("http_status", r.http_status);
-  int_key("input_tokens", r.input_tokens);
-  int_key("output_tokens", r.output_tokens);
-  int_key("reasoning_tokens", r.reasoning_tokens);
-  int_key("requested_output_tokens", r.requested_output_tokens);
-  if (r.output_items >= 0) int_key("output_items", r.output_items);
-  if (r.cancelled()) {
-    key(out, "cancel_reason");
-    append_json_string(out, cancel_reason_name(r.cancel_reason));
-    out->push_back(',');
-  }
-  wall_key(out, "request_sent_ns", a, r.request_sent_ns);
-  wall_key(out, "response_complete_ns", a, r.response_complete_ns);
-  if (r.conn_start_ns > 0) {
-    wall_key(out, "connect_start_ns", a, r.conn_start_ns);
-    wall_key(out, "dns_done_ns", a, r.dns_done_ns);
-    wall_key(out, "connected_ns", a, r.connected_ns);
-    wall_key(out, "tls_done_ns", a, r.tls_done_ns);
-  }
-  if (r.response_reads > 0) int_key("response_reads", r.response_reads);
-  // Content chunks: their times are the line's time_to_first_token and inter_chunk_latency
-  // (exact, see the header); only what those lack is added, and only when it is not the default.
-  std::string kinds;
+void int_key(LineCursor* w, std::string_view k, int64_t v) {
+  w->key(k);
+  w->integer(v);
+  w->put(',');
+}
+
+// `"k":<wall ns or null>,`
+void wall_key(LineCursor* w, std::string_view k, const record::RunAnchor& a, int64_t steady) {
+  w->key(k);
+  wall_or_null(w, a, steady);
+  w->put(',');
+}
+
+// Content chunks: their times are the line's time_to_first_token and inter_chunk_latency
+// (exact, see the header); only what those lack is added, and only when it is not the default.
+void chunk_extras(const RequestRecord& r, LineCursor* w) {
+  if (!r.ok()) return;
+  size_t n = 0;
   bool all_content = true, all_one = true;
   for (const record::Chunk& c : r.chunks) {
     if (!metrics::is_content_chunk(c.kind)) continue;
-    const char k = c.kind == record::ChunkKind::kReasoning  ? 'r'
-                   : c.kind == record::ChunkKind::kToolCall ? 't'
-                                                            : 'c';
-    kinds.push_back(k);
-    all_content &= k == 'c';
+    ++n;
+    all_content &= c.kind != record::ChunkKind::kReasoning && c.kind != record::ChunkKind::kToolCall;
     all_one &= c.tokens == 1;
   }
-  if (r.ok() && !kinds.empty()) {
-    // Streamed: one chunk per time; a body: one chunk unless the parser split it.
-    if (!all_content || (!r.streaming && kinds.size() != 1)) {
-      key(out, "chunk_kinds");
-      append_json_string(out, kinds);
-      out->push_back(',');
+  if (n == 0) return;
+  // Streamed: one chunk per time; a body: one chunk unless the parser split it.
+  if (!all_content || (!r.streaming && n != 1)) {
+    w->lit("\"chunk_kinds\":\"");
+    for (const record::Chunk& c : r.chunks) {
+      if (!metrics::is_content_chunk(c.kind)) continue;
+      w->put(c.kind == record::ChunkKind::kReasoning  ? 'r'
+             : c.kind == record::ChunkKind::kToolCall ? 't'
+                                                      : 'c');
     }
-    if (!all_one) {
-      key(out, "chunk_tokens");
-      out->push_back('[');
-      bool first = true;
-      for (const record::Chunk& c : r.chunks) {
-        if (!metrics::is_content_chunk(c.kind)) continue;
-        if (!first) out->push_back(',');
-        first = false;
-        append_int(out, c.tokens);
+    w->lit("\",");
+  }
+  if (!all_one) {
+    w->lit("\"chunk_tokens\":[");
+    bool first = true;
+    for (const record::Chunk& c : r.chunks) {
+      if (!metrics::is_content_chunk(c.kind)) continue;
+      if (!first) w->put(',');
+      first = false;
+      w->integer(c.tokens);
+    }
+    w->lit("],");
+  }
+}
+
+// The servebench keys a reader needs to rebuild the record for the summary (see the header).
+void reader_extras(const RequestRecord& r, const record::RunAnchor& a, LineCursor* w) {
+  int_key(w, "request_index", static_cast<int64_t>(r.request_index));
+  int_key(w, "http_status", r.http_status);
+  int_key(w, "input_tokens", r.input_tokens);
+  int_key(w, "output_tokens", r.output_tokens);
+  int_key(w, "reasoning_tokens", r.reasoning_tokens);
+  int_key(w, "requested_output_tokens", r.requested_output_tokens);
+  if (r.output_items >= 0) int_key(w, "output_items", r.output_items);
+  if (r.cancelled()) {
+    w->lit("\"cancel_reason\":");
+    w->json_string(cancel_reason_name(r.cancel_reason));
+    w->put(',');
+  }
+  wall_key(w, "request_sent_ns", a, r.request_sent_ns);
+  wall_key(w, "response_complete_ns", a, r.response_complete_ns);
+  if (r.conn_start_ns > 0) {
+    wall_key(w, "connect_start_ns", a, r.conn_start_ns);
+    wall_key(w, "dns_done_ns", a, r.dns_done_ns);
+    wall_key(w, "connected_ns", a, r.connected_ns);
+    wall_key(w, "tls_done_ns", a, r.tls_done_ns);
+  }
+  if (r.response_reads > 0) int_key(w, "response_reads", r.response_reads);
+  chunk_extras(r, w);
+  if (r.streaming) {
+    w->lit("\"streaming\":true");
+  } else {
+    w->lit("\"streaming\":false");
+  }
+}
+
+// The "metrics" object: every per-request metric that has a value, then the inter-chunk list.
+void metrics_obj(const RequestRecord& r, const metrics::RecordValues& rv, LineCursor* w) {
+  w->lit("\"metrics\":{");
+  bool first = true;
+  for (size_t i = 0; i < metrics::kNumRecordMetrics; ++i) {
+    if (std::isnan(rv.v[i])) continue;
+    const RecordMetricText& text = record_text(i);
+    if (!first) w->put(',');
+    first = false;
+    w->raw(text.head);
+    w->scaled(rv.v[i], text.info->display_divisor);
+    w->raw(text.tail);
+  }
+  if (r.ok() && r.streaming) {
+    // Reused per thread: a fresh vector per line was one allocation per request.
+    thread_local std::vector<double> icl;
+    icl.clear();
+    metrics::append_inter_chunk_latencies(r, &icl);
+    if (!icl.empty()) {
+      if (!first) w->put(',');
+      w->lit("\"inter_chunk_latency\":{\"value\":[");
+      for (size_t i = 0; i < icl.size(); ++i) {
+        if (i) w->put(',');
+        w->scaled(icl[i], 1e6);
       }
-      out->append("],");
+      w->lit("],\"unit\":\"ms\"}");
     }
   }
-  key(out, "streaming");
-  out->append(r.streaming ? "true" : "false");
+  w->lit("},");
+}
+
+// servebench's own extras: the schedule-anchored values, then what a reader needs.
+void servebench_obj(const RequestRecord& r, const record::RunAnchor& a,
+                    const metrics::RecordValues& rv, LineCursor* w) {
+  w->lit("\"servebench\":{");
+  const std::pair<std::string_view, double> extras[] = {
+      {"schedule_lag_ms", rv.schedule_lag_ns},
+      {"time_to_first_token_from_intended_ms", rv.ttft_from_intended_ns},
+      {"request_latency_from_intended_ms", rv.latency_from_intended_ns},
+  };
+  for (const auto& [k, ns] : extras) {
+    if (std::isnan(ns)) continue;
+    w->key(k);
+    w->scaled(ns, 1e6);
+    w->put(',');
+  }
+  reader_extras(r, a, w);
+  w->lit("}}\n");
 }
 
 }  // namespace
@@ -288,68 +341,40 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a, std:
                         core::Capabilities capabilities, const HttpTraceContext* trace) {
   metrics::RecordValues rv;
   metrics::compute_record_metrics(r, &rv, capabilities);
-  out->push_back('{');
-  metadata(r, a, out);
-  out->push_back(',');
-  key(out, "metrics");
-  out->push_back('{');
-  bool first = true;
-  for (size_t i = 0; i < metrics::kNumRecordMetrics; ++i) {
-    if (std::isnan(rv.v[i])) continue;
-    const RecordMetricText& text = record_text(i);
-    if (!first) out->push_back(',');
-    first = false;
-    out->append(text.head);
-    append_scaled_number(out, rv.v[i], text.info->display_divisor);
-    out->append(text.tail);
-  }
-  if (r.ok() && r.streaming) {
-    // Reused per thread: a fresh vector per line was one allocation per request.
-    thread_local std::vector<double> icl;
-    icl.clear();
-    metrics::append_inter_chunk_latencies(r, &icl);
-    if (!icl.empty()) {
-      if (!first) out->push_back(',');
-      first = false;
-      key(out, "inter_chunk_latency");
-      out->append("{\"value\":[");
-      for (size_t i = 0; i < icl.size(); ++i) {
-        if (i) out->push_back(',');
-        append_scaled_number(out, icl[i], 1e6);
-      }
-      out->append("],\"unit\":\"ms\"}");
-    }
-  }
-  out->append("},");
+  append_record_line(r, a, rv, out, trace);
+}
+
+void append_record_line(const RequestRecord& r, const record::RunAnchor& a,
+                        const metrics::RecordValues& rv, std::string* out,
+                        const HttpTraceContext* trace) {
+  LineCursor w(out);
+  w.put('{');
+  metadata(r, a, &w);
+  w.put(',');
+  metrics_obj(r, rv, &w);
   if (trace != nullptr) {
-    append_http_trace(r, a, *trace, out);
-    out->push_back(',');
+    std::string* s = w.flushed();
+    append_http_trace(r, a, *trace, s);
+    s->push_back(',');
   }
-  error_obj(r, out);
-  out->push_back(',');
-  key(out, "servebench");
-  out->push_back('{');
-  bool f2 = true;
-  auto extra = [&](const char* k, double ns) {
-    if (std::isnan(ns)) return;
-    if (!f2) out->push_back(',');
-    f2 = false;
-    key(out, k);
-    append_scaled_number(out, ns, 1e6);
-  };
-  extra("schedule_lag_ms", rv.schedule_lag_ns);
-  extra("time_to_first_token_from_intended_ms", rv.ttft_from_intended_ns);
-  extra("request_latency_from_intended_ms", rv.latency_from_intended_ns);
-  if (!f2) out->push_back(',');
-  reader_extras(r, a, out);
-  out->append("}}\n");
+  if (r.ok()) {
+    w.lit("\"error\":null,");
+  } else {
+    std::string* s = w.flushed();
+    error_obj(r, s);
+    s->push_back(',');
+  }
+  servebench_obj(r, a, rv, &w);
 }
 
 void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,
                      const std::vector<std::string_view>& payloads, std::string* out) {
-  out->push_back('{');
-  metadata(r, a, out);
-  out->push_back(',');
+  {
+    LineCursor w(out);
+    w.put('{');
+    metadata(r, a, &w);
+    w.put(',');
+  }
   key(out, "payload");
   // Bodies are JSON rendered by servebench or minified from the input file: embedded as is.
   if (r.payload_index >= 0 && static_cast<size_t>(r.payload_index) < payloads.size() &&

@@ -48,6 +48,7 @@
 #include "core/capabilities.h"
 #include "core/result.h"
 #include "export/http_trace_json.h"
+#include "metrics/record_metrics.h"
 #include "record/request_record.h"
 
 namespace servebench::exporter {
@@ -61,6 +62,13 @@ const char* cancel_reason_name(record::CancelReason reason);
 void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
                         std::string* out,
                         core::Capabilities capabilities = core::kTextGenerationCaps,
+                        const HttpTraceContext* trace = nullptr);
+
+// The same line from values already computed for `r`. REQUIRES: `values` are what
+// metrics::compute_record_metrics(r, &values, capabilities) gives (SummaryAccumulator::add
+// fills them so).
+void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
+                        const metrics::RecordValues& values, std::string* out,
                         const HttpTraceContext* trace = nullptr);
 
 // Appends one profile_export_raw.jsonl line.

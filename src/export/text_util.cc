@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace servebench::exporter {
 
@@ -48,65 +49,82 @@ int power_of_ten(double divisor) {
   return -1;
 }
 
-// Writes D × 10^e10 (D = `digits`, no trailing zero) as std::to_chars would: fixed or
-// exponent notation, whichever is shorter, fixed on a tie.
-void append_decimal(std::string* out, std::string_view digits, int e10) {
-  const int n = static_cast<int>(digits.size());
+char* copy(char* p, const char* s, size_t n) {
+  std::memcpy(p, s, n);
+  return p + n;
+}
+
+// Writes D × 10^e10 (D = the n `digits`, no trailing zero) as std::to_chars would: fixed or
+// exponent notation, whichever is shorter, fixed on a tie. REQUIRES: n <= 15, `digits` readable
+// for kDigitBytes and `p` writable for kMaxNumberChars: the fixed forms copy whole 16-byte blocks
+// (constant sizes, so no call to memcpy) and then keep only what is theirs.
+constexpr size_t kDigitBytes = 40;
+
+char* write_decimal(char* p, const char* digits, int n, int e10) {
   const int x = n - 1 + e10;  // scientific exponent
   const int fixed_len = e10 >= 0 ? n + e10 : x >= 0 ? n + 1 : 1 + n - x;
   const int ax = x < 0 ? -x : x;
   const int sci_len = n + (n > 1 ? 1 : 0) + 2 + (ax >= 100 ? 3 : 2);
-  if (fixed_len <= sci_len) {
-    if (e10 >= 0) {
-      out->append(digits);
-      out->append(static_cast<size_t>(e10), '0');
-    } else if (x >= 0) {
-      out->append(digits.substr(0, static_cast<size_t>(x + 1)));
-      out->push_back('.');
-      out->append(digits.substr(static_cast<size_t>(x + 1)));
-    } else {
-      out->append("0.");
-      out->append(static_cast<size_t>(-x - 1), '0');
-      out->append(digits);
+  if (fixed_len <= sci_len) {  // then e10 <= 5 and -x <= 4: the blocks below fit
+    if (e10 >= 0) {  // digits, then e10 zeros
+      std::memcpy(p, digits, 16);
+      std::memset(p + n, '0', 8);
+      return p + n + e10;
     }
-    return;
+    if (x >= 0) {  // digits with a point after the first x + 1
+      std::memcpy(p, digits, 16);
+      p[x + 1] = '.';
+      std::memcpy(p + x + 2, digits + x + 1, 16);
+      return p + n + 1;
+    }
+    std::memcpy(p, "0.000000", 8);  // "0." and -x - 1 zeros, then the digits
+    p += 1 - x;
+    std::memcpy(p, digits, 16);
+    return p + n;
   }
-  out->push_back(digits[0]);
+  *p++ = digits[0];
   if (n > 1) {
-    out->push_back('.');
-    out->append(digits.substr(1));
+    *p++ = '.';
+    p = copy(p, digits + 1, static_cast<size_t>(n - 1));
   }
-  out->push_back('e');
-  out->push_back(x < 0 ? '-' : '+');
-  if (ax < 10) out->push_back('0');
-  char buf[8];
-  const auto res = std::to_chars(buf, buf + sizeof(buf), ax);
-  out->append(buf, res.ptr);
+  *p++ = 'e';
+  *p++ = x < 0 ? '-' : '+';
+  if (ax < 10) *p++ = '0';
+  return std::to_chars(p, p + 8, ax).ptr;
 }
 
 }  // namespace
 
-void append_scaled_number(std::string* out, double base, double divisor) {
+char* write_json_number(char* p, double v) {
+  if (!std::isfinite(v)) return copy(p, "null", 4);
+  if (v == 0) v = 0;  // no "-0"
+  return std::to_chars(p, p + kMaxNumberChars, v).ptr;
+}
+
+char* write_scaled_number(char* p, double base, double divisor) {
   if (base == 0 && divisor > 0) {  // a third of a record's values (no "-0", as append_number)
-    out->push_back('0');
-    return;
+    *p = '0';
+    return p + 1;
   }
   const int k = power_of_ten(divisor);
   if (k < 0 || !(std::fabs(base) < 1e15) || base != std::trunc(base) || base == 0) {
-    append_json_number(out, base / divisor);
-    return;
+    return write_json_number(p, base / divisor);
   }
-  if (base < 0) out->push_back('-');
-  char buf[24];
-  const auto res =
-      std::to_chars(buf, buf + sizeof(buf), static_cast<int64_t>(std::fabs(base)));
-  std::string_view digits(buf, static_cast<size_t>(res.ptr - buf));
+  if (base < 0) *p++ = '-';
+  char buf[kDigitBytes] = {};
+  const auto res = std::to_chars(buf, buf + 24, static_cast<int64_t>(std::fabs(base)));
+  int n = static_cast<int>(res.ptr - buf);
   int zeros = 0;
-  while (digits.size() > 1 && digits.back() == '0') {
-    digits.remove_suffix(1);
+  while (n > 1 && buf[n - 1] == '0') {
+    --n;
     ++zeros;
   }
-  append_decimal(out, digits, zeros - k);
+  return write_decimal(p, buf, n, zeros - k);
+}
+
+void append_scaled_number(std::string* out, double base, double divisor) {
+  char buf[kMaxNumberChars];
+  out->append(buf, write_scaled_number(buf, base, divisor));
 }
 
 std::string scrub_secrets(std::string_view text) { return core::secrets::scrub(text); }

@@ -31,6 +31,12 @@ void append_json_number(std::string* out, double v);
 // remains. Anything else goes through append_json_number.
 void append_scaled_number(std::string* out, double base, double divisor);
 
+// The same texts written at `p`, which has room for kMaxNumberChars; each returns the end.
+// write_json_number(p, v) writes what append_json_number appends.
+inline constexpr size_t kMaxNumberChars = 32;
+char* write_scaled_number(char* p, double base, double divisor);
+char* write_json_number(char* p, double v);
+
 // Appends `s` as a quoted JSON string (UTF-8 passed through, control characters escaped).
 inline void append_json_string(std::string* out, std::string_view s) { core::append_json_string(s, out); }
 

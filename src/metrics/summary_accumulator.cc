@@ -137,12 +137,26 @@ void SummaryAccumulator::reserve(size_t records) {
   if (options_.sweep_rows) state_->sweep.records.reserve(state_->sweep.records.size() + records);
 }
 
-void SummaryAccumulator::add(const RequestRecord& r) {
-  State& st = *state_;
-  ++st.added;
-  const RecordFacts f = record_facts(r, options_.capabilities);
-  RecordValues rv;
+void SummaryAccumulator::add(const RequestRecord& r, RecordValues* values) {
+  RecordValues local;
+  RecordValues& rv = values != nullptr ? *values : local;
   rv.v.fill(NAN);
+  rv.usage_discrepancy = false;
+  rv.osl_mismatch = false;
+  const RecordFacts f = record_facts(r, options_.capabilities);
+  add_values(r, f, &rv);
+  // The rest of what compute_record_metrics fills, for the JSONL writer.
+  rv.last_content_ns = r.ok() ? f.end_ns : 0;
+  rv.schedule_lag_ns = rv.get(RecordMetric::kScheduleLag);
+  rv.ttft_from_intended_ns = rv.get(RecordMetric::kTtftFromIntended);
+  rv.latency_from_intended_ns = rv.get(RecordMetric::kLatencyFromIntended);
+}
+
+void SummaryAccumulator::add_values(const RequestRecord& r, const RecordFacts& f,
+                                    RecordValues* values) {
+  State& st = *state_;
+  RecordValues& rv = *values;
+  ++st.added;
   push_slots(st.all_outcome_slots, f, &st, &rv);
   if (r.request_start_ns > 0) {
     st.intervals.emplace_back(r.request_start_ns, std::max(r.end_ns, r.request_start_ns));

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "metrics/record_metrics.h"
 #include "metrics/summary.h"
 #include "record/request_record.h"
 
@@ -45,7 +46,9 @@ class SummaryAccumulator {
   // Pre-sizes the columns for `records` more records (optional; saves the growth slack).
   void reserve(size_t records);
   // REQUIRES: token counts filled (record processing done). The record may be dropped after.
-  void add(const record::RequestRecord& r);
+  // With `values`, also fills them as compute_record_metrics(r, values, capabilities) would
+  // (the same slots through the same table), so a writer need not compute them again.
+  void add(const record::RequestRecord& r, RecordValues* values = nullptr);
   // Sets SummaryOptions::window_ns (the throughput denominator) for the next finish(): a time
   // slice knows its length only once its last response is in.
   void set_window_ns(int64_t window_ns) { options_.window_ns = window_ns; }
@@ -62,6 +65,8 @@ class SummaryAccumulator {
 
  private:
   struct State;
+  void add_values(const record::RequestRecord& r, const RecordFacts& f, RecordValues* values);
+
   SummaryOptions options_;
   State* state_;
 };

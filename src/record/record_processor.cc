@@ -8,24 +8,37 @@
 
 #include <algorithm>
 
+#include "record/short_text_counts.h"
+
 namespace servebench::record {
 
 namespace {
 
-int64_t count_input_texts(const RequestRecord& rec, const tokenizer::Tokenizer& tok,
+// The tokenizer's count, through the thread's cache of short texts when there is one.
+struct Counter {
+  const tokenizer::Tokenizer& tok;
+  ShortTextCounts* cache;
+  size_t operator()(std::string_view text) const {
+    return cache != nullptr ? cache->count(text) : tok.count(text);
+  }
+};
+
+int64_t count_input_texts(const RequestRecord& rec, const Counter& count,
                           const CountOptions& options) {
   if (options.input_counter) {
     const int64_t n = options.input_counter(rec);
     if (n >= 0) return n;
   }
   int64_t n = 0;
-  for (const auto& t : rec.input_texts) n += static_cast<int64_t>(tok.count(t));
+  for (const auto& t : rec.input_texts) n += static_cast<int64_t>(count(t));
   return n;
 }
 
 }  // namespace
 
-void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options) {
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options,
+                  ShortTextCounts* cache) {
+  const Counter count{tok, cache};
   const bool use_server_token_count = options.use_server_token_count;
   if (!options.per_chunk_usage) rec->usage.first_content_chunk_tokens = -1;
   for (auto& ch : rec->chunks) {
@@ -38,15 +51,15 @@ void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const Cou
       ch.tokens = 0;  // defensive: a parser bug must not crash record processing
       continue;
     }
-    ch.tokens = static_cast<int32_t>(tok.count(std::string_view(src).substr(ch.text_offset, ch.text_bytes)));
+    ch.tokens = static_cast<int32_t>(count(std::string_view(src).substr(ch.text_offset, ch.text_bytes)));
   }
   if (rec->input_tokens < 0 && !rec->input_texts.empty()) {
-    rec->input_tokens = count_input_texts(*rec, tok, options);
+    rec->input_tokens = count_input_texts(*rec, count, options);
     std::vector<std::string>().swap(rec->input_texts);  // the prompt text is not kept past counting
     std::vector<std::string>().swap(rec->input_roles);
   }
-  rec->output_tokens = static_cast<int64_t>(tok.count(rec->output_text));
-  rec->reasoning_tokens = static_cast<int64_t>(tok.count(rec->reasoning_text));
+  rec->output_tokens = static_cast<int64_t>(count(rec->output_text));
+  rec->reasoning_tokens = static_cast<int64_t>(count(rec->reasoning_text));
   if (use_server_token_count && rec->usage.present()) {
     if (rec->usage.prompt_tokens >= 0) rec->input_tokens = rec->usage.prompt_tokens;
     const int64_t reasoning = std::max<int64_t>(0, rec->usage.reasoning_tokens);
@@ -87,6 +100,7 @@ void RecordProcessor::run(size_t slot) {
     pthread_setschedparam(pthread_self(), SCHED_OTHER, &normal);
   }
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+  ShortTextCounts cache(*tok_);
   for (;;) {
     std::vector<RequestRecord> batch;
     {
@@ -97,7 +111,7 @@ void RecordProcessor::run(size_t slot) {
       queue_.pop_front();
     }
     for (auto& rec : batch) {
-      count_tokens(&rec, *tok_, options_);
+      count_tokens(&rec, *tok_, options_, &cache);
       rec.processor_slot = static_cast<uint8_t>(slot);
     }
     if (consumer_) {

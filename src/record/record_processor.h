@@ -46,8 +46,12 @@ struct CountOptions {
   std::function<int64_t(const RequestRecord&)> input_counter;
 };
 
-// Counts tokens of one record (pure; used by the processor threads and by tests).
-void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options);
+class ShortTextCounts;
+
+// Counts tokens of one record (pure; used by the processor threads and by tests). With `cache`
+// (for `tok`, owned by the calling thread) short texts are counted through it: same counts.
+void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok, const CountOptions& options,
+                  ShortTextCounts* cache = nullptr);
 inline void count_tokens(RequestRecord* rec, const tokenizer::Tokenizer& tok,
                          bool use_server_token_count) {
   CountOptions o;

@@ -47,6 +47,10 @@ std::string to_lower_rust(std::string_view text);  // char::to_lowercase per cha
 enum class NormalForm { kNfc, kNfd, kNfkc, kNfkd };
 std::string normalize_form(std::string_view text, NormalForm form);
 
+// True for a character PCRE2's (older) Unicode tables lack but HF's know; such characters are
+// matched through a stand-in (regex.cc) and normalized as opaque starters.
+bool is_newer_than_pcre2(char32_t c);
+
 // GPT-2 byte-level alphabet: byte -> code point and back (-1 for code points outside it).
 const std::array<char32_t, 256>& byte_to_unicode();
 int unicode_to_byte(char32_t cp);

@@ -250,3 +250,44 @@ TEST(SummaryAccumulatorTest, TokenEndpointKeepsLastContentChunkDefinition) {
 
 }  // namespace
 }  // namespace servebench::metrics
+
+namespace servebench::metrics {
+namespace {
+
+// add(r, &values) hands a writer what compute_record_metrics would give it, so the JSONL line
+// written from them is the one computed on its own (every slot, bit for bit, and the extras).
+TEST(SummaryAccumulatorTest, AddFillsTheValuesComputeRecordMetricsGives) {
+  for (core::Capabilities caps : {core::kTextGenerationCaps,
+                                  core::kTextGenerationCaps & ~core::kCapStreams,
+                                  core::kTextGenerationCaps & ~core::kCapProducesTokens}) {
+    SummaryOptions o;
+    o.capabilities = caps;
+    SummaryAccumulator acc(o);
+    for (RequestRecord& r : varied(400, 11)) {
+      RecordValues got, want;
+      got.usage_discrepancy = got.osl_mismatch = true;  // stale values must be reset
+      acc.add(r, &got);
+      compute_record_metrics(r, &want, caps);
+      for (size_t i = 0; i < kNumRecordSlots; ++i) {
+        if (std::isnan(want.v[i])) {
+          EXPECT_TRUE(std::isnan(got.v[i])) << r.request_index << " slot " << i;
+        } else {
+          EXPECT_EQ(got.v[i], want.v[i]) << r.request_index << " slot " << i;
+        }
+      }
+      EXPECT_EQ(got.last_content_ns, want.last_content_ns);
+      EXPECT_EQ(std::isnan(got.schedule_lag_ns), std::isnan(want.schedule_lag_ns));
+      if (!std::isnan(want.schedule_lag_ns)) {
+        EXPECT_EQ(got.schedule_lag_ns, want.schedule_lag_ns);
+      }
+      EXPECT_EQ(std::isnan(got.ttft_from_intended_ns), std::isnan(want.ttft_from_intended_ns));
+      EXPECT_EQ(std::isnan(got.latency_from_intended_ns),
+                std::isnan(want.latency_from_intended_ns));
+      EXPECT_EQ(got.usage_discrepancy, want.usage_discrepancy);
+      EXPECT_EQ(got.osl_mismatch, want.osl_mismatch);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace servebench::metrics
