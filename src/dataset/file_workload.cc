@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/interrupt.h"
+#include "dataset/lcp_messages.h"
 #include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
@@ -68,6 +69,45 @@ Result<std::string> synthesize(const FileTurn& t, int64_t block_size, BlockCache
     text += builder.build(tail, fresh_rng, true).text;
   }
   return text;
+}
+
+// One planned message's text: its blocks (the first in opening form), then the filler tail.
+std::string message_text(const PlannedMessage& m, int64_t block_size, BlockCache& blocks,
+                         const ExactPromptBuilder& builder, core::Rng& fresh_rng) {
+  std::string text;
+  for (size_t i = 0; i < m.hash_ids.size(); ++i) {
+    if (i) text.push_back(' ');
+    text += blocks.block(m.hash_ids[i], block_size, i == 0);
+  }
+  if (m.tail_tokens > 0) {
+    if (!text.empty()) text.push_back(' ');
+    text += builder.build(m.tail_tokens, fresh_rng, !m.hash_ids.empty()).text;
+  }
+  return text;
+}
+
+// weka_trace turns as message lists (lcp_messages.h): lead messages, then the last one.
+Status lcp_turn_texts(const FileConversation& conv, int64_t block_size, BlockCache& blocks,
+                      const ExactPromptBuilder& builder, core::Rng& fresh_rng, std::vector<WorkloadTurn>* turns) {
+  std::vector<LcpCall> calls;
+  calls.reserve(conv.turns.size());
+  for (const FileTurn& t : conv.turns) calls.push_back({&t.hash_ids, t.input_length, t.recorded_output_length});
+  SB_TRY_ASSIGN(const auto plans,
+                plan_lcp_messages(calls, block_size, conv.prefix_tokens, fmt::format("session '{}'", conv.session_id)));
+  for (size_t k = 0; k < plans.size(); ++k) {
+    WorkloadTurn& w = (*turns)[k];
+    w.lead_messages.clear();
+    for (size_t m = 0; m < plans[k].size(); ++m) {
+      std::string text = message_text(plans[k][m], block_size, blocks, builder, fresh_rng);
+      if (m + 1 < plans[k].size()) {
+        w.lead_messages.emplace_back(plans[k][m].role, std::move(text));
+      } else {
+        w.role = plans[k][m].role;
+        w.text = std::move(text);
+      }
+    }
+  }
+  return core::ok_status();
 }
 
 // vLLM's is_valid_sequence, as AIPerf applies it.
@@ -146,7 +186,9 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.recorded_t_ms = t.timestamp_ms >= 0 ? t.timestamp_ms : t.recorded_t_ms;  // the replay clock
       w.prefix_hit_blocks = t.prefix_hit_blocks;
       w.prefix_total_blocks = t.prefix_total_blocks;
-      if (t.input_length > 0) {
+      if (t.input_length > 0 && conv.lcp_messages) {
+        w.input_tokens = t.input_length;  // the text comes from lcp_turn_texts below
+      } else if (t.input_length > 0) {
         SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
@@ -166,6 +208,7 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       wc.turns.push_back(std::move(w));
     }
     if (rejected) continue;
+    if (conv.lcp_messages) SB_TRY(lcp_turn_texts(conv, block_size, blocks, builder, fresh_rng, &wc.turns));
     if (!wc.turns.empty() || !wc.branches.empty()) out.conversations.push_back(std::move(wc));
   }
   if (out.conversations.empty())

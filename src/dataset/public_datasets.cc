@@ -111,18 +111,23 @@ std::vector<PublicDataset> build_all() {
   all.push_back(with_subset(table("spec_al_mbpp", "google-research-datasets/mbpp", {"{subset}/{split}-00000-of-00001.parquet"},
                                   parquet_column("text"), "MBPP test tasks ('text'; subsets full, sanitized)"),
                             "full", "test"));
-  all.push_back(exported(table("spec_al_mtbench", "HuggingFaceH4/mt_bench_prompts", {"default/train/0000.parquet"},
-                               {TableFormat::kParquet, TableRule::kTurnList, "prompt", ""},
-                               "MT-Bench: each row's 'prompt' list is a two-turn conversation with live replies")));
+  // File names on main confirmed from the hub's file listings; the rest read the hub's Parquet export.
+  all.push_back(table("spec_al_mtbench", "HuggingFaceH4/mt_bench_prompts",
+                      {"data/train-00000-of-00001-67c6c9fef07685a3.parquet"},
+                      {TableFormat::kParquet, TableRule::kTurnList, "prompt", ""},
+                      "MT-Bench: each row's 'prompt' list is a two-turn conversation with live replies"));
   all.push_back(exported(table("instruct_coder", "likaixin/InstructCoder", {"default/train/0000.parquet"},
                                parquet_column("instruction"), "InstructCoder code instructions ('instruction')")));
-  for (const char* size : {"5k", "10k"})
-    all.push_back(exported(table(fmt::format("blazedit_{}", size), fmt::format("vdaita/edit_{}_char", size),
-                                 {"default/train/0000.parquet"},
-                                 {TableFormat::kParquet, TableRule::kTemplate, "", std::string(kBlazeditTemplate)},
-                                 fmt::format("Blazedit ~{} character code edits: the code file and change request in vLLM's "
-                                             "edit prompt",
-                                             size))));
+  for (const char* size : {"5k", "10k"}) {
+    const bool five = std::string_view(size) == "5k";
+    PublicDataset d = table(fmt::format("blazedit_{}", size), fmt::format("vdaita/edit_{}_char", size),
+                            {five ? "data/train-00000-of-00001-cd50d93ebdf7cd84.parquet" : "default/train/0000.parquet"},
+                            {TableFormat::kParquet, TableRule::kTemplate, "", std::string(kBlazeditTemplate)},
+                            fmt::format("Blazedit ~{} character code edits: the code file and change request in vLLM's "
+                                        "edit prompt",
+                                        size));
+    all.push_back(five ? d : exported(d));
+  }
   for (const auto& [name, repo] : kWekaCorpora) {
     PublicDataset d;
     d.name = std::string(name);

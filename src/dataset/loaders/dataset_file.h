@@ -81,6 +81,8 @@ struct FileTurn {
   // weka_trace: recorded start from the session start, for every request (sub-agents too), so
   // replay options can re-derive delays from the recorded clock (-1: none).
   double recorded_t_ms = -1;
+  // weka_trace: the recorded `out` (before any cap; the next call's assistant message size).
+  int64_t recorded_output_length = -1;
   // weka_trace: leading hash blocks of this turn some earlier request of the file produced, and
   // the turn's blocks (theoretical prefix-cache hit); -1 = not stamped.
   int64_t prefix_hit_blocks = -1;
@@ -104,6 +106,11 @@ struct FileConversation {
   std::vector<FileTurn> turns;
   std::vector<FileBranch> branches;
   bool carry_history = true;        // false: every turn is complete on its own (weka_trace)
+  // weka_trace: each turn is sent as the messages of dataset/lcp_messages.h (system, user,
+  // assistant, ... cut at the hash-id LCP with the previous turn), not as one user message;
+  // prefix_tokens = the trace's (or sub-agent's) tool_tokens + system_tokens.
+  bool lcp_messages = false;
+  int64_t prefix_tokens = 0;
 };
 
 struct DatasetFile {

@@ -34,6 +34,7 @@ struct Sub {
   double t = 0;
   std::string agent_id;
   double duration_ms = -1;
+  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
   int64_t anchor = -1;  // index of the last parent request before the marker
   std::vector<Req> reqs;
 };
@@ -41,6 +42,7 @@ struct Sub {
 struct Trace {
   std::string id;
   int64_t block_size = 0;
+  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
   std::vector<Req> parent;
   std::vector<Sub> subs;
 };
@@ -61,6 +63,13 @@ Result<Req> read_request(object o, const Where& w) {
   return r;
 }
 
+// tool_tokens + system_tokens: the size of the first call's system message.
+Result<int64_t> prefix_tokens(object o, const Where& w) {
+  SB_TRY_ASSIGN(const int64_t tool, int_field(o, "tool_tokens", w, false, 0, 0));
+  SB_TRY_ASSIGN(const int64_t system, int_field(o, "system_tokens", w, false, 0, 0));
+  return tool + system;
+}
+
 Result<Sub> read_subagent(object o, const Where& w) {
   SB_TRY(only_keys(o, {"t", "type", "agent_id", "subagent_type", "status", "models", "requests",
                        "duration_ms", "total_tokens", "tool_use_count", "tool_tokens",
@@ -70,6 +79,7 @@ Result<Sub> read_subagent(object o, const Where& w) {
   SB_TRY_ASSIGN(s.t, number_field(o, "t", w, true, 0));
   SB_TRY_ASSIGN(s.agent_id, string_field(o, "agent_id", w, true));
   SB_TRY_ASSIGN(s.duration_ms, number_field(o, "duration_ms", w, false, -1));
+  SB_TRY_ASSIGN(s.prefix_tokens, prefix_tokens(o, w));
   SB_TRY_ASSIGN(const array reqs, array_field(o, "requests", w, true));
   for (element e : reqs) {
     object ro;
@@ -99,8 +109,7 @@ Result<Trace> read_trace(object top, const Where& w) {
   SB_TRY_ASSIGN(const std::string scope, string_field(top, "hash_id_scope", w, true));
   if (scope != "local")
     return w.fail("hash_id_scope", fmt::format("'{}' is not supported (only \"local\")", scope));
-  SB_TRY(int_field(top, "tool_tokens", w, false, 0, 0));
-  SB_TRY(int_field(top, "system_tokens", w, false, 0, 0));
+  SB_TRY_ASSIGN(tr.prefix_tokens, prefix_tokens(top, w));
   SB_TRY_ASSIGN(const array reqs, array_field(top, "requests", w, true));
   std::unordered_set<std::string> agents;
   for (element e : reqs) {
@@ -149,6 +158,7 @@ FileTurn make_turn(const Req& r, int64_t bs, uint64_t scope, const std::map<std:
   t.think_time_ms = r.think_time >= 0 ? r.think_time * 1000.0 : -1;
   t.api_time_ms = r.api_time >= 0 ? r.api_time * 1000.0 : -1;
   t.recorded_t_ms = r.t * 1000.0;
+  t.recorded_output_length = r.out;
   return t;
 }
 
@@ -218,6 +228,8 @@ DatasetFile build(const Trace& tr) {
   FileConversation root;
   root.session_id = tr.id;
   root.carry_history = false;
+  root.lcp_messages = true;
+  root.prefix_tokens = tr.prefix_tokens;
   for (size_t i = 0; i < tr.parent.size(); ++i) {
     FileTurn t = make_turn(tr.parent[i], tr.block_size, scope, ranks);
     t.timestamp_ms = tr.parent[i].t * 1000.0;
@@ -229,6 +241,8 @@ DatasetFile build(const Trace& tr) {
     FileConversation c;
     c.session_id = fmt::format("{}::sa:{}", tr.id, s.agent_id);
     c.carry_history = false;
+    c.lcp_messages = true;
+    c.prefix_tokens = s.prefix_tokens;
     for (size_t i = 0; i < s.reqs.size(); ++i) {
       FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
       if (i > 0) t.delay_ms = start_to_start_ms(s.reqs[i - 1], s.reqs[i]);
