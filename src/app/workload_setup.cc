@@ -412,7 +412,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     if (!f) return tl::unexpected(f.error());
     format = *f;
   }
-  auto file = load_input_file(cfg, format);
+  auto file = load_input_file(cfg, format, &tok);
   if (!file) return tl::unexpected(file.error());
   if (auto st = config::check_corpus_for_format(cfg, dataset::file_format_name(file->format)); !st)
     return tl::unexpected(st.error());

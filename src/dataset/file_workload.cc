@@ -124,8 +124,11 @@ TextCounts count_texts(const DatasetFile& file, const tokenizer::Tokenizer& tok)
     c.assign(turns.size(), {-1, -1});
     for (size_t ti = 0; ti < turns.size(); ++ti) {
       const FileTurn& t = turns[ti];
-      if (t.input_length <= 0 && !t.texts.empty()) c[ti].first = static_cast<int64_t>(tok.count(join_texts(t.texts)));
-      if (replies) c[ti].second = static_cast<int64_t>(tok.count(t.expected_output));
+      if (t.input_length <= 0 && !t.texts.empty())
+        c[ti].first = t.text_tokens >= 0 ? t.text_tokens : static_cast<int64_t>(tok.count(join_texts(t.texts)));
+      if (replies)
+        c[ti].second = t.expected_output_tokens >= 0 ? t.expected_output_tokens
+                                                     : static_cast<int64_t>(tok.count(t.expected_output));
     }
   });
   return counts;

@@ -8,7 +8,9 @@
 #include <cctype>
 
 #include "dataset/loaders/input_file.h"
+#include "dataset/loaders/sharegpt_counted.h"
 #include "dataset/loaders/weka_trace.h"
+#include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
 namespace {
@@ -206,6 +208,15 @@ Result<DatasetFile> load_weka_lines(const std::string& path, const std::string& 
   return all;
 }
 
+Result<DatasetFile> load_sharegpt(const std::string& path, const tokenizer::Tokenizer& tok) {
+  SB_TRY_ASSIGN(InputLimits limits, InputLimits::from_env(core::env()));
+  SB_TRY_ASSIGN(std::string text, read_input_file(path, limits, "--public-dataset sharegpt"));
+  ShareGptCountedOptions o;
+  o.count = [&tok](std::string_view s) { return static_cast<int64_t>(tok.count(s)); };
+  o.for_each = [](size_t n, const std::function<void(size_t)>& fn) { parallel_for(n, count_threads(n, 64), fn); };
+  return parse_sharegpt_counted(std::move(text), o, path);
+}
+
 }  // namespace
 
 const std::vector<PublicDataset>& public_datasets() {
@@ -259,6 +270,7 @@ Result<DatasetFile> load_public_dataset(const PublicDataset& d, const PublicData
   if (d.kind == PublicKind::kFile) {
     SB_TRY_ASSIGN(std::string path, resolve_one(d, repo, d.filename, env, aiperf_cache_dir));
     if (d.format == FileFormat::kWekaTrace) return load_weka_lines(path, "--public-dataset " + d.name);
+    if (d.format == FileFormat::kShareGpt && o.counter) return load_sharegpt(path, *o.counter);
     return load_dataset_file(path, d.format);
   }
   const std::string subset = o.subset.empty() ? d.subset : o.subset;

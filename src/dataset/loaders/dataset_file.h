@@ -71,6 +71,10 @@ struct FileTurn {
   double timestamp_ms = -1;        // absolute schedule time (ms)
   double delay_ms = -1;            // delay before sending (ms)
   std::string expected_output;     // ShareGPT gpt reply (for its length filter)
+  // Token counts already taken (sharegpt_counted.h): of the joined texts and of the reply; -1 =
+  // count when the workload is built.
+  int64_t text_tokens = -1;
+  int64_t expected_output_tokens = -1;
   int64_t line = 0;                // 1-based source line (0 for whole-file formats)
   // Messages authored before the turn's own (dag_jsonl turns of several messages): role and
   // text content, sent in order before `texts`/`role`.

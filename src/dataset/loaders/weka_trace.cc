@@ -11,6 +11,7 @@
 
 #include "core/rng.h"
 #include "dataset/loaders/json_fields.h"
+#include "dataset/loaders/weka_chains.h"
 
 namespace servebench::dataset {
 namespace parsers {
@@ -218,6 +219,44 @@ double subagent_end_s(const Sub& s) {
   return any ? end : s.t;
 }
 
+struct SubChain {
+  FileConversation conv;
+  std::vector<size_t> calls;  // the sub-agent's calls on this chain, in time order
+  double first_t_s = 0;
+};
+
+// A sub-agent's calls split into agent chains (weka_chains.h): the main chain keeps the name
+// "<id>::sa:<agent>", the others are "<id>::sa:<agent>:fa:NNN" (NNN counts workers per trace).
+std::vector<SubChain> split_subagent(const Trace& tr, const Sub& s, uint64_t scope,
+                                     const std::map<std::string, int32_t>& ranks, int32_t* workers) {
+  std::vector<ChainCall> calls;
+  for (const Req& r : s.reqs) calls.push_back({r.t, r.t + std::max(0.0, r.api_time), &r.hash_ids});
+  const std::vector<int32_t> chain_of = detect_agent_chains(calls);
+  std::vector<size_t> order(s.reqs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.reqs[a].t < s.reqs[b].t; });
+  const int32_t n = chain_of.empty() ? 1 : *std::max_element(chain_of.begin(), chain_of.end()) + 1;
+  std::vector<SubChain> out(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) {
+    FileConversation& c = out[static_cast<size_t>(k)].conv;
+    c.session_id = k == 0 ? fmt::format("{}::sa:{}", tr.id, s.agent_id)
+                          : fmt::format("{}::sa:{}:fa:{:03d}", tr.id, s.agent_id, (*workers)++);
+    c.carry_history = false;
+    c.lcp_messages = true;
+    c.prefix_tokens = s.prefix_tokens;
+    out[static_cast<size_t>(k)].first_t_s = s.t;
+  }
+  for (size_t i : order) {
+    SubChain& ch = out[static_cast<size_t>(chain_of[i])];
+    FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
+    if (ch.calls.empty()) ch.first_t_s = s.reqs[i].t;
+    if (!ch.calls.empty()) t.delay_ms = start_to_start_ms(s.reqs[ch.calls.back()], s.reqs[i]);
+    ch.conv.turns.push_back(std::move(t));
+    ch.calls.push_back(i);
+  }
+  return out;
+}
+
 DatasetFile build(const Trace& tr) {
   DatasetFile file;
   file.format = FileFormat::kWekaTrace;
@@ -237,17 +276,14 @@ DatasetFile build(const Trace& tr) {
     root.turns.push_back(std::move(t));
   }
   std::vector<FileConversation> children;
-  for (const Sub& s : tr.subs) {
-    FileConversation c;
-    c.session_id = fmt::format("{}::sa:{}", tr.id, s.agent_id);
-    c.carry_history = false;
-    c.lcp_messages = true;
-    c.prefix_tokens = s.prefix_tokens;
-    for (size_t i = 0; i < s.reqs.size(); ++i) {
-      FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
-      if (i > 0) t.delay_ms = start_to_start_ms(s.reqs[i - 1], s.reqs[i]);
-      c.turns.push_back(std::move(t));
-    }
+  std::vector<std::vector<std::pair<size_t, size_t>>> at(tr.subs.size());  // call -> (child, turn)
+  int32_t workers = 0;
+  for (size_t si = 0; si < tr.subs.size(); ++si) {
+    const Sub& s = tr.subs[si];
+    std::vector<SubChain> chains = split_subagent(tr, s, scope, ranks, &workers);
+    at[si].resize(s.reqs.size());
+    for (size_t c = 0; c < chains.size(); ++c)
+      for (size_t k = 0; k < chains[c].calls.size(); ++k) at[si][chains[c].calls[k]] = {children.size() + c, k};
     // The join: the first later parent request that starts after the subagent ended.
     const double end = subagent_end_s(s);
     int32_t join = -1;
@@ -264,18 +300,18 @@ DatasetFile build(const Trace& tr) {
     FileBranch& b = same != root.branches.end() ? *same : root.branches.emplace_back();
     b.after_turn = anchor;
     b.join_turn = join;
-    b.children.push_back(c.session_id);
-    const double first_t = s.reqs.empty() ? s.t : s.reqs.front().t;
-    b.child_delay_ms.push_back(std::max(0.0, (first_t - s.t) * 1000.0));
-    children.push_back(std::move(c));
+    for (SubChain& chain : chains) {
+      b.children.push_back(chain.conv.session_id);
+      b.child_delay_ms.push_back(std::max(0.0, (chain.first_t_s - s.t) * 1000.0));
+      children.push_back(std::move(chain.conv));
+    }
   }
   std::vector<FileTurn*> parent_turns;
   for (auto& t : root.turns) parent_turns.push_back(&t);
-  std::vector<std::vector<FileTurn*>> sub_turns;
-  for (auto& c : children) {
-    auto& v = sub_turns.emplace_back();
-    for (auto& t : c.turns) v.push_back(&t);
-  }
+  std::vector<std::vector<FileTurn*>> sub_turns(tr.subs.size());
+  for (size_t si = 0; si < tr.subs.size(); ++si)
+    for (size_t i = 0; i < tr.subs[si].reqs.size(); ++i)
+      sub_turns[si].push_back(&children[at[si][i].first].turns[at[si][i].second]);
   stamp_prefix_hits(tr, parent_turns, sub_turns);
   file.has_timestamps = true;
   file.conversations.push_back(std::move(root));
