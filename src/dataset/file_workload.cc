@@ -134,13 +134,13 @@ TextCounts count_texts(const DatasetFile& file, const tokenizer::Tokenizer& tok)
   return counts;
 }
 
+}  // namespace
+
 bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWorkloadOptions& o) {
   return prompt_tokens >= o.sharegpt_min_prompt_tokens && prompt_tokens <= o.sharegpt_max_prompt_tokens &&
          (o.osl_given || output_tokens >= o.sharegpt_min_output_tokens) &&
          prompt_tokens + output_tokens <= o.sharegpt_max_total_tokens;
 }
-
-}  // namespace
 
 Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
                                          const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {

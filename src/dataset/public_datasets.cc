@@ -10,6 +10,7 @@
 #include "dataset/loaders/input_file.h"
 #include "dataset/loaders/sharegpt_counted.h"
 #include "dataset/loaders/weka_trace.h"
+#include "dataset/file_workload.h"
 #include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
@@ -214,6 +215,11 @@ Result<DatasetFile> load_sharegpt(const std::string& path, const tokenizer::Toke
   ShareGptCountedOptions o;
   o.count = [&tok](std::string_view s) { return static_cast<int64_t>(tok.count(s)); };
   o.for_each = [](size_t n, const std::function<void(size_t)>& fn) { parallel_for(n, count_threads(n, 64), fn); };
+  // The length filter's checks that hold whatever --osl says: a conversation failing them is
+  // dropped by the workload builder, so its prompts need not be kept.
+  FileWorkloadOptions filter;
+  filter.osl_given = true;
+  o.exchange_may_pass = [filter](int64_t prompt, int64_t reply) { return sharegpt_keeps(prompt, reply, filter); };
   return parse_sharegpt_counted(std::move(text), o, path);
 }
 

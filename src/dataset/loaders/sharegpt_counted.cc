@@ -69,6 +69,12 @@ Parsed parse_item(std::string_view raw, const ShareGptCountedOptions& o) {
     p.turns.push_back(std::move(t));
   });
   if (p.has_id) p.id = std::string(id);
+  if (o.exchange_may_pass) {
+    bool doomed = false;
+    for (const FileTurn& t : p.turns) doomed = doomed || !o.exchange_may_pass(t.text_tokens, t.expected_output_tokens);
+    if (doomed)
+      for (FileTurn& t : p.turns) t.texts = {std::string()};
+  }
   return p;
 }
 

@@ -7,7 +7,8 @@
 //
 // Exchanges, ids and skipped items are exactly parse_dataset_text's for FileFormat::kShareGpt
 // (both read an element with read_sharegpt_item); the result differs only in that each turn
-// carries text_tokens and expected_output_tokens and an empty expected_output.
+// carries text_tokens and expected_output_tokens and an empty expected_output, and that the
+// prompts of conversations exchange_may_pass dooms are empty.
 //
 // Thread safety: `count` and `for_each` are called from several threads at once.
 #pragma once
@@ -27,6 +28,11 @@ struct ShareGptCountedOptions {
   std::function<int64_t(std::string_view)> count;  // tokens of a text
   // Runs fn(i) for i in [0, n), on as many threads as it likes (dataset/parallel_counts.h).
   std::function<void(size_t, const std::function<void(size_t)>&)> for_each;
+  // When set: an exchange (prompt tokens, reply tokens) for which it is false dooms its
+  // conversation, whose prompt texts are then dropped as soon as it is counted (its turns and
+  // counts stay, so the workload builder still sees and counts it as filtered). Only for
+  // whole-conversation filtering (FileWorkloadOptions::sharegpt_whole_conversations).
+  std::function<bool(int64_t, int64_t)> exchange_may_pass;
 };
 
 // `text` is the whole file; it is padded in place for the parser. `name` names it in errors.

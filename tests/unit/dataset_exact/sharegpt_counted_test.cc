@@ -22,8 +22,10 @@ const tokenizer::Tokenizer& tok() {
   return *t;
 }
 
-Result<DatasetFile> counted(const std::string& text, unsigned threads) {
+Result<DatasetFile> counted(const std::string& text, unsigned threads,
+                            std::function<bool(int64_t, int64_t)> may_pass = nullptr) {
   ShareGptCountedOptions o;
+  o.exchange_may_pass = std::move(may_pass);
   o.count = [](std::string_view s) { return static_cast<int64_t>(tok().count(s)); };
   o.for_each = [threads](size_t n, const std::function<void(size_t)>& fn) { parallel_for(n, threads, fn); };
   return parse_sharegpt_counted(text, o, "share.json");
@@ -95,8 +97,16 @@ TEST(ShareGptCounted, SameConversationsAsTheWholeFileParserWithExactCounts) {
 TEST(ShareGptCounted, BuildsTheSameWorkloadAsTheWholeFileParser) {
   const std::string text = random_file(9, 600);
   auto whole = parse_dataset_text(text, FileFormat::kShareGpt, "share.json");
-  auto c = counted(text, 2);
-  ASSERT_TRUE(whole && c);
+  FileWorkloadOptions early;  // the checks that hold whatever --osl says, as the public loader does
+  early.osl_given = true;
+  early.sharegpt_max_prompt_tokens = 80;
+  auto c = counted(text, 2, [early](int64_t p, int64_t r) { return sharegpt_keeps(p, r, early); });
+  auto all = counted(text, 2);  // exchange by exchange, a doomed conversation's other turns count
+  ASSERT_TRUE(whole && c && all);
+  size_t dropped_texts = 0;
+  for (const auto& conv : c->conversations)
+    for (const auto& t : conv.turns) dropped_texts += t.texts[0].empty() && t.text_tokens > 0;
+  EXPECT_GT(dropped_texts, 0u) << "doomed conversations keep no prompt text";
   auto corpus = load_corpus(tt::source_dir() + "/data/corpus/mobydick.txt");
   auto builder = ExactPromptBuilder::create(*corpus, tok());
   ASSERT_TRUE(builder);
@@ -105,7 +115,7 @@ TEST(ShareGptCounted, BuildsTheSameWorkloadAsTheWholeFileParser) {
     o.sharegpt_whole_conversations = whole_conversations;
     o.sharegpt_max_prompt_tokens = 80;  // drops some conversations
     auto a = build_file_workload(*whole, tok(), *builder, o);
-    auto b = build_file_workload(*c, tok(), *builder, o);
+    auto b = build_file_workload(whole_conversations ? *c : *all, tok(), *builder, o);
     ASSERT_TRUE(a && b);
     EXPECT_GT(a->filtered_out, 0);
     EXPECT_EQ(b->filtered_out, a->filtered_out);
