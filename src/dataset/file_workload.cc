@@ -142,8 +142,12 @@ bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWork
          prompt_tokens + output_tokens <= o.sharegpt_max_total_tokens;
 }
 
-Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
-                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+namespace {
+
+// `consumed`: the same file, writable: each conversation's texts are moved out and its turns
+// released once it is built, so the file's and the workload's texts are never both held.
+Result<FileWorkload> build(const DatasetFile& file, DatasetFile* consumed, const tokenizer::Tokenizer& tok,
+                           const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
   FileWorkload out;
   out.has_timestamps = file.has_timestamps;
   // Formats whose later turns are deltas that need the live replies threaded in. Raw payloads and
@@ -195,7 +199,9 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
         SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
-        w.text = join_texts(t.texts);
+        w.text = consumed && t.texts.size() == 1
+                     ? std::move(consumed->conversations[ci].turns[ti].texts[0])
+                     : join_texts(t.texts);
         w.input_tokens = counts[ci][ti].first;
       }
       if (file.format == FileFormat::kShareGpt) {
@@ -210,14 +216,33 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       }
       wc.turns.push_back(std::move(w));
     }
-    if (rejected) continue;
+    auto release = [&] {
+      if (consumed) std::vector<FileTurn>().swap(consumed->conversations[ci].turns);
+    };
+    if (rejected) {
+      release();
+      continue;
+    }
     if (conv.lcp_messages) SB_TRY(lcp_turn_texts(conv, block_size, blocks, builder, fresh_rng, &wc.turns));
+    release();
     if (!wc.turns.empty() || !wc.branches.empty()) out.conversations.push_back(std::move(wc));
   }
   if (out.conversations.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       "the input file has no usable requests (all were filtered out or empty)");
   return out;
+}
+
+}  // namespace
+
+Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+  return build(file, nullptr, tok, builder, o);
+}
+
+Result<FileWorkload> build_file_workload(DatasetFile&& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+  return build(file, &file, tok, builder, o);
 }
 
 }  // namespace servebench::dataset

@@ -78,5 +78,10 @@ bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWork
 
 Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
                                          const ExactPromptBuilder& builder, const FileWorkloadOptions& options);
+// The same, consuming the file: texts are moved into the workload and each conversation's turns
+// are released as it is built (a public ShareGPT file's prompts are held once, not twice). The
+// file keeps its format and conversation list, with no turns.
+Result<FileWorkload> build_file_workload(DatasetFile&& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& options);
 
 }  // namespace servebench::dataset

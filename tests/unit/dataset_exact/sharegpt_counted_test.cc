@@ -116,7 +116,16 @@ TEST(ShareGptCounted, BuildsTheSameWorkloadAsTheWholeFileParser) {
     o.sharegpt_max_prompt_tokens = 80;  // drops some conversations
     auto a = build_file_workload(*whole, tok(), *builder, o);
     auto b = build_file_workload(whole_conversations ? *c : *all, tok(), *builder, o);
-    ASSERT_TRUE(a && b);
+    DatasetFile consumed = whole_conversations ? *c : *all;
+    auto moved = build_file_workload(std::move(consumed), tok(), *builder, o);  // texts moved out
+    ASSERT_TRUE(a && b && moved);
+    for (const auto& conv : consumed.conversations) EXPECT_TRUE(conv.turns.empty());
+    ASSERT_EQ(moved->conversations.size(), b->conversations.size());
+    for (size_t i = 0; i < b->conversations.size(); ++i) {
+      ASSERT_EQ(moved->conversations[i].turns.size(), b->conversations[i].turns.size());
+      for (size_t t = 0; t < b->conversations[i].turns.size(); ++t)
+        EXPECT_EQ(moved->conversations[i].turns[t].text, b->conversations[i].turns[t].text);
+    }
     EXPECT_GT(a->filtered_out, 0);
     EXPECT_EQ(b->filtered_out, a->filtered_out);
     ASSERT_EQ(b->conversations.size(), a->conversations.size());
