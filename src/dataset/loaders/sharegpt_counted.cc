@@ -61,20 +61,29 @@ Parsed parse_item(std::string_view raw, const ShareGptCountedOptions& o) {
     return p;
   }
   std::string_view id;
+  // Once an exchange dooms the conversation, nothing after it is counted or kept: the workload
+  // builder rejects the conversation at that exchange or earlier.
+  bool doomed = false;
   p.kept = parsers::read_sharegpt_item(item, &id, &p.has_id, [&](std::string_view prompt, std::string_view reply) {
     FileTurn t;
+    if (doomed) {
+      t.texts.emplace_back();
+      t.text_tokens = 0;
+      t.expected_output_tokens = 0;
+      p.turns.push_back(std::move(t));
+      return;
+    }
     t.texts.emplace_back(prompt);
     t.text_tokens = o.count(prompt);
-    t.expected_output_tokens = o.count(reply);
+    // A prompt that fails with an empty reply fails with any: its reply need not be counted.
+    doomed = o.exchange_may_pass && !o.exchange_may_pass(t.text_tokens, 0);
+    t.expected_output_tokens = doomed ? 0 : o.count(reply);
+    doomed = doomed || (o.exchange_may_pass && !o.exchange_may_pass(t.text_tokens, t.expected_output_tokens));
     p.turns.push_back(std::move(t));
   });
   if (p.has_id) p.id = std::string(id);
-  if (o.exchange_may_pass) {
-    bool doomed = false;
-    for (const FileTurn& t : p.turns) doomed = doomed || !o.exchange_may_pass(t.text_tokens, t.expected_output_tokens);
-    if (doomed)
-      for (FileTurn& t : p.turns) t.texts = {std::string()};
-  }
+  if (doomed)
+    for (FileTurn& t : p.turns) t.texts = {std::string()};
   return p;
 }
 

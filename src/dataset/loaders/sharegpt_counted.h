@@ -29,9 +29,12 @@ struct ShareGptCountedOptions {
   // Runs fn(i) for i in [0, n), on as many threads as it likes (dataset/parallel_counts.h).
   std::function<void(size_t, const std::function<void(size_t)>&)> for_each;
   // When set: an exchange (prompt tokens, reply tokens) for which it is false dooms its
-  // conversation, whose prompt texts are then dropped as soon as it is counted (its turns and
-  // counts stay, so the workload builder still sees and counts it as filtered). Only for
-  // whole-conversation filtering (FileWorkloadOptions::sharegpt_whole_conversations).
+  // conversation: its prompt texts are dropped as soon as it is parsed, and the exchanges after
+  // the dooming one are not counted (their counts are 0); the turns stay, so the workload builder
+  // still rejects the conversation at that exchange or earlier and counts it as filtered. Only
+  // for whole-conversation filtering (FileWorkloadOptions::sharegpt_whole_conversations).
+  // REQUIRES: false for (p, 0) implies false for (p, r) for every r (then a failing prompt's
+  // reply is not counted either).
   std::function<bool(int64_t, int64_t)> exchange_may_pass;
 };
 
