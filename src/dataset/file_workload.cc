@@ -1,5 +1,6 @@
 #include "dataset/file_workload.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -94,7 +95,7 @@ Status lcp_turn_texts(const FileConversation& conv, int64_t block_size, BlockCac
   for (const FileTurn& t : conv.turns) calls.push_back({&t.hash_ids, t.input_length, t.recorded_output_length});
   SB_TRY_ASSIGN(const auto plans,
                 plan_lcp_messages(calls, block_size, conv.prefix_tokens, fmt::format("session '{}'", conv.session_id)));
-  for (size_t k = 0; k < plans.size(); ++k) {
+  for (size_t k = 0; k < std::min(plans.size(), turns->size()); ++k) {  // one turn per call
     WorkloadTurn& w = (*turns)[k];
     w.lead_messages.clear();
     for (size_t m = 0; m < plans[k].size(); ++m) {
