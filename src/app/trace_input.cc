@@ -77,10 +77,12 @@ dataset::BasetenOptions baseten_options(const config::BenchmarkConfig& cfg) {
 }
 
 Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
-                                             std::optional<dataset::FileFormat> format) {
+                                             std::optional<dataset::FileFormat> format,
+                                             const tokenizer::Tokenizer* counter) {
   if (!cfg.public_dataset.empty()) {
     SB_TRY_ASSIGN(const dataset::PublicDataset* d, dataset::find_public_dataset(cfg.public_dataset));
     SB_TRY_ASSIGN(dataset::PublicDatasetOptions o, public_dataset_options(cfg));
+    o.counter = counter;
     return dataset::load_public_dataset(*d, o, tokenizer::HubEnvironment::from_env());
   }
   const bool baseten = format ? *format == dataset::FileFormat::kBasetenTrace

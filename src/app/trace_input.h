@@ -29,8 +29,10 @@ Status check_public_dataset(const config::BenchmarkConfig& cfg);
 
 // Errors (exit code 2): the file's, or --extra-inputs that sets what each trace row sets
 // (min_tokens while --force-min-tokens is on, hash_ids/block_size without --omit-kv-hints).
+// `counter`: counts a public ShareGPT file's texts while it is parsed (PublicDatasetOptions).
 Result<dataset::DatasetFile> load_input_file(const config::BenchmarkConfig& cfg,
-                                             std::optional<dataset::FileFormat> format);
+                                             std::optional<dataset::FileFormat> format,
+                                             const tokenizer::Tokenizer* counter = nullptr);
 
 // --synthesis-*: reshapes the loaded trace in place (dataset/trace_synthesis.h; the prompts are
 // built afterwards). Returns notes for the run's warnings (rows dropped or capped); an error

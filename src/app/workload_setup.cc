@@ -412,7 +412,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
     if (!f) return tl::unexpected(f.error());
     format = *f;
   }
-  auto file = load_input_file(cfg, format);
+  auto file = load_input_file(cfg, format, &tok);
   if (!file) return tl::unexpected(file.error());
   if (auto st = config::check_corpus_for_format(cfg, dataset::file_format_name(file->format)); !st)
     return tl::unexpected(st.error());
@@ -431,7 +431,7 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
   wo.block_size = cfg.isl_block_size;
   wo.osl_given = cfg.osl_mean_tokens > 0;
   wo.sharegpt_whole_conversations = !cfg.public_dataset.empty();
-  auto workload = dataset::build_file_workload(*file, tok, *builder, wo);
+  auto workload = dataset::build_file_workload(std::move(*file), tok, *builder, wo);  // only its format is read after
   if (!workload) return tl::unexpected(workload.error());
 
   PreparedWorkload out;

@@ -1,10 +1,12 @@
 #include "dataset/file_workload.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/interrupt.h"
+#include "dataset/lcp_messages.h"
 #include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
@@ -70,6 +72,45 @@ Result<std::string> synthesize(const FileTurn& t, int64_t block_size, BlockCache
   return text;
 }
 
+// One planned message's text: its blocks (the first in opening form), then the filler tail.
+std::string message_text(const PlannedMessage& m, int64_t block_size, BlockCache& blocks,
+                         const ExactPromptBuilder& builder, core::Rng& fresh_rng) {
+  std::string text;
+  for (size_t i = 0; i < m.hash_ids.size(); ++i) {
+    if (i) text.push_back(' ');
+    text += blocks.block(m.hash_ids[i], block_size, i == 0);
+  }
+  if (m.tail_tokens > 0) {
+    if (!text.empty()) text.push_back(' ');
+    text += builder.build(m.tail_tokens, fresh_rng, !m.hash_ids.empty()).text;
+  }
+  return text;
+}
+
+// weka_trace turns as message lists (lcp_messages.h): lead messages, then the last one.
+Status lcp_turn_texts(const FileConversation& conv, int64_t block_size, BlockCache& blocks,
+                      const ExactPromptBuilder& builder, core::Rng& fresh_rng, std::vector<WorkloadTurn>* turns) {
+  std::vector<LcpCall> calls;
+  calls.reserve(conv.turns.size());
+  for (const FileTurn& t : conv.turns) calls.push_back({&t.hash_ids, t.input_length, t.recorded_output_length});
+  SB_TRY_ASSIGN(const auto plans,
+                plan_lcp_messages(calls, block_size, conv.prefix_tokens, fmt::format("session '{}'", conv.session_id)));
+  for (size_t k = 0; k < std::min(plans.size(), turns->size()); ++k) {  // one turn per call
+    WorkloadTurn& w = (*turns)[k];
+    w.lead_messages.clear();
+    for (size_t m = 0; m < plans[k].size(); ++m) {
+      std::string text = message_text(plans[k][m], block_size, blocks, builder, fresh_rng);
+      if (m + 1 < plans[k].size()) {
+        w.lead_messages.emplace_back(plans[k][m].role, std::move(text));
+      } else {
+        w.role = plans[k][m].role;
+        w.text = std::move(text);
+      }
+    }
+  }
+  return core::ok_status();
+}
+
 // vLLM's is_valid_sequence, as AIPerf applies it.
 // Per conversation and turn: the token count of the turn's text (-1: not a text turn) and, for
 // ShareGPT, of its recorded reply; counted on several threads (the tokenizer is thread-safe).
@@ -84,12 +125,17 @@ TextCounts count_texts(const DatasetFile& file, const tokenizer::Tokenizer& tok)
     c.assign(turns.size(), {-1, -1});
     for (size_t ti = 0; ti < turns.size(); ++ti) {
       const FileTurn& t = turns[ti];
-      if (t.input_length <= 0 && !t.texts.empty()) c[ti].first = static_cast<int64_t>(tok.count(join_texts(t.texts)));
-      if (replies) c[ti].second = static_cast<int64_t>(tok.count(t.expected_output));
+      if (t.input_length <= 0 && !t.texts.empty())
+        c[ti].first = t.text_tokens >= 0 ? t.text_tokens : static_cast<int64_t>(tok.count(join_texts(t.texts)));
+      if (replies)
+        c[ti].second = t.expected_output_tokens >= 0 ? t.expected_output_tokens
+                                                     : static_cast<int64_t>(tok.count(t.expected_output));
     }
   });
   return counts;
 }
+
+}  // namespace
 
 bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWorkloadOptions& o) {
   return prompt_tokens >= o.sharegpt_min_prompt_tokens && prompt_tokens <= o.sharegpt_max_prompt_tokens &&
@@ -97,10 +143,12 @@ bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWork
          prompt_tokens + output_tokens <= o.sharegpt_max_total_tokens;
 }
 
-}  // namespace
+namespace {
 
-Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
-                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+// `consumed`: the same file, writable: each conversation's texts are moved out and its turns
+// released once it is built, so the file's and the workload's texts are never both held.
+Result<FileWorkload> build(const DatasetFile& file, DatasetFile* consumed, const tokenizer::Tokenizer& tok,
+                           const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
   FileWorkload out;
   out.has_timestamps = file.has_timestamps;
   // Formats whose later turns are deltas that need the live replies threaded in. Raw payloads and
@@ -146,11 +194,15 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       w.recorded_t_ms = t.timestamp_ms >= 0 ? t.timestamp_ms : t.recorded_t_ms;  // the replay clock
       w.prefix_hit_blocks = t.prefix_hit_blocks;
       w.prefix_total_blocks = t.prefix_total_blocks;
-      if (t.input_length > 0) {
+      if (t.input_length > 0 && conv.lcp_messages) {
+        w.input_tokens = t.input_length;  // the text comes from lcp_turn_texts below
+      } else if (t.input_length > 0) {
         SB_TRY_ASSIGN(w.text, synthesize(t, block_size, blocks, builder, fresh_rng, where));
         w.input_tokens = t.input_length;
       } else if (!t.texts.empty()) {
-        w.text = join_texts(t.texts);
+        w.text = consumed && t.texts.size() == 1
+                     ? std::move(consumed->conversations[ci].turns[ti].texts[0])
+                     : join_texts(t.texts);
         w.input_tokens = counts[ci][ti].first;
       }
       if (file.format == FileFormat::kShareGpt) {
@@ -165,13 +217,33 @@ Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenize
       }
       wc.turns.push_back(std::move(w));
     }
-    if (rejected) continue;
+    auto release = [&] {
+      if (consumed) std::vector<FileTurn>().swap(consumed->conversations[ci].turns);
+    };
+    if (rejected) {
+      release();
+      continue;
+    }
+    if (conv.lcp_messages) SB_TRY(lcp_turn_texts(conv, block_size, blocks, builder, fresh_rng, &wc.turns));
+    release();
     if (!wc.turns.empty() || !wc.branches.empty()) out.conversations.push_back(std::move(wc));
   }
   if (out.conversations.empty())
     return make_error(ErrorCode::kInvalidArgument,
                       "the input file has no usable requests (all were filtered out or empty)");
   return out;
+}
+
+}  // namespace
+
+Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+  return build(file, nullptr, tok, builder, o);
+}
+
+Result<FileWorkload> build_file_workload(DatasetFile&& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& o) {
+  return build(file, &file, tok, builder, o);
 }
 
 }  // namespace servebench::dataset

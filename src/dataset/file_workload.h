@@ -54,7 +54,8 @@ struct FileWorkloadOptions {
   uint64_t seed = 0;
   int64_t block_size = 0;         // --isl-block-size (0 = the format's default)
   bool osl_given = false;         // --osl set: ShareGPT's output-length filter is skipped
-  // ShareGPT filters (vLLM's is_valid_sequence).
+  // ShareGPT filters (vLLM's is_valid_sequence). The public ShareGPT loader drops the prompts of
+  // conversations these defaults doom (public_datasets.cc): set them there too if they change.
   int64_t sharegpt_min_prompt_tokens = 4;
   int64_t sharegpt_max_prompt_tokens = 1024;
   int64_t sharegpt_min_output_tokens = 4;
@@ -72,7 +73,15 @@ struct FileWorkload {
   int64_t filtered_out = 0;         // ShareGPT pairs (or whole conversations) dropped by the filter
 };
 
+// vLLM's is_valid_sequence for one ShareGPT exchange, as build_file_workload applies it.
+bool sharegpt_keeps(int64_t prompt_tokens, int64_t output_tokens, const FileWorkloadOptions& options);
+
 Result<FileWorkload> build_file_workload(const DatasetFile& file, const tokenizer::Tokenizer& tok,
+                                         const ExactPromptBuilder& builder, const FileWorkloadOptions& options);
+// The same, consuming the file: texts are moved into the workload and each conversation's turns
+// are released as it is built (a public ShareGPT file's prompts are held once, not twice). The
+// file keeps its format and conversation list, with no turns.
+Result<FileWorkload> build_file_workload(DatasetFile&& file, const tokenizer::Tokenizer& tok,
                                          const ExactPromptBuilder& builder, const FileWorkloadOptions& options);
 
 }  // namespace servebench::dataset

@@ -8,7 +8,10 @@
 #include <cctype>
 
 #include "dataset/loaders/input_file.h"
+#include "dataset/loaders/sharegpt_counted.h"
 #include "dataset/loaders/weka_trace.h"
+#include "dataset/file_workload.h"
+#include "dataset/parallel_counts.h"
 
 namespace servebench::dataset {
 namespace {
@@ -111,18 +114,23 @@ std::vector<PublicDataset> build_all() {
   all.push_back(with_subset(table("spec_al_mbpp", "google-research-datasets/mbpp", {"{subset}/{split}-00000-of-00001.parquet"},
                                   parquet_column("text"), "MBPP test tasks ('text'; subsets full, sanitized)"),
                             "full", "test"));
-  all.push_back(exported(table("spec_al_mtbench", "HuggingFaceH4/mt_bench_prompts", {"default/train/0000.parquet"},
-                               {TableFormat::kParquet, TableRule::kTurnList, "prompt", ""},
-                               "MT-Bench: each row's 'prompt' list is a two-turn conversation with live replies")));
+  // File names on main confirmed from the hub's file listings; the rest read the hub's Parquet export.
+  all.push_back(table("spec_al_mtbench", "HuggingFaceH4/mt_bench_prompts",
+                      {"data/train-00000-of-00001-67c6c9fef07685a3.parquet"},
+                      {TableFormat::kParquet, TableRule::kTurnList, "prompt", ""},
+                      "MT-Bench: each row's 'prompt' list is a two-turn conversation with live replies"));
   all.push_back(exported(table("instruct_coder", "likaixin/InstructCoder", {"default/train/0000.parquet"},
                                parquet_column("instruction"), "InstructCoder code instructions ('instruction')")));
-  for (const char* size : {"5k", "10k"})
-    all.push_back(exported(table(fmt::format("blazedit_{}", size), fmt::format("vdaita/edit_{}_char", size),
-                                 {"default/train/0000.parquet"},
-                                 {TableFormat::kParquet, TableRule::kTemplate, "", std::string(kBlazeditTemplate)},
-                                 fmt::format("Blazedit ~{} character code edits: the code file and change request in vLLM's "
-                                             "edit prompt",
-                                             size))));
+  for (const char* size : {"5k", "10k"}) {
+    const bool five = std::string_view(size) == "5k";
+    PublicDataset d = table(fmt::format("blazedit_{}", size), fmt::format("vdaita/edit_{}_char", size),
+                            {five ? "data/train-00000-of-00001-cd50d93ebdf7cd84.parquet" : "default/train/0000.parquet"},
+                            {TableFormat::kParquet, TableRule::kTemplate, "", std::string(kBlazeditTemplate)},
+                            fmt::format("Blazedit ~{} character code edits: the code file and change request in vLLM's "
+                                        "edit prompt",
+                                        size));
+    all.push_back(five ? d : exported(d));
+  }
   for (const auto& [name, repo] : kWekaCorpora) {
     PublicDataset d;
     d.name = std::string(name);
@@ -201,6 +209,20 @@ Result<DatasetFile> load_weka_lines(const std::string& path, const std::string& 
   return all;
 }
 
+Result<DatasetFile> load_sharegpt(const std::string& path, const tokenizer::Tokenizer& tok) {
+  SB_TRY_ASSIGN(InputLimits limits, InputLimits::from_env(core::env()));
+  SB_TRY_ASSIGN(std::string text, read_input_file(path, limits, "--public-dataset sharegpt"));
+  ShareGptCountedOptions o;
+  o.count = [&tok](std::string_view s) { return static_cast<int64_t>(tok.count(s)); };
+  o.for_each = [](size_t n, const std::function<void(size_t)>& fn) { parallel_for(n, count_threads(n, 64), fn); };
+  // The length filter's checks that hold whatever --osl says: a conversation failing them is
+  // dropped by the workload builder, so its prompts need not be kept.
+  FileWorkloadOptions filter;
+  filter.osl_given = true;
+  o.exchange_may_pass = [filter](int64_t prompt, int64_t reply) { return sharegpt_keeps(prompt, reply, filter); };
+  return parse_sharegpt_counted(std::move(text), o, path);
+}
+
 }  // namespace
 
 const std::vector<PublicDataset>& public_datasets() {
@@ -254,6 +276,7 @@ Result<DatasetFile> load_public_dataset(const PublicDataset& d, const PublicData
   if (d.kind == PublicKind::kFile) {
     SB_TRY_ASSIGN(std::string path, resolve_one(d, repo, d.filename, env, aiperf_cache_dir));
     if (d.format == FileFormat::kWekaTrace) return load_weka_lines(path, "--public-dataset " + d.name);
+    if (d.format == FileFormat::kShareGpt && o.counter) return load_sharegpt(path, *o.counter);
     return load_dataset_file(path, d.format);
   }
   const std::string subset = o.subset.empty() ? d.subset : o.subset;

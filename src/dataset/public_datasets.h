@@ -22,6 +22,7 @@
 #include "dataset/loaders/dataset_file.h"
 #include "dataset/public_table.h"
 #include "tokenizer/hub.h"
+#include "tokenizer/tokenizer.h"
 
 namespace servebench::dataset {
 
@@ -46,6 +47,9 @@ struct PublicDatasetOptions {
   std::string subset;       // --hf-subset ("" = the descriptor's)
   RowFilters filters;       // --dataset-filter
   std::string weka_repo;    // --hf-weka-dataset
+  // When set, sharegpt is read element by element and counted with it on every core as it is
+  // parsed (loaders/sharegpt_counted.h): the replies' texts are not kept. Not owned.
+  const tokenizer::Tokenizer* counter = nullptr;
 };
 
 // Every dataset servebench can fetch.

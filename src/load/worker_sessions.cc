@@ -187,16 +187,20 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
     s->pending_user = endpoints::Message{};
   } else {
     s->pending_user = endpoints::Message{turn.role.empty() ? "user" : turn.role, turn.text};
-    if (s->next_turn == 0 || (sessions_->agentic && !s->conv->carry_history))
-      mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
+    const bool first_mark = s->next_turn == 0 || (sessions_->agentic && !s->conv->carry_history);
+    // A turn complete on its own (weka_trace's messages) carries the marker on its first message.
+    const bool mark_lead = first_mark && !turn.lead.empty() && !s->conv->carry_history;
+    if (first_mark && !mark_lead) mark_first_turn(sessions_->cache_bust, s->marker, &s->pending_user.content);
     endpoints::TurnPayload p;
     p.model = rec.model;
     p.max_output_tokens = turn.max_output_tokens;
     p.messages.reserve(s->conv->preamble.size() + s->history.size() + 2);
     p.messages = s->conv->preamble;
     p.messages.insert(p.messages.end(), s->history.begin(), s->history.end());
+    const size_t lead_at = p.messages.size();
     p.messages.insert(p.messages.end(), turn.lead.begin(), turn.lead.end());
     p.messages.push_back(s->pending_user);
+    if (mark_lead) mark_first_turn(sessions_->cache_bust, s->marker, &p.messages[lead_at].content);
     mark_request(sessions_->cache_bust, s->marker, phase_ == record::Phase::kWarmup && !sessions_->agentic,
                  &p.messages);
     p.extras = turn.extras.get();

@@ -71,6 +71,10 @@ struct FileTurn {
   double timestamp_ms = -1;        // absolute schedule time (ms)
   double delay_ms = -1;            // delay before sending (ms)
   std::string expected_output;     // ShareGPT gpt reply (for its length filter)
+  // Token counts already taken (sharegpt_counted.h): of the joined texts and of the reply; -1 =
+  // count when the workload is built.
+  int64_t text_tokens = -1;
+  int64_t expected_output_tokens = -1;
   int64_t line = 0;                // 1-based source line (0 for whole-file formats)
   // Messages authored before the turn's own (dag_jsonl turns of several messages): role and
   // text content, sent in order before `texts`/`role`.
@@ -81,6 +85,8 @@ struct FileTurn {
   // weka_trace: recorded start from the session start, for every request (sub-agents too), so
   // replay options can re-derive delays from the recorded clock (-1: none).
   double recorded_t_ms = -1;
+  // weka_trace: the recorded `out` (before any cap; the next call's assistant message size).
+  int64_t recorded_output_length = -1;
   // weka_trace: leading hash blocks of this turn some earlier request of the file produced, and
   // the turn's blocks (theoretical prefix-cache hit); -1 = not stamped.
   int64_t prefix_hit_blocks = -1;
@@ -104,6 +110,11 @@ struct FileConversation {
   std::vector<FileTurn> turns;
   std::vector<FileBranch> branches;
   bool carry_history = true;        // false: every turn is complete on its own (weka_trace)
+  // weka_trace: each turn is sent as the messages of dataset/lcp_messages.h (system, user,
+  // assistant, ... cut at the hash-id LCP with the previous turn), not as one user message;
+  // prefix_tokens = the trace's (or sub-agent's) tool_tokens + system_tokens.
+  bool lcp_messages = false;
+  int64_t prefix_tokens = 0;
 };
 
 struct DatasetFile {

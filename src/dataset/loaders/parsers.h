@@ -5,11 +5,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/result.h"
 #include "dataset/loaders/dataset_file.h"
+
+namespace simdjson::dom {
+class element;
+}
 
 namespace servebench::dataset::parsers {
 
@@ -29,6 +34,12 @@ Result<DatasetFile> parse_jsonl(std::string_view text, FileFormat format, const 
 // A whole-file JSON document: inputs_json, sharegpt (whole_file_parsers.cc).
 Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format,
                                      const std::string& name);
+// One element of a ShareGPT array: false when it holds no "conversations" list (skipped, as vLLM
+// does). *id is its "id" when that is a string (*has_id). on_exchange(prompt, reply) is called
+// for each human/gpt pair in order (a prompt without a reply is dropped); the views live as long
+// as the parsed document.
+bool read_sharegpt_item(const simdjson::dom::element& item, std::string_view* id, bool* has_id,
+                        const std::function<void(std::string_view, std::string_view)>& on_exchange);
 // BurstGPT's CSV (whole_file_parsers.cc).
 Result<DatasetFile> parse_burst_gpt(std::string_view text, const std::string& name);
 

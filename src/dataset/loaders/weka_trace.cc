@@ -11,6 +11,7 @@
 
 #include "core/rng.h"
 #include "dataset/loaders/json_fields.h"
+#include "dataset/loaders/weka_chains.h"
 
 namespace servebench::dataset {
 namespace parsers {
@@ -34,6 +35,7 @@ struct Sub {
   double t = 0;
   std::string agent_id;
   double duration_ms = -1;
+  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
   int64_t anchor = -1;  // index of the last parent request before the marker
   std::vector<Req> reqs;
 };
@@ -41,6 +43,7 @@ struct Sub {
 struct Trace {
   std::string id;
   int64_t block_size = 0;
+  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
   std::vector<Req> parent;
   std::vector<Sub> subs;
 };
@@ -61,6 +64,13 @@ Result<Req> read_request(object o, const Where& w) {
   return r;
 }
 
+// tool_tokens + system_tokens: the size of the first call's system message.
+Result<int64_t> prefix_tokens(object o, const Where& w) {
+  SB_TRY_ASSIGN(const int64_t tool, int_field(o, "tool_tokens", w, false, 0, 0));
+  SB_TRY_ASSIGN(const int64_t system, int_field(o, "system_tokens", w, false, 0, 0));
+  return tool + system;
+}
+
 Result<Sub> read_subagent(object o, const Where& w) {
   SB_TRY(only_keys(o, {"t", "type", "agent_id", "subagent_type", "status", "models", "requests",
                        "duration_ms", "total_tokens", "tool_use_count", "tool_tokens",
@@ -70,6 +80,7 @@ Result<Sub> read_subagent(object o, const Where& w) {
   SB_TRY_ASSIGN(s.t, number_field(o, "t", w, true, 0));
   SB_TRY_ASSIGN(s.agent_id, string_field(o, "agent_id", w, true));
   SB_TRY_ASSIGN(s.duration_ms, number_field(o, "duration_ms", w, false, -1));
+  SB_TRY_ASSIGN(s.prefix_tokens, prefix_tokens(o, w));
   SB_TRY_ASSIGN(const array reqs, array_field(o, "requests", w, true));
   for (element e : reqs) {
     object ro;
@@ -99,8 +110,7 @@ Result<Trace> read_trace(object top, const Where& w) {
   SB_TRY_ASSIGN(const std::string scope, string_field(top, "hash_id_scope", w, true));
   if (scope != "local")
     return w.fail("hash_id_scope", fmt::format("'{}' is not supported (only \"local\")", scope));
-  SB_TRY(int_field(top, "tool_tokens", w, false, 0, 0));
-  SB_TRY(int_field(top, "system_tokens", w, false, 0, 0));
+  SB_TRY_ASSIGN(tr.prefix_tokens, prefix_tokens(top, w));
   SB_TRY_ASSIGN(const array reqs, array_field(top, "requests", w, true));
   std::unordered_set<std::string> agents;
   for (element e : reqs) {
@@ -149,6 +159,7 @@ FileTurn make_turn(const Req& r, int64_t bs, uint64_t scope, const std::map<std:
   t.think_time_ms = r.think_time >= 0 ? r.think_time * 1000.0 : -1;
   t.api_time_ms = r.api_time >= 0 ? r.api_time * 1000.0 : -1;
   t.recorded_t_ms = r.t * 1000.0;
+  t.recorded_output_length = r.out;
   return t;
 }
 
@@ -208,6 +219,44 @@ double subagent_end_s(const Sub& s) {
   return any ? end : s.t;
 }
 
+struct SubChain {
+  FileConversation conv;
+  std::vector<size_t> calls;  // the sub-agent's calls on this chain, in time order
+  double first_t_s = 0;
+};
+
+// A sub-agent's calls split into agent chains (weka_chains.h): the main chain keeps the name
+// "<id>::sa:<agent>", the others are "<id>::sa:<agent>:fa:NNN" (NNN counts workers per trace).
+std::vector<SubChain> split_subagent(const Trace& tr, const Sub& s, uint64_t scope,
+                                     const std::map<std::string, int32_t>& ranks, int32_t* workers) {
+  std::vector<ChainCall> calls;
+  for (const Req& r : s.reqs) calls.push_back({r.t, r.t + std::max(0.0, r.api_time), &r.hash_ids});
+  const std::vector<int32_t> chain_of = detect_agent_chains(calls);
+  std::vector<size_t> order(s.reqs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.reqs[a].t < s.reqs[b].t; });
+  const int32_t n = chain_of.empty() ? 1 : *std::max_element(chain_of.begin(), chain_of.end()) + 1;
+  std::vector<SubChain> out(static_cast<size_t>(n));
+  for (int32_t k = 0; k < n; ++k) {
+    FileConversation& c = out[static_cast<size_t>(k)].conv;
+    c.session_id = k == 0 ? fmt::format("{}::sa:{}", tr.id, s.agent_id)
+                          : fmt::format("{}::sa:{}:fa:{:03d}", tr.id, s.agent_id, (*workers)++);
+    c.carry_history = false;
+    c.lcp_messages = true;
+    c.prefix_tokens = s.prefix_tokens;
+    out[static_cast<size_t>(k)].first_t_s = s.t;
+  }
+  for (size_t i : order) {
+    SubChain& ch = out[static_cast<size_t>(chain_of[i])];
+    FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
+    if (ch.calls.empty()) ch.first_t_s = s.reqs[i].t;
+    if (!ch.calls.empty()) t.delay_ms = start_to_start_ms(s.reqs[ch.calls.back()], s.reqs[i]);
+    ch.conv.turns.push_back(std::move(t));
+    ch.calls.push_back(i);
+  }
+  return out;
+}
+
 DatasetFile build(const Trace& tr) {
   DatasetFile file;
   file.format = FileFormat::kWekaTrace;
@@ -218,6 +267,8 @@ DatasetFile build(const Trace& tr) {
   FileConversation root;
   root.session_id = tr.id;
   root.carry_history = false;
+  root.lcp_messages = true;
+  root.prefix_tokens = tr.prefix_tokens;
   for (size_t i = 0; i < tr.parent.size(); ++i) {
     FileTurn t = make_turn(tr.parent[i], tr.block_size, scope, ranks);
     t.timestamp_ms = tr.parent[i].t * 1000.0;
@@ -225,15 +276,14 @@ DatasetFile build(const Trace& tr) {
     root.turns.push_back(std::move(t));
   }
   std::vector<FileConversation> children;
-  for (const Sub& s : tr.subs) {
-    FileConversation c;
-    c.session_id = fmt::format("{}::sa:{}", tr.id, s.agent_id);
-    c.carry_history = false;
-    for (size_t i = 0; i < s.reqs.size(); ++i) {
-      FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
-      if (i > 0) t.delay_ms = start_to_start_ms(s.reqs[i - 1], s.reqs[i]);
-      c.turns.push_back(std::move(t));
-    }
+  std::vector<std::vector<std::pair<size_t, size_t>>> at(tr.subs.size());  // call -> (child, turn)
+  int32_t workers = 0;
+  for (size_t si = 0; si < tr.subs.size(); ++si) {
+    const Sub& s = tr.subs[si];
+    std::vector<SubChain> chains = split_subagent(tr, s, scope, ranks, &workers);
+    at[si].resize(s.reqs.size());
+    for (size_t c = 0; c < chains.size(); ++c)
+      for (size_t k = 0; k < chains[c].calls.size(); ++k) at[si][chains[c].calls[k]] = {children.size() + c, k};
     // The join: the first later parent request that starts after the subagent ended.
     const double end = subagent_end_s(s);
     int32_t join = -1;
@@ -250,18 +300,18 @@ DatasetFile build(const Trace& tr) {
     FileBranch& b = same != root.branches.end() ? *same : root.branches.emplace_back();
     b.after_turn = anchor;
     b.join_turn = join;
-    b.children.push_back(c.session_id);
-    const double first_t = s.reqs.empty() ? s.t : s.reqs.front().t;
-    b.child_delay_ms.push_back(std::max(0.0, (first_t - s.t) * 1000.0));
-    children.push_back(std::move(c));
+    for (SubChain& chain : chains) {
+      b.children.push_back(chain.conv.session_id);
+      b.child_delay_ms.push_back(std::max(0.0, (chain.first_t_s - s.t) * 1000.0));
+      children.push_back(std::move(chain.conv));
+    }
   }
   std::vector<FileTurn*> parent_turns;
   for (auto& t : root.turns) parent_turns.push_back(&t);
-  std::vector<std::vector<FileTurn*>> sub_turns;
-  for (auto& c : children) {
-    auto& v = sub_turns.emplace_back();
-    for (auto& t : c.turns) v.push_back(&t);
-  }
+  std::vector<std::vector<FileTurn*>> sub_turns(tr.subs.size());
+  for (size_t si = 0; si < tr.subs.size(); ++si)
+    for (size_t i = 0; i < tr.subs[si].reqs.size(); ++i)
+      sub_turns[si].push_back(&children[at[si][i].first].turns[at[si][i].second]);
   stamp_prefix_hits(tr, parent_turns, sub_turns);
   file.has_timestamps = true;
   file.conversations.push_back(std::move(root));

@@ -8,7 +8,8 @@
 // output_length = `out`, timestamp = t·1000 ms (every turn: a turn goes at its recorded time,
 // never before the previous one completed), delay = start-to-start gap (or `think_time` with
 // think_time_only). Every turn is complete on its own (carry_history false): the recorded `in`
-// already holds the conversation so far.
+// already holds the conversation so far; it is sent as the messages of dataset/lcp_messages.h
+// (lcp_messages, prefix_tokens = tool_tokens + system_tokens of the trace or sub-agent).
 //
 // "subagent" entries become child conversations "<id>::sa:<agent_id>" (their inner requests,
 // in order), SPAWN children of the last parent request before the marker (dropped when there

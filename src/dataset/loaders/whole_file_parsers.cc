@@ -51,36 +51,45 @@ Result<DatasetFile> parse_whole_json(std::string_view text, FileFormat format,
       return w.fail("(root)", "expected a JSON array of conversations");
     for (element item : items) {
       if (core::interrupt_requested()) return interrupted(name);
-      simdjson::dom::array turns;
-      if (item["conversations"].get(turns) != simdjson::SUCCESS) continue;  // vLLM skips these too
       FileConversation conv;
       std::string_view id;
-      conv.session_id = item["id"].get(id) == simdjson::SUCCESS
-                            ? std::string(id)
-                            : fmt::format("sharegpt-{}", out.conversations.size());
-      FileTurn pending;
-      bool have_prompt = false;
-      for (element m : turns) {
-        std::string_view from, value;
-        if (m["from"].get(from) != simdjson::SUCCESS || m["value"].get(value) != simdjson::SUCCESS)
-          continue;
-        if (from == "human" || from == "user") {
-          pending = FileTurn{};
-          pending.texts.emplace_back(value);
-          have_prompt = true;
-        } else if (have_prompt && (from == "gpt" || from == "assistant" || from == "chatgpt")) {
-          pending.expected_output = std::string(value);
-          conv.turns.push_back(std::move(pending));
-          have_prompt = false;
-        }
-      }
-      if (!conv.turns.empty()) out.conversations.push_back(std::move(conv));
+      bool has_id = false;
+      read_sharegpt_item(item, &id, &has_id, [&](std::string_view prompt, std::string_view reply) {
+        FileTurn t;
+        t.texts.emplace_back(prompt);
+        t.expected_output = std::string(reply);
+        conv.turns.push_back(std::move(t));
+      });
+      if (conv.turns.empty()) continue;
+      conv.session_id = has_id ? std::string(id) : fmt::format("sharegpt-{}", out.conversations.size());
+      out.conversations.push_back(std::move(conv));
     }
   }
   out.lines = static_cast<int64_t>(out.conversations.size());
   if (out.conversations.empty())
     return make_error(ErrorCode::kParse, fmt::format("{}: no usable conversations found", name));
   return out;
+}
+
+bool read_sharegpt_item(const element& item, std::string_view* id, bool* has_id,
+                        const std::function<void(std::string_view, std::string_view)>& on_exchange) {
+  simdjson::dom::array turns;
+  if (item["conversations"].get(turns) != simdjson::SUCCESS) return false;  // vLLM skips these too
+  *has_id = item["id"].get(*id) == simdjson::SUCCESS;
+  std::string_view prompt;
+  bool have_prompt = false;
+  for (element m : turns) {
+    std::string_view from, value;
+    if (m["from"].get(from) != simdjson::SUCCESS || m["value"].get(value) != simdjson::SUCCESS) continue;
+    if (from == "human" || from == "user") {
+      prompt = value;
+      have_prompt = true;
+    } else if (have_prompt && (from == "gpt" || from == "assistant" || from == "chatgpt")) {
+      on_exchange(prompt, value);
+      have_prompt = false;
+    }
+  }
+  return true;
 }
 
 Result<DatasetFile> parse_burst_gpt(std::string_view text, const std::string& name) {

@@ -76,24 +76,105 @@ TEST(Agentic, WekaTraceReplaysRowsExactlyWithSubagentsJoinedBeforeTheNextTurn) {
 }
 
 // Requests whose hash_ids share leading blocks share that prompt prefix (the KV-cache reuse the
-// trace recorded): turn 0 (blocks 1-4) is a prefix of turn 1 (blocks 1-6); a1's blocks differ.
+// trace recorded): turn 1 (blocks 1-6) extends turn 0 (blocks 1-4), so it re-sends turn 0's user
+// message (blocks 1-4), then the recorded reply as an assistant message (block 5), then block 6;
+// a1's blocks differ.
 TEST(Agentic, WekaSharedHashIdsShareThePromptPrefix) {
   const std::string dir = make_temp_dir("wekaprefix");
   auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_trace.json",
                                  "--custom-dataset-type", "weka_trace"},
                            {"--record-bodies"});
   ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
-  std::vector<std::string> parent, child;
-  for (const auto& q : run.server) {
-    const Json body = Json::parse(q.at("body").get<std::string>());
-    const std::string text = body.at("messages").back().at("content").get<std::string>();
-    (corr(q).find("-c") == std::string::npos ? parent : child).push_back(text);
-  }
+  std::vector<Json> parent, child;
+  for (const auto& q : run.server)
+    (corr(q).find("-c") == std::string::npos ? parent : child).push_back(Json::parse(q.at("body").get<std::string>()));
   ASSERT_EQ(parent.size(), 3u);
   ASSERT_FALSE(child.empty());
-  EXPECT_TRUE(parent[1].starts_with(parent[0])) << parent[0].substr(0, 80);
-  EXPECT_TRUE(parent[2].starts_with(parent[1]));
-  EXPECT_NE(child[0].substr(0, 40), parent[0].substr(0, 40));
+  const auto text = [](const Json& body, size_t i) { return body.at("messages").at(i).at("content").get<std::string>(); };
+  ASSERT_EQ(parent[1].at("messages").size(), 3u);
+  EXPECT_EQ(text(parent[1], 0), text(parent[0], 0));
+  EXPECT_EQ(parent[1].at("messages").at(1).at("role"), "assistant");
+  EXPECT_EQ(text(parent[2], 0), text(parent[1], 0));
+  EXPECT_EQ(text(parent[2], 1), text(parent[1], 1));
+  EXPECT_NE(text(child[0], 0).substr(0, 40), text(parent[0], 0).substr(0, 40));
+}
+
+// The message plan of dataset/lcp_messages.h on the wire (block size 16): tool + system tokens
+// (30) become a 2-block system message; turn 1 extends turn 0 (reply of 16 tokens = 1 block);
+// turn 2 shares 3 blocks with turn 1, so turn 1's user message is cut after block 3 and the
+// reply (40 tokens, capped at the 2 new blocks) and a 10-token tail follow. Each message and
+// each request is exactly as long as the plan says.
+TEST(Agentic, WekaTurnsAreMessagesCutAtTheHashLcp) {
+  const std::string dir = make_temp_dir("wekalcp");
+  const std::string trace = dir + "/lcp.json";
+  std::ofstream(trace) << R"({"id":"lcp","models":["big"],"block_size":16,"hash_id_scope":"local",
+    "tool_tokens":10,"system_tokens":20,"requests":[
+    {"t":0.0,"type":"n","model":"big","in":70,"out":16,"hash_ids":[1,2,3,4],"api_time":0.01},
+    {"t":0.05,"type":"n","model":"big","in":100,"out":40,"hash_ids":[1,2,3,4,5,6],"api_time":0.01},
+    {"t":0.1,"type":"n","model":"big","in":90,"out":8,"hash_ids":[1,2,3,7,8],"api_time":0.01}]})";
+  auto run = run_with_mock(dir, {"--input-file", trace, "--custom-dataset-type", "weka_trace"}, {"--record-bodies"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 3u);
+  using Roles = std::vector<std::string>;
+  using Counts = std::vector<int64_t>;
+  const std::vector<Roles> roles = {{"system", "user"},
+                                    {"system", "user", "assistant", "user"},
+                                    {"system", "user", "assistant", "user"}};
+  const std::vector<Counts> counts = {{32, 38}, {32, 32, 16, 20}, {32, 16, 32, 10}};
+  const Counts isl = {70, 100, 90};
+  std::vector<Json> body;
+  for (size_t i = 0; i < 3; ++i) {
+    const Json& q = run.server[i];
+    EXPECT_EQ(q.at("roles").get<Roles>(), roles[i]) << i;
+    EXPECT_EQ(q.at("message_prompt_tokens").get<Counts>(), counts[i]) << i;
+    EXPECT_EQ(q.at("prompt_tokens").get<int64_t>(), isl[i]) << i;
+    body.push_back(Json::parse(q.at("body").get<std::string>()));
+  }
+  const auto text = [&](size_t turn, size_t i) { return body[turn].at("messages").at(i).at("content").get<std::string>(); };
+  EXPECT_EQ(text(1, 0), text(0, 0));            // the system message never changes
+  EXPECT_EQ(text(2, 0), text(0, 0));
+  EXPECT_TRUE(text(0, 1).starts_with(text(1, 1)));  // turn 0's user message less its tail
+  EXPECT_TRUE(text(1, 1).starts_with(text(2, 1)));  // cut after block 3
+  EXPECT_NE(text(1, 2), text(2, 2));            // a different reply (blocks 5 vs 7, 8)
+  // The servebench records carry the same input lengths.
+  const auto records = run.r.records();
+  ASSERT_EQ(records.size(), 3u);
+  Counts sent;
+  for (const auto& rec : records) sent.push_back(rec.at("metrics").at("input_sequence_length").at("value").get<int64_t>());
+  std::sort(sent.begin(), sent.end());
+  EXPECT_EQ(sent, (Counts{70, 90, 100}));
+}
+
+// A sub-agent whose recorded calls overlap in time (parallel workers flattened into one list) is
+// split into agent chains (weka_chains.h): X alone on the main chain, Y (started before X ended)
+// and Z (extends Y) on a worker chain "::sa:a1:fa:000"; both run together after the anchor and
+// the parent's next turn waits for both.
+TEST(Agentic, WekaOverlappingSubagentCallsRunAsSiblingChains) {
+  const std::string dir = make_temp_dir("wekafa");
+  const std::string trace = dir + "/fa.json";
+  std::ofstream(trace) << R"({"id":"fa","models":["big"],"block_size":64,"hash_id_scope":"local","requests":[
+    {"t":0.0,"type":"n","model":"big","in":128,"out":4,"hash_ids":[1,2],"api_time":0.05},
+    {"t":0.1,"type":"subagent","agent_id":"a1","models":["small"],"duration_ms":700,"requests":[
+      {"t":0.1,"type":"n","model":"small","in":128,"out":4,"hash_ids":[70,71],"api_time":0.3},
+      {"t":0.15,"type":"n","model":"small","in":192,"out":4,"hash_ids":[70,71,72],"api_time":0.3},
+      {"t":0.5,"type":"n","model":"small","in":256,"out":4,"hash_ids":[70,71,72,73],"api_time":0.1}]},
+    {"t":1.0,"type":"n","model":"big","in":192,"out":4,"hash_ids":[1,2,3],"api_time":0.05}]})";
+  auto run = run_with_mock(dir, {"--input-file", trace, "--custom-dataset-type", "weka_trace"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 5u);
+  std::vector<const Json*> parent, c0, c1;
+  for (const auto& q : run.server) (is_child(q, 0) ? c0 : is_child(q, 1) ? c1 : parent).push_back(&q);
+  ASSERT_EQ(parent.size(), 2u);
+  ASSERT_EQ(c0.size(), 1u);
+  ASSERT_EQ(c1.size(), 2u);
+  EXPECT_EQ(c0[0]->at("prompt_tokens").get<int64_t>(), 128);
+  EXPECT_EQ(c1[0]->at("prompt_tokens").get<int64_t>(), 192);
+  EXPECT_EQ(c1[1]->at("prompt_tokens").get<int64_t>(), 256);
+  const Json& first = run.server.front();
+  EXPECT_LT(std::abs(at_ms(*c0[0], first) - at_ms(*c1[0], first)), kTtftMs);  // in flight together
+  EXPECT_GE(at_ms(*c1[1], first), at_ms(*c1[0], first) + kTtftMs);             // Z after Y's reply
+  EXPECT_GE(at_ms(*parent[1], first), at_ms(*c1[1], first) + kTtftMs);         // the join
+  EXPECT_GE(at_ms(*parent[1], first), at_ms(*c0[0], first) + kTtftMs);
 }
 
 // A server that never answers: every request times out and is recorded as failed; children

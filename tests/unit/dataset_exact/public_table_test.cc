@@ -56,7 +56,8 @@ TEST(PublicTable, DescriptorsNameTheHubFilesAiperfReads) {
   EXPECT_EQ(dataset("spec_al_gsm8k").subset, "main");
   EXPECT_EQ(dataset("spec_al_gsm8k").files[0], "{subset}/{split}-00000-of-00001.parquet");
   EXPECT_EQ(dataset("spec_al_mbpp").table.column, "text");
-  EXPECT_EQ(dataset("spec_al_mtbench").revision, "refs/convert/parquet");
+  EXPECT_EQ(dataset("spec_al_mtbench").revision, "main");
+  EXPECT_EQ(dataset("instruct_coder").revision, "refs/convert/parquet");
   EXPECT_EQ(dataset("spec_al_mtbench").table.rule, TableRule::kTurnList);
   EXPECT_EQ(dataset("semianalysis_cc_traces_weka_062126").repo_id, "semianalysisai/cc-traces-weka-062126");
   EXPECT_EQ(dataset("semianalysis_cc_traces_weka_062126").format, FileFormat::kWekaTrace);
