@@ -39,22 +39,23 @@ for s in j["data"]:
             print(im.format.lower(), w, h, "%.1f" % diff, hashlib.sha1(raw).hexdigest())
 )PY";
 
-struct Image {
+struct Decoded {
   std::string format;
   int width = 0, height = 0;
   double neighbour_diff = 0;
   std::string sha1;
 };
 
-struct Run {
+struct MediaRun {
   int exit_code = -1;
   std::string err, inputs;
-  std::vector<Image> images;
+  std::vector<Decoded> images;
   std::vector<Json> sent;  // the mock's record of each request
 };
 
-Run profile(const std::string& tag, std::vector<std::string> extra) {
-  Run out;
+// `tmpdir`: TMPDIR for servebench alone (where its body store goes).
+MediaRun profile(const std::string& tag, std::vector<std::string> extra, const char* tmpdir = nullptr) {
+  MediaRun out;
   const std::string dir = make_temp_dir(tag);
   Server mock;
   EXPECT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
@@ -62,7 +63,10 @@ Run profile(const std::string& tag, std::vector<std::string> extra) {
                                    "--tokenizer", "simple", "--isl", "16", "--osl", "4",
                                    "--concurrency", "2", "--random-seed", "21"};
   args.insert(args.end(), extra.begin(), extra.end());
+  const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
+  if (tmpdir) setenv("TMPDIR", tmpdir, 1);
   auto r = run_profile(dir, args);
+  old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
   mock.stop();
   out.exit_code = r.exit_code;
   out.err = r.stderr_text;
@@ -73,7 +77,7 @@ Run profile(const std::string& tag, std::vector<std::string> extra) {
   const Proc p = run_process(dir, {"/usr/bin/python3", dir + "/decode.py", r.artifact_dir + "/inputs.json"});
   EXPECT_EQ(p.exit_code, 0) << p.err;
   std::istringstream lines(p.out);
-  Image im;
+  Decoded im;
   while (lines >> im.format >> im.width >> im.height >> im.neighbour_diff >> im.sha1) out.images.push_back(im);
   return out;
 }
@@ -87,17 +91,17 @@ TEST(MediaAssets, CropsOfBundledPicturesDecodeAtTheFlagsSize) {
   if (!have_pil()) GTEST_SKIP() << "needs python3-pil (scripts/setup.sh)";
   std::vector<std::string> flags = assets_flags("jpeg");
   for (const char* f : {"--num-dataset-entries", "6", "--request-count", "6"}) flags.push_back(f);
-  const Run a = profile("assets-a", flags);
-  const Run b = profile("assets-b", flags);
+  const MediaRun a = profile("assets-a", flags);
+  const MediaRun b = profile("assets-b", flags);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   ASSERT_EQ(a.images.size(), 12u);  // two per entry
   std::set<std::string> distinct;
-  for (const Image& im : a.images) {
+  for (const Decoded& im : a.images) {
     EXPECT_EQ(im.format, "jpeg");
     EXPECT_EQ(im.width, 120);
     EXPECT_EQ(im.height, 80);
-    EXPECT_LT(im.neighbour_diff, 40) << "a photograph's neighbouring pixels are close (noise: ~85)";
+    EXPECT_LT(im.neighbour_diff, 30) << "a photograph's neighbouring pixels are close (noise: over 50)";
     distinct.insert(im.sha1);
   }
   EXPECT_EQ(distinct.size(), 12u) << "every request gets its own crop";
@@ -111,10 +115,10 @@ TEST(MediaAssets, CropsOfBundledPicturesDecodeAtTheFlagsSize) {
   // Noise for contrast: the same check tells them apart.
   std::vector<std::string> noise = flags;
   noise[std::find(noise.begin(), noise.end(), "assets") - noise.begin()] = "noise";
-  const Run n = profile("assets-noise", noise);
+  const MediaRun n = profile("assets-noise", noise);
   ASSERT_EQ(n.exit_code, 0) << n.err;
   ASSERT_FALSE(n.images.empty());
-  EXPECT_GT(n.images[0].neighbour_diff, 60);
+  for (const Decoded& im : n.images) EXPECT_GT(im.neighbour_diff, 50);
 }
 
 TEST(MediaAssets, APoolOfNGivesNDistinctImages) {
@@ -122,13 +126,13 @@ TEST(MediaAssets, APoolOfNGivesNDistinctImages) {
   std::vector<std::string> flags = {"--image-width-mean", "48", "--image-height-mean", "32", "--image-format", "png",
                                     "--num-dataset-entries", "12", "--request-count", "12",
                                     "--media-pool-size", "3"};
-  const Run a = profile("pool-a", flags);
-  const Run b = profile("pool-b", flags);
+  const MediaRun a = profile("pool-a", flags);
+  const MediaRun b = profile("pool-b", flags);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   ASSERT_EQ(a.images.size(), 12u);
   std::map<std::string, int> uses;
-  for (const Image& im : a.images) {
+  for (const Decoded& im : a.images) {
     EXPECT_EQ(im.format, "png");
     EXPECT_EQ(im.width, 48);
     EXPECT_EQ(im.height, 32);
@@ -137,7 +141,7 @@ TEST(MediaAssets, APoolOfNGivesNDistinctImages) {
   EXPECT_EQ(uses.size(), 3u) << "12 requests drew from a pool of 3";
   EXPECT_EQ(a.inputs, b.inputs);
   ASSERT_EQ(a.sent.size(), 12u);
-  const Run bad = profile("pool-bad", {"--image-width-mean", "8", "--image-height-mean", "8",
+  const MediaRun bad = profile("pool-bad", {"--image-width-mean", "8", "--image-height-mean", "8",
                                        "--media-pool-size", "many"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--media-pool-size"), std::string::npos) << bad.err;
@@ -149,22 +153,20 @@ TEST(MediaAssets, APoolOfNGivesNDistinctImages) {
 TEST(MediaAssets, SessionMediaFromTheStoreMatchMemory) {
   if (!have_pil()) GTEST_SKIP() << "needs python3-pil (scripts/setup.sh)";
   std::vector<std::string> flags = assets_flags("png");
-  for (const char* f : {"--num-sessions", "3", "--session-turns-mean", "3", "--request-count", "9"})
+  for (const char* f : {"--num-sessions", "3", "--session-turns-mean", "3"})
     flags.push_back(f);
-  const Run memory = profile("sessions-memory", flags);
+  const MediaRun memory = profile("sessions-memory", flags);
   setenv("SERVEBENCH_BODY_STORE_MIB", "0", 1);
-  const Run stored = profile("sessions-store", flags);
+  const MediaRun stored = profile("sessions-store", flags);
   std::vector<std::string> pooled = flags;
   for (const char* f : {"--media-pool-size", "2"}) pooled.push_back(f);
-  const Run pool = profile("sessions-pool", pooled);
-  setenv("TMPDIR", "/nonexistent-servebench-tmp", 1);
-  const Run no_store = profile("sessions-no-store", flags);
-  unsetenv("TMPDIR");
+  const MediaRun pool = profile("sessions-pool", pooled);
+  const MediaRun no_store = profile("sessions-no-store", flags, "/nonexistent-servebench-tmp");
   unsetenv("SERVEBENCH_BODY_STORE_MIB");
   ASSERT_EQ(memory.exit_code, 0) << memory.err;
   ASSERT_EQ(stored.exit_code, 0) << stored.err;
   ASSERT_EQ(memory.images.size(), 3u * 3 * 2);  // sessions × turns × batch
-  for (const Image& im : memory.images) {
+  for (const Decoded& im : memory.images) {
     EXPECT_EQ(im.width, 120);
     EXPECT_EQ(im.height, 80);
   }
@@ -176,7 +178,7 @@ TEST(MediaAssets, SessionMediaFromTheStoreMatchMemory) {
   EXPECT_EQ(sent_stored, sent_memory);
   ASSERT_EQ(pool.exit_code, 0) << pool.err;
   std::set<std::string> pool_images;
-  for (const Image& im : pool.images) pool_images.insert(im.sha1);
+  for (const Decoded& im : pool.images) pool_images.insert(im.sha1);
   EXPECT_EQ(pool.images.size(), 18u);
   EXPECT_EQ(pool_images.size(), 2u);
   EXPECT_EQ(no_store.exit_code, 2);
