@@ -146,6 +146,11 @@ TEST(MediaAssets, APoolOfNGivesNDistinctImages) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--media-pool-size"), std::string::npos) << bad.err;
   EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  const MediaRun no_media = profile("pool-no-media", {"--media-pool-size", "3"});
+  EXPECT_EQ(no_media.exit_code, 2);
+  EXPECT_EQ(no_media.err,
+            "servebench profile: --media-pool-size reuses synthetic media: it needs --image-*, --audio-* or "
+            "--video-* sizes and synthetic prompts (no --input-file/--public-dataset); drop it or add them\n");
 }
 
 // Session turns' media: held in memory below the body store's threshold, in the store above it
