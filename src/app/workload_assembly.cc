@@ -122,10 +122,13 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
 }
 
 // An inputs.json body kept for the export: in the body store when there is one (bodies with
-// media), else in memory.
-Result<std::string_view> keep_input_payload(std::string body, PreparedWorkload* out) {
-  if (out->body_store) return out->body_store->append(body);
-  return std::string_view(out->input_payload_text.emplace_back(std::move(body)));
+// media), else in memory. Rendering it read the turn's stored media through the store's mapping:
+// those pages are dropped again, or RSS would grow by every file of the workload.
+Result<std::string_view> keep_input_payload(std::string body, const load::SessionTurn& turn, PreparedWorkload* out) {
+  if (!out->body_store) return std::string_view(out->input_payload_text.emplace_back(std::move(body)));
+  if (turn.media)
+    for (const auto& m : *turn.media) out->body_store->release(m.stored_base64);
+  return out->body_store->append(body);
 }
 
 }  // namespace
@@ -145,7 +148,7 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
       auto& payloads = out.input_payloads.emplace_back();
       for (const auto& t : c.turns) {
         auto view = keep_input_payload(
-            t.body.empty() ? endpoint.render_body(delta_payload(c, t, cfg.models.front())) : t.body, &out);
+            t.body.empty() ? endpoint.render_body(delta_payload(c, t, cfg.models.front())) : t.body, t, &out);
         if (!view) return tl::unexpected(view.error());
         payloads.push_back(*view);
       }
