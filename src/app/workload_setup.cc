@@ -1,305 +1,46 @@
 #include "app/workload_setup.h"
-#include "app/trace_input.h"
-#include "app/agentic_setup.h"
 
 #include <algorithm>
-#include <cmath>
-#include <functional>
-#include <numeric>
 #include <optional>
-#include <unordered_set>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "app/body_spill.h"
-#include "app/file_media_setup.h"
-#include "app/media_setup.h"
-#include "core/media_uuid.h"
 #include "app/chat_template_isl.h"
-#include "app/system_prompt.h"
-#include "config/prompt_validate.h"
+#include "app/media_store.h"
+#include "app/workload_assembly.h"
 #include "core/interrupt.h"
 #include "core/units.h"
-#include "dataset/coding_corpus.h"
-#include "dataset/conversations.h"
 #include "dataset/exact_prompts.h"
-#include "dataset/file_workload.h"
-#include "dataset/loaders/dataset_file.h"
-#include "endpoints/media_parts.h"
-#include "dataset/sampling.h"
 #include "dataset/sequence_distribution.h"
-#include "endpoints/payload_inputs.h"
-#include "dataset/loaders/weka_trace.h"
-#include "endpoints/registry.h"
-#include "load/children.h"
 
 namespace servebench::app {
 namespace {
 
-// Set-up loops poll the process interrupt flag (core/interrupt.h), so Ctrl-C stops a long
-// set-up; the run library maps the error to the signal's exit code.
-Error interrupted_error() { return Error{ErrorCode::kInternal, "interrupted during set-up"}; }
-
-Error usage(std::string m) { return Error{ErrorCode::kInvalidArgument, std::move(m)}; }
-
-
-bool chat_endpoint(const endpoints::Endpoint& endpoint) {
-  auto spec = endpoints::find_spec(endpoint.name());
-  return spec && (*spec)->has(core::kCapChatMessages);
-}
-
-// ISL of a prompt: each message's text counted on its own (as a chat template presents them to
-// the server's tokenizer) and summed.
-int64_t count_messages(const tokenizer::Tokenizer& tok, const std::vector<endpoints::Message>& msgs) {
-  int64_t n = 0;
-  for (const auto& m : msgs) n += static_cast<int64_t>(tok.count(m.content));
-  return n;
-}
-
-// ISL of a verbatim body: its input texts, each counted on its own, plus pre-tokenized ids
-// (endpoints/payload_inputs.h); -1 when no input shape is recognised.
-int64_t count_payload_inputs(const tokenizer::Tokenizer& tok, const std::string& body) {
-  const endpoints::PayloadInputs in = endpoints::payload_inputs(body);
-  if (!in.found) return -1;
-  int64_t n = in.token_ids;
-  for (const auto& text : in.texts) n += static_cast<int64_t>(tok.count(text));
-  return n;
-}
-
-// A body from a verbatim message array (mooncake `messages` rows: each row carries the whole
-// conversation so far): the endpoint renders everything else, the array is spliced in as given.
-Result<std::string> body_from_messages(const endpoints::Endpoint& endpoint, const std::string& file,
-                                       const std::string& messages_json, const std::string& tools_json,
-                                       const std::string& model, int64_t max_tokens) {
-  auto spec = endpoints::find_spec(endpoint.name());
-  if (!spec || !(*spec)->has(core::kCapChatMessages))
-    return tl::unexpected(usage(fmt::format("--input-file '{}': rows with 'messages' need --endpoint-type {}", file,
-                                            endpoints::type_names(core::kCapChatMessages, " or "))));
-  endpoints::TurnPayload p;
-  p.model = model;
-  p.max_output_tokens = max_tokens;
-  std::string body = endpoint.render_body(p);
-  const std::string empty = "\"messages\":[]";
-  const size_t at = body.find(empty);
-  if (at == std::string::npos)  // --extra-inputs replaced the messages: they win, as for other rows
-    return body;
-  body.replace(at, empty.size(), "\"messages\":" + messages_json);
-  if (!tools_json.empty()) {
-    if (body.find("\"tools\":") == std::string::npos && !body.empty() && body.back() == '}') {
-      body.insert(body.size() - 1, ",\"tools\":" + tools_json);  // verbatim, like the messages
-    } else {
-      body = endpoints::merge_body_extras(body, "{\"tools\":" + tools_json + "}");  // --extra-inputs had tools
-    }
-  }
-  return body;
-}
-
-// The texts of a message array: string contents and the text parts of content arrays.
-std::vector<endpoints::Message> messages_texts(const std::string& messages_json) {
-  auto j = nlohmann::json::parse(messages_json, nullptr, false);
-  std::vector<endpoints::Message> msgs;
-  if (!j.is_array()) return {};
-  for (const auto& m : j) {
-    if (!m.is_object() || !m.contains("content")) continue;
-    const auto& c = m["content"];
-    if (c.is_string()) {
-      msgs.push_back({"", c.get<std::string>()});
-    } else if (c.is_array()) {
-      for (const auto& part : c)
-        if (part.is_object() && part.value("type", "") == "text" && part.contains("text") && part["text"].is_string())
-          msgs.push_back({"", part["text"].get<std::string>()});
-    }
-  }
-  return msgs;
-}
-
-dataset::SamplingStrategy strategy_for(const config::BenchmarkConfig& cfg, dataset::SamplingStrategy fallback) {
-  switch (cfg.sampling_strategy) {
-    case config::SamplingStrategyName::kRandom: return dataset::SamplingStrategy::kRandom;
-    case config::SamplingStrategyName::kSequential: return dataset::SamplingStrategy::kSequential;
-    case config::SamplingStrategyName::kShuffle: return dataset::SamplingStrategy::kShuffle;
-    case config::SamplingStrategyName::kDefault: break;
-  }
-  return fallback;
-}
-
-// How many picks the order needs: the sessions or requests the run will start (a duration-bound
-// run wraps around a long list).
-size_t picks_for(const config::BenchmarkConfig& cfg, size_t entries) {
-  int64_t n = 0;
-  if (cfg.num_sessions) n = *cfg.num_sessions;
-  else if (auto c = cfg.effective_request_count()) n = *c;
-  else n = static_cast<int64_t>(entries) * 16;
-  n = std::max<int64_t>(n, static_cast<int64_t>(entries));
-  return static_cast<size_t>(std::min<int64_t>(n, 4'000'000));
-}
-
-struct Assembly {
-  std::vector<load::SessionTemplate> convs;
-  bool sessions = false;
-  bool fixed = false;  // convs (sessions) or their flattened turns (single turn) in timestamp order
-  dataset::SamplingStrategy default_strategy = dataset::SamplingStrategy::kShuffle;
-  // Synthetic media drawn as each single-turn entry is rendered (null: turns carry their own),
-  // in the same order as drawing them up front, so only one entry's media is held at a time.
-  std::function<Result<std::vector<core::MediaPart>>()> next_media;
-};
-
-// The turn without history: the preamble, then the turn's own message.
-endpoints::TurnPayload delta_payload(const load::SessionTemplate& conv, const load::SessionTurn& turn,
-                                     const std::string& model) {
-  endpoints::TurnPayload p;
-  p.model = model;
-  p.max_output_tokens = turn.max_output_tokens;
-  p.messages = conv.preamble;
-  p.messages.push_back({turn.role.empty() ? "user" : turn.role, turn.text});
-  p.extras = turn.extras.get();
-  if (turn.media) p.media = *turn.media;
-  return p;
-}
-
-// Entry (or conversation) per request (or session): timestamp order for a fixed schedule, else
-// the sampling strategy's picks.
-std::vector<uint32_t> entry_order(const Assembly& a, const config::BenchmarkConfig& cfg, size_t entries,
-                                  uint64_t seed) {
-  if (!a.fixed)
-    return dataset::sample_entries(strategy_for(cfg, a.default_strategy), entries, picks_for(cfg, entries), seed);
-  std::vector<uint32_t> order(entries);
-  std::iota(order.begin(), order.end(), 0u);
-  return order;
-}
-
-// One single-turn body per model, with its ISL.
-void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
-                   const endpoints::Endpoint& endpoint, const load::SessionTemplate& conv,
-                   const load::SessionTurn& turn, const std::vector<const std::string*>& batch_more, bool warmup,
-                   PreparedWorkload* out) {
-  const std::string placeholder(load::kCacheBustPlaceholder);
-  for (const std::string& model : cfg.models) {
-    load::RequestTemplate t;
-    t.conversation_id = conv.conversation_id;
-    t.max_output_tokens = turn.max_output_tokens;
-    if (!turn.body.empty()) {
-      t.body = turn.body;  // verbatim, as AIPerf sends raw payloads
-      t.input_tokens = turn.input_tokens;
-    } else {
-      endpoints::TurnPayload p = delta_payload(conv, turn, model);
-      for (const std::string* text : batch_more) p.messages.push_back({"user", *text});
-      load::mark_first_turn(cfg.cache_bust, placeholder, &p.messages.back().content);
-      load::mark_request(cfg.cache_bust, placeholder, warmup, &p.messages);
-      t.body = endpoint.render_body(p);
-      t.input_images = endpoints::count_media(p.media).images;
-      if (cfg.cache_bust != config::CacheBust::kNone) {
-        const size_t at = t.body.find(placeholder);
-        if (at != std::string::npos) t.cache_bust_digits_at = static_cast<int64_t>(at + 5);
-        // The marker's digits change its token count: counted per request at send time.
-        t.input_tokens = -1;
-        for (size_t k = 0; k < p.messages.size(); ++k) {
-          const size_t in = p.messages[k].content.find(placeholder);
-          if (in != std::string::npos && t.cache_bust_text < 0) {
-            t.cache_bust_text = static_cast<int32_t>(k);
-            t.cache_bust_text_at = static_cast<int64_t>(in + 5);
-          }
-          t.input_texts.push_back(p.messages[k].content);
-          t.input_roles.push_back(p.messages[k].role);
-        }
-      } else if (p.messages.size() == 1 && !warmup && turn.input_tokens >= 0) {
-        t.input_tokens = turn.input_tokens;  // exact by construction
-      } else {
-        t.input_tokens = count_messages(tok, p.messages);
-      }
-    }
-    (warmup ? out->warmup_requests : out->requests).push_back(std::move(t));
-  }
-}
-
-Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
-                                  const endpoints::Endpoint& endpoint, uint64_t seed, PreparedWorkload out) {
-  const bool warmup_marker = cfg.has_warmup() && cfg.cache_bust == config::CacheBust::kNone;
-  for (auto& c : a.convs) add_system_prompt(cfg.system_prompt, &c.preamble);
-  if (a.sessions) {
-    auto sw = std::make_shared<load::SessionWorkload>();
-    out.entries = a.convs.size();
-    // inputs.json: each turn as its delta (preamble + the turn's message); live replies are
-    // added at send time (profile_export_raw.jsonl has every body as sent).
-    for (const auto& c : a.convs) {
-      if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
-      out.input_session_ids.push_back(c.conversation_id);
-      auto& payloads = out.input_payloads.emplace_back();
-      for (const auto& t : c.turns) {
-        payloads.push_back(t.body.empty()
-                               ? endpoint.render_body(delta_payload(c, t, cfg.models.front()))
-                               : t.body);
-      }
-    }
-    sw->order = entry_order(a, cfg, a.convs.size(), seed);
-    sw->conversations = std::move(a.convs);
-    sw->endpoint = &endpoint;
-    sw->cache_bust = cfg.cache_bust;
-    sw->strip_repeated_images = cfg.uuid_and_strip;
-    sw->user_centric_rate = cfg.user_centric_rate.value_or(0);
-    sw->num_users = cfg.num_users.value_or(0);
-    if (auto linked = load::link_children(sw.get(), cfg.input_file); !linked) return tl::unexpected(linked.error());
-    out.sessions = std::move(sw);
-    return out;
-  }
-  // Single turn: every turn of every conversation is an entry of its own. With --batch-size N an
-  // entry carries N texts: its own and those of the N - 1 entries after it (wrapping around).
-  std::vector<std::pair<const load::SessionTemplate*, load::SessionTurn*>> flat;
-  for (auto& c : a.convs)
-    for (auto& t : c.turns) flat.emplace_back(&c, &t);
-  std::vector<const std::string*> more;
+// Sessions render their bodies at send time, so each turn's media is made now, in draw order.
+// Past the body store's threshold (app/body_spill.h) the files go to the store, those made so
+// far and each new one as it is made: memory then holds views, never all the files.
+Status session_media(const NextMedia& next, Assembly* a, PreparedWorkload* out) {
+  if (!a->sessions) return {};
   auto threshold = body_store_threshold_bytes();
   if (!threshold) return tl::unexpected(threshold.error());
-  BodySpill spill(*threshold);
-  for (size_t k = 0; k < flat.size(); ++k) {
-    if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
-    more.clear();
-    for (int64_t j = 1; j < cfg.batch_size; ++j) more.push_back(&flat[(k + static_cast<size_t>(j)) % flat.size()].second->text);
-    const auto& [c, t] = flat[k];
-    if (a.next_media) {
-      auto m = a.next_media();
+  int64_t held_bytes = 0;
+  std::vector<std::shared_ptr<std::vector<core::MediaPart>>> held;  // in memory, not yet stored
+  for (auto& s : a->convs)
+    for (auto& st : s.turns) {
+      if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
+      auto m = next();
       if (!m) return tl::unexpected(m.error());
-      t->media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
+      auto media = std::make_shared<std::vector<core::MediaPart>>(std::move(*m));
+      st.media = media;
+      for (const auto& p : *media) held_bytes += static_cast<int64_t>(p.base64.size());
+      held.push_back(std::move(media));
+      if (!out->body_store && held_bytes <= *threshold) continue;
+      auto store = workload_store(out);
+      if (!store) return tl::unexpected(store.error());
+      for (auto& h : held)
+        if (auto stored = store_media(*store, h.get()); !stored) return stored;
+      held.clear();
     }
-    render_single(cfg, tok, endpoint, *c, *t, more, false, &out);
-    if (warmup_marker) render_single(cfg, tok, endpoint, *c, *t, more, true, &out);
-    // The bodies now carry the turn's media: its encoded files are released as each entry is
-    // rendered, so media and bodies are never both held in full (docs/performance.md).
-    t->media.reset();
-    if (auto st = spill.after_entry(&out); !st) return tl::unexpected(st.error());
-    ++out.entries;
-  }
-  out.order = entry_order(a, cfg, out.entries, seed);
-  return out;
-}
-
-// The trace options of agent traces (flags_agentic.cc).
-dataset::WekaOptions agentic_trace_options(const config::BenchmarkConfig& cfg) {
-  dataset::WekaOptions o;
-  o.think_time_only = cfg.use_think_time_only;
-  o.max_context_length = cfg.max_context_length;
-  return o;
-}
-
-load::SessionBranch session_branch(const dataset::FileBranch& b) {
-  load::SessionBranch out;
-  out.after_turn = b.after_turn;
-  out.join_turn = b.join_turn;
-  out.fork = b.fork;
-  out.child_ids = b.children;
-  for (double ms : b.child_delay_ms) out.child_delay_ns.push_back(static_cast<int64_t>(std::llround(ms * 1e6)));
-  return out;
-}
-
-// Conversations some branch starts (they are not scheduled on their own).
-std::vector<bool> child_conversations(const std::vector<load::SessionTemplate>& convs) {
-  std::unordered_set<std::string> ids;
-  for (const auto& c : convs)
-    for (const auto& b : c.branches) ids.insert(b.child_ids.begin(), b.child_ids.end());
-  std::vector<bool> out;
-  for (const auto& c : convs) out.push_back(ids.count(c.conversation_id) > 0);
-  return out;
+  return {};
 }
 
 }  // namespace
@@ -349,8 +90,6 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
   Assembly a;
   a.default_strategy = dataset::SamplingStrategy::kShuffle;
-  std::optional<media::MediaGenerator> media_gen;
-  if (cfg.media_enabled()) media_gen.emplace(media_options(cfg), seed);
   for (auto& c : *convs) {
     load::SessionTemplate s;
     s.conversation_id = std::move(c.session_id);
@@ -368,23 +107,14 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
     a.convs.push_back(std::move(s));
   }
   a.sessions |= cfg.user_centric_rate.has_value();
-  const bool stamp = cfg.uuid_and_strip;
-  if (media_gen && !a.sessions) {
-    a.next_media = [&media_gen, stamp]() -> Result<std::vector<core::MediaPart>> {
-      auto m = media_gen->next_turn();
-      if (m && stamp) core::stamp_image_uuids(&*m);
-      return m;
-    };
-  } else if (media_gen) {  // sessions render at send time: every turn's media up front
-    for (auto& s : a.convs)
-      for (auto& st : s.turns) {
-        auto m = media_gen->next_turn();
-        if (!m) return tl::unexpected(m.error());
-        if (stamp) core::stamp_image_uuids(&*m);
-        st.media = std::make_shared<const std::vector<core::MediaPart>>(std::move(*m));
-      }
+  PreparedWorkload prepared;
+  if (cfg.media_enabled()) {
+    auto next = synthetic_media_source(cfg, seed, &prepared);
+    if (!next) return tl::unexpected(next.error());
+    if (auto st = session_media(*next, &a, &prepared); !st) return tl::unexpected(st.error());
+    if (!a.sessions) a.next_media = std::move(*next);
   }
-  auto out = assemble(std::move(a), cfg, tok, endpoint, seed, PreparedWorkload{});
+  auto out = assemble(std::move(a), cfg, tok, endpoint, seed, std::move(prepared));
   if (out && *template_isl) {
     auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));
     count_through_template(std::move(t), tok, &*out);
@@ -392,197 +122,5 @@ Result<PreparedWorkload> prepare_synthetic_workload(const config::BenchmarkConfi
   return out;
 }
 
-Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cfg, const tokenizer::Tokenizer& tok,
-                                               const endpoints::Endpoint& endpoint, std::string_view corpus,
-                                               uint64_t seed) {
-  // --apply-chat-template: the file sets the prompts (no compensation); their ISL is counted
-  // through the template.
-  auto template_isl = load_template_isl(cfg, tok, chat_endpoint(endpoint));
-  if (!template_isl) return tl::unexpected(template_isl.error());
-  auto finish = [&](Result<PreparedWorkload> out) {
-    if (out && *template_isl) {
-      auto t = std::make_shared<const TemplateIsl>(std::move(**template_isl));
-      count_through_template(std::move(t), tok, &*out);
-    }
-    return out;
-  };
-  std::optional<dataset::FileFormat> format;
-  if (!cfg.custom_dataset_type.empty()) {
-    auto f = dataset::parse_file_format(cfg.custom_dataset_type);
-    if (!f) return tl::unexpected(f.error());
-    format = *f;
-  }
-  auto file = load_input_file(cfg, format, &tok);
-  if (!file) return tl::unexpected(file.error());
-  if (auto st = config::check_corpus_for_format(cfg, dataset::file_format_name(file->format)); !st)
-    return tl::unexpected(st.error());
-  if (auto applied = dataset::apply_weka_options(&*file, agentic_trace_options(cfg)); !applied)
-    return tl::unexpected(applied.error());
-  auto synthesis_notes = synthesize_input_trace(cfg, seed, &*file);
-  if (!synthesis_notes) return tl::unexpected(synthesis_notes.error());
-  if (auto st = prepare_agentic_file(cfg, &*file); !st) return tl::unexpected(st.error());
-  // Agentic coding traces default to the coding corpus (AIPerf's weka_trace default).
-  const bool coding_default = cfg.prompt_corpus.empty() && file->format == dataset::FileFormat::kWekaTrace;
-  auto builder = coding_default ? dataset::ExactPromptBuilder::create(dataset::coding_corpus(), tok)
-                                : dataset::ExactPromptBuilder::for_corpus(cfg.prompt_corpus, corpus, tok);
-  if (!builder) return tl::unexpected(builder.error());
-  dataset::FileWorkloadOptions wo;
-  wo.seed = seed;
-  wo.block_size = cfg.isl_block_size;
-  wo.osl_given = cfg.osl_mean_tokens > 0;
-  wo.sharegpt_whole_conversations = !cfg.public_dataset.empty();
-  auto workload = dataset::build_file_workload(std::move(*file), tok, *builder, wo);  // only its format is read after
-  if (!workload) return tl::unexpected(workload.error());
-
-  PreparedWorkload out;
-  out.format = dataset::file_format_name(file->format);
-  out.warnings = std::move(*synthesis_notes);
-  if (workload->filtered_out > 0)
-    out.warnings.push_back(fmt::format("{} ShareGPT conversation(s) dropped by the length filter", workload->filtered_out));
-  const bool sharegpt = file->format == dataset::FileFormat::kShareGpt;
-  const int64_t default_osl = cfg.osl_mean_tokens > 0 ? static_cast<int64_t>(std::llround(cfg.osl_mean_tokens)) : -1;
-
-  Assembly a;
-  a.default_strategy = dataset::SamplingStrategy::kSequential;
-  // Rows that share a session but carry no history between them still go one after another as
-  // one session (AIPerf): single_turn rows with a session_id, inputs.json sessions, raw-payload
-  // folders (one file per session).
-  const bool ordered_without_history = file->format == dataset::FileFormat::kSingleTurn ||
-                                       file->format == dataset::FileFormat::kInputsJson ||
-                                       file->format == dataset::FileFormat::kRawPayload ||
-                                       file->format == dataset::FileFormat::kBasetenTrace;
-  bool dropped_sharegpt_turns = false;
-  std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
-  media::FileMediaResolver media_files(cfg.input_file);
-  for (const auto& conv : workload->conversations) {
-    if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
-    load::SessionTemplate s;
-    s.conversation_id = conv.session_id;
-    if (!conv.system_prompt.empty()) s.preamble.push_back({"system", conv.system_prompt});
-    auto& ts = timestamps.emplace_back();
-    for (const auto& t : conv.turns) {
-      load::SessionTurn st;
-      st.role = t.role.empty() ? "user" : t.role;
-      st.text = t.text;
-      if (!t.extra_json.empty()) {
-        auto extras = endpoints::BodyExtras::parse(t.extra_json, fmt::format("--input-file '{}': extra", cfg.input_file));
-        if (!extras) return tl::unexpected(extras.error());
-        st.extras = std::make_shared<const endpoints::BodyExtras>(std::move(*extras));
-      }
-      st.max_output_tokens = t.max_output_tokens > 0 ? t.max_output_tokens : default_osl;
-      st.input_tokens = t.input_tokens;
-      st.delay_ns = core::ms_to_ns_or_absent(t.delay_ms);
-      st.model_rank = t.model_rank;
-      st.recorded_ns = core::ms_to_ns_or_absent(t.recorded_t_ms);
-      st.prefix_hit_blocks = t.prefix_hit_blocks;
-      st.prefix_total_blocks = t.prefix_total_blocks;
-      auto media = file_turn_media(cfg, &media_files, t.media);
-      if (!media) return tl::unexpected(media.error());
-      st.media = std::move(*media);
-      for (const auto& [role, text] : t.lead_messages) st.lead.push_back({role, text});
-      if (!t.payload_json.empty()) {
-        st.body = t.payload_json;
-        st.input_tokens = count_payload_inputs(tok, t.payload_json);
-      } else if (!t.messages_json.empty()) {
-        auto body = body_from_messages(endpoint, cfg.input_file, t.messages_json, t.tools_json, cfg.models.front(),
-                                       st.max_output_tokens);
-        if (!body) return tl::unexpected(body.error());
-        st.body = std::move(*body);
-        if (!t.extra_json.empty()) st.body = endpoints::merge_body_extras(st.body, t.extra_json);
-        st.input_tokens = count_messages(tok, messages_texts(t.messages_json));
-        if (cfg.models.size() > 1)
-          out.warnings.push_back("rows with 'messages' are sent with the first --model only");
-      }
-      s.turns.push_back(std::move(st));
-      ts.push_back(t.timestamp_ms);
-      if (sharegpt && !workload->multi_turn_history) break;  // vLLM's convention: the first exchange
-    }
-    dropped_sharegpt_turns |= sharegpt && !workload->multi_turn_history && conv.turns.size() > 1;
-    s.carry_history = workload->multi_turn_history && conv.carry_history;
-    a.sessions |= (workload->multi_turn_history || ordered_without_history) && s.turns.size() > 1;
-    for (const auto& b : conv.branches) s.branches.push_back(session_branch(b));
-    a.sessions |= !s.branches.empty();
-    a.convs.push_back(std::move(s));
-  }
-  if (dropped_sharegpt_turns)
-    out.warnings.push_back("ShareGPT: only each conversation's first exchange is sent (as vLLM bench does)");
-  a.sessions |= cfg.user_centric_rate.has_value() || cfg.agentic.replay;
-
-  // Fixed schedule: on when asked, or automatically when the file has timestamps (agentic
-  // replay plays lanes instead: app/agentic_setup.h).
-  if (cfg.agentic.replay) {
-    auto assembled = assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out));
-    if (assembled)
-      if (auto st = add_agentic_lanes(cfg, seed, &*assembled); !st) return tl::unexpected(st.error());
-    return finish(std::move(assembled));
-  }
-  const bool fixed = cfg.fixed_schedule.value_or(workload->has_timestamps);
-  if (!fixed) {
-    if (workload->has_timestamps) out.warnings.push_back("timestamps in the input file are ignored (--no-fixed-schedule)");
-    return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
-  }
-  a.fixed = true;
-  // The option rules that --fixed-schedule has in validate(), for a schedule switched on by the
-  // file's timestamps.
-  if (cfg.sampling_strategy != config::SamplingStrategyName::kDefault)
-    return tl::unexpected(usage(fmt::format(
-        "--dataset-sampling-strategy does not apply to '{}': its timestamps replay it in order; add --no-fixed-schedule",
-        cfg.input_file)));
-  if (cfg.user_centric_rate)
-    return tl::unexpected(usage(fmt::format(
-        "--user-centric-rate does not apply to '{}': its timestamps set the schedule; add --no-fixed-schedule",
-        cfg.input_file)));
-  // Units scheduled by timestamp: sessions by their first turn, or every single-turn row.
-  struct Unit {
-    size_t conv;
-    size_t turn;
-    double ts;
-  };
-  std::vector<Unit> units;
-  const std::vector<bool> child = child_conversations(a.convs);
-  for (size_t c = 0; c < a.convs.size(); ++c) {
-    if (child[c]) continue;  // started by their parents, appended after the scheduled ones
-    const size_t n = a.sessions ? 1 : a.convs[c].turns.size();
-    for (size_t t = 0; t < n; ++t) {
-      if (timestamps[c][t] < 0)
-        return tl::unexpected(usage(fmt::format(
-            "--fixed-schedule: '{}' has {} without a timestamp (session '{}'); add timestamps or drop --fixed-schedule",
-            cfg.input_file, a.sessions ? "a session whose first turn is" : "a request", a.convs[c].conversation_id)));
-      units.push_back({c, t, timestamps[c][t]});
-    }
-  }
-  std::stable_sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) { return x.ts < y.ts; });
-  const double lo = cfg.fixed_schedule_start_offset_ms ? static_cast<double>(*cfg.fixed_schedule_start_offset_ms) : -1;
-  const double hi = cfg.fixed_schedule_end_offset_ms ? static_cast<double>(*cfg.fixed_schedule_end_offset_ms) : -1;
-  std::erase_if(units, [&](const Unit& u) { return (lo >= 0 && u.ts < lo) || (hi >= 0 && u.ts > hi); });
-  if (units.empty()) return tl::unexpected(usage("--fixed-schedule-start-offset/-end-offset leave no request to send"));
-  // Schedule zero: the first timestamp with --fixed-schedule-auto-offset, else the start offset
-  // when given, else timestamp 0.
-  const double zero = cfg.fixed_schedule_auto_offset ? units.front().ts : std::max(lo, 0.0);
-  auto offsets = std::make_shared<std::vector<int64_t>>();
-  offsets->reserve(units.size());
-  std::vector<load::SessionTemplate> ordered;
-  ordered.reserve(units.size());
-  for (const auto& u : units) {
-    offsets->push_back(static_cast<int64_t>(std::llround((u.ts - zero) * 1e6)));
-    if (a.sessions) {
-      load::SessionTemplate s = std::move(a.convs[u.conv]);
-      for (size_t t = 0; t < s.turns.size(); ++t)
-        s.turns[t].offset_ns = timestamps[u.conv][t] >= 0 ? core::ms_to_ns_or_absent(timestamps[u.conv][t] - zero) : -1;
-      ordered.push_back(std::move(s));
-    } else {
-      load::SessionTemplate s;
-      s.conversation_id = a.convs[u.conv].conversation_id;
-      s.preamble = a.convs[u.conv].preamble;
-      s.turns.push_back(a.convs[u.conv].turns[u.turn]);
-      ordered.push_back(std::move(s));
-    }
-  }
-  for (size_t c = 0; c < child.size(); ++c)
-    if (child[c]) ordered.push_back(std::move(a.convs[c]));
-  a.convs = std::move(ordered);
-  out.fixed_offsets_ns = std::move(offsets);
-  return finish(assemble(std::move(a), cfg, tok, endpoint, seed, std::move(out)));
-}
 
 }  // namespace servebench::app

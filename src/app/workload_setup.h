@@ -11,9 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config/benchmark_config.h"
@@ -37,7 +39,10 @@ struct PreparedWorkload {
   std::shared_ptr<const std::vector<int64_t>> fixed_offsets_ns;  // null: not a fixed schedule
   size_t entries = 0;        // single-turn entries, or conversations
   std::vector<std::string> input_session_ids;          // inputs.json: one per conversation/entry
-  std::vector<std::vector<std::string>> input_payloads;
+  // inputs.json's bodies per session: views of input_payload_text, or of body_store when the
+  // workload has one (sessions with media: their bodies carry the media's files).
+  std::vector<std::vector<std::string_view>> input_payloads;
+  std::deque<std::string> input_payload_text;  // a deque: moving the workload keeps the views
   std::vector<std::string> warnings;
   std::string format;        // input file format name ("" = synthetic)
   int64_t agentic_lanes = 0;           // agentic replay lanes (app/agentic_setup.h; 0 = none)

@@ -189,6 +189,9 @@ Status validate(const BenchmarkConfig& c) {
     if (c.has_warmup())
       return bad("--user-centric-rate with a warm-up phase is not supported yet; drop the warm-up flags");
   }
+  if (c.media_pool_size > 0 && (!c.media_enabled() || !c.input_file.empty() || !c.public_dataset.empty()))
+    return bad("--media-pool-size reuses synthetic media: it needs --image-*, --audio-* or --video-* sizes and "
+               "synthetic prompts (no --input-file/--public-dataset); drop it or add them");
   endpoints::OptionFacts facts;
   facts.streaming = c.streaming;
   facts.cache_bust = c.cache_bust != CacheBust::kNone;

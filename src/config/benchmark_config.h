@@ -112,6 +112,7 @@ struct BenchmarkConfig {
   std::string image_format = "png";                       // --image-format png|jpeg|random
   std::string image_source = "noise";                     // --image-source noise|DIR
   std::string image_source_sampling = "random-with-replacement";  // --image-source-sampling
+  int64_t media_pool_size = 0;  // --media-pool-size (servebench): N media reused; 0 = fresh per request
   bool uuid_and_strip = false;  // --uuid-and-strip: image UUIDs, repeats in a session stripped
   double audio_length_mean_s = 0, audio_length_stddev_s = 0;  // --audio-length-mean/-stddev
   std::vector<double> audio_sample_rates_khz = {16.0};        // --audio-sample-rates

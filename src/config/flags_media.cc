@@ -68,13 +68,18 @@ void add_media_flags(std::vector<FlagSpec>* out) {
   out->push_back(string_flag("--image-format", "Image encoding: png, jpeg or random",
                              &C::image_format, false, "/input/image/format"));
   out->push_back(string_flag("--image-source",
-                             "Pictures of synthetic images: noise (random pixels) or a directory of PNG/JPEG "
-                             "pictures, each resized to the drawn size",
+                             "Pictures of synthetic images: noise (random pixels), assets (random windows of "
+                             "the bundled public-domain pictures) or a directory of PNG/JPEG pictures, each "
+                             "resized to the drawn size",
                              &C::image_source, false, "/input/image/source"));
   out->push_back(string_flag("--image-source-sampling",
                              "Which --image-source picture next: random-with-replacement, shuffle-cycle or "
                              "sequential-cycle",
                              &C::image_source_sampling, false, "/input/image/source_sampling"));
+  out->push_back(count_flag("--media-pool-size", "--media-pool-size",
+                            "servebench: make N distinct images (audio clips, videos) before t0 and let every "
+                            "request reuse them (0 = fresh media for every request)",
+                            &C::media_pool_size, 0, "/input/media/pool_size"));
   out->push_back(switch_flag("--uuid-and-strip",
                              "Images carry vLLM's media \"uuid\" (a hash of their bytes), and an image a "
                              "session already sent goes as {\"image_url\": null, \"uuid\"} (vLLM's "

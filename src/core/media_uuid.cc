@@ -8,7 +8,7 @@ void stamp_image_uuids(std::vector<MediaPart>* parts) {
   for (MediaPart& p : *parts) {
     if (p.kind != MediaKind::kImage) continue;
     ContentHash h;
-    h.field(p.mime).field(p.base64).field(p.url);
+    h.field(p.mime).field(p.b64()).field(p.url);
     p.uuid = "img-" + h.hex();
   }
 }

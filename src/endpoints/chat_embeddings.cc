@@ -37,7 +37,7 @@ class ChatEmbeddingsEndpoint final : public Endpoint {
     std::string out;
     out.reserve(bytes);
     BodyWriter w(extras_, turn_extras(turn), &out);
-    for (const core::MediaPart& m : turn.media) bytes += m.base64.size() + m.url.size() + 64;
+    for (const core::MediaPart& m : turn.media) bytes += m.b64().size() + m.url.size() + 64;
     if (w.begin("messages")) append_messages(turn.messages, turn.media, &out);
     if (w.begin("model")) {
       if (turn.model.empty()) {

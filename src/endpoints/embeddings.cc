@@ -31,7 +31,7 @@ class EmbeddingsEndpoint final : public Endpoint {
         turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t bytes = default_model_json_.size() + 64;
     for (const Message& m : turn.messages) bytes += m.content.size() + 8;
-    for (const core::MediaPart& m : turn.media) bytes += m.base64.size() + m.url.size() + 48;
+    for (const core::MediaPart& m : turn.media) bytes += m.b64().size() + m.url.size() + 48;
     std::string out;
     out.reserve(bytes);
     out.push_back('{');

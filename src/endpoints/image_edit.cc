@@ -85,7 +85,7 @@ class ImageEditEndpoint final : public Endpoint {
       open_part("image", &out);
       out.append("; filename=\"image.").append(ext).append("\"\r\nContent-Type: ");
       out.append(m.mime.empty() ? "application/octet-stream" : m.mime).append("\r\n\r\n");
-      decode_base64(m.base64, &out);
+      decode_base64(m.b64(), &out);
       out.append("\r\n");
       break;  // AIPerf sends the turn's first image
     }

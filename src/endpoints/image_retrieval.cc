@@ -29,7 +29,7 @@ class ImageRetrievalEndpoint final : public Endpoint {
     const BodyExtras* later =
         turn.extras != nullptr && !turn.extras->empty() ? turn.extras : nullptr;
     size_t bytes = 64;
-    for (const core::MediaPart& m : turn.media) bytes += m.base64.size() + m.url.size() + 64;
+    for (const core::MediaPart& m : turn.media) bytes += m.b64().size() + m.url.size() + 64;
     std::string out;
     out.reserve(bytes);
     out.push_back('{');

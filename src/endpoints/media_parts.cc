@@ -17,7 +17,7 @@ struct PartList {
 
 void append_audio_part(const core::MediaPart& m, std::string* out) {
   out->append("{\"type\":\"input_audio\",\"input_audio\":{\"data\":");
-  core::append_json_string(m.url.empty() ? m.base64 : m.url, out);
+  core::append_json_string(m.url.empty() ? m.b64() : std::string_view(m.url), out);
   out->append(",\"format\":");
   core::append_json_string(m.format, out);
   out->append("}}");
@@ -118,7 +118,7 @@ void append_anthropic_content_parts(std::string_view text, const std::vector<cor
     out->append("{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":");
     core::append_json_string(m.mime.empty() ? "image/png" : m.mime, out);
     out->append(",\"data\":");
-    core::append_json_string(m.base64, out);
+    core::append_json_string(m.b64(), out);
     out->append("}}");
   }
   out->push_back(']');

@@ -210,6 +210,10 @@ bool Worker::send_turn(LiveSession* s, int64_t intended_ns, int64_t now_ns) {
       p.media = *turn.media;
     }
     http.body = sessions_->endpoint->render_body(p);
+    // Media read from the body store (app/media_store.h): drop the resident pages again, so RSS
+    // holds the bodies in flight, not every file sent so far.
+    if (settings_.body_store)
+      for (const auto& m : p.media) settings_.body_store->release(m.stored_base64);
     // ISL: every message's text, counted off the hot path by record processing.
     rec.input_texts.reserve(p.messages.size());
     rec.input_roles.reserve(p.messages.size());

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "media/embedded_pictures.h"
+
 namespace servebench::media {
 namespace {
 
@@ -87,24 +89,31 @@ Result<RgbImage> decode_image(std::string_view bytes) {
 }
 
 RgbImage resize_image(const RgbImage& in, int width, int height) {
+  return resize_window(in, Window{0, 0, in.width, in.height}, width, height);
+}
+
+RgbImage resize_window(const RgbImage& in, Window w, int width, int height) {
   RgbImage out;
   out.width = width;
   out.height = height;
   out.rgb.resize(static_cast<size_t>(width) * height * 3);
-  const double sx = static_cast<double>(in.width) / width, sy = static_cast<double>(in.height) / height;
+  const double sx = static_cast<double>(w.width) / width, sy = static_cast<double>(w.height) / height;
+  const int x_last = w.x + w.width - 1, y_last = w.y + w.height - 1;
   for (int y = 0; y < height; ++y) {
-    const double fy = std::clamp((y + 0.5) * sy - 0.5, 0.0, in.height - 1.0);
-    const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, in.height - 1);
+    const double fy = std::clamp(w.y + (y + 0.5) * sy - 0.5, static_cast<double>(w.y), static_cast<double>(y_last));
+    const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, y_last);
     const double wy = fy - y0;
+    const uint8_t* row0 = in.rgb.data() + static_cast<size_t>(y0) * in.width * 3;
+    const uint8_t* row1 = in.rgb.data() + static_cast<size_t>(y1) * in.width * 3;
+    uint8_t* dst = out.rgb.data() + static_cast<size_t>(y) * width * 3;
     for (int x = 0; x < width; ++x) {
-      const double fx = std::clamp((x + 0.5) * sx - 0.5, 0.0, in.width - 1.0);
-      const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, in.width - 1);
+      const double fx = std::clamp(w.x + (x + 0.5) * sx - 0.5, static_cast<double>(w.x), static_cast<double>(x_last));
+      const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, x_last);
       const double wx = fx - x0;
       for (int k = 0; k < 3; ++k) {
-        auto px = [&](int xx, int yy) { return in.rgb[(static_cast<size_t>(yy) * in.width + xx) * 3 + k]; };
-        const double v = (px(x0, y0) * (1 - wx) + px(x1, y0) * wx) * (1 - wy) +
-                         (px(x0, y1) * (1 - wx) + px(x1, y1) * wx) * wy;
-        out.rgb[(static_cast<size_t>(y) * width + x) * 3 + k] = static_cast<uint8_t>(v + 0.5);
+        const double v = (row0[x0 * 3 + k] * (1 - wx) + row0[x1 * 3 + k] * wx) * (1 - wy) +
+                         (row1[x0 * 3 + k] * (1 - wx) + row1[x1 * 3 + k] * wx) * wy;
+        dst[x * 3 + k] = static_cast<uint8_t>(v + 0.5);
       }
     }
   }
@@ -141,7 +150,7 @@ Result<ImageSourceSet> ImageSourceSet::open(const std::string& dir, SourceSampli
     if (!bytes) continue;
     auto img = decode_image(*bytes);
     if (!img || img->width < 1 || img->height < 1) continue;  // unreadable: skipped, as AIPerf does
-    set.pictures_.push_back(std::move(*img));
+    set.pictures_.push_back(std::make_shared<const RgbImage>(std::move(*img)));
     set.names_.push_back(f.filename().string());
   }
   if (set.pictures_.empty())
@@ -150,7 +159,20 @@ Result<ImageSourceSet> ImageSourceSet::open(const std::string& dir, SourceSampli
   return set;
 }
 
-RgbImage ImageSourceSet::next(int width, int height, std::mt19937_64& rng) {
+ImageSourceSet ImageSourceSet::open_assets(SourceSampling sampling) {
+  ImageSourceSet set;
+  set.sampling_ = sampling;
+  set.random_window_ = true;
+  for (const EmbeddedPicture& p : embedded_pictures()) {
+    auto img = decode_image(p.bytes);
+    if (!img) continue;  // cannot happen: the build embeds files known to decode (unit-tested)
+    set.pictures_.push_back(std::make_shared<const RgbImage>(std::move(*img)));
+    set.names_.emplace_back(p.name);
+  }
+  return set;
+}
+
+size_t ImageSourceSet::next_index(std::mt19937_64& rng) {
   size_t index = 0;
   switch (sampling_) {
     case SourceSampling::kRandomWithReplacement:
@@ -169,7 +191,36 @@ RgbImage ImageSourceSet::next(int width, int height, std::mt19937_64& rng) {
       next_ = (next_ + 1) % pictures_.size();
       break;
   }
-  return resize_image(pictures_[index], width, height);
+  return index;
+}
+
+SourcePick ImageSourceSet::pick(int width, int height, std::mt19937_64& rng) {
+  SourcePick out;
+  out.picture = pictures_[next_index(rng)];
+  const RgbImage& p = *out.picture;
+  out.window = Window{0, 0, p.width, p.height};
+  if (!random_window_) return out;
+  // The largest window of the image's aspect ratio that fits, scaled by 512..1024 / 1024, at a
+  // uniform place (integer draws, so the window is the same on every machine).
+  int64_t ww = p.width, wh = p.height;
+  if (static_cast<int64_t>(p.width) * height > static_cast<int64_t>(p.height) * width) {
+    ww = static_cast<int64_t>(p.height) * width / height;
+  } else {
+    wh = static_cast<int64_t>(p.width) * height / width;
+  }
+  const int64_t scale = 512 + static_cast<int64_t>(rng() % 513);
+  ww = std::clamp<int64_t>(ww * scale / 1024, 1, p.width);
+  wh = std::clamp<int64_t>(wh * scale / 1024, 1, p.height);
+  out.window.width = static_cast<int>(ww);
+  out.window.height = static_cast<int>(wh);
+  out.window.x = static_cast<int>(rng() % static_cast<uint64_t>(p.width - ww + 1));
+  out.window.y = static_cast<int>(rng() % static_cast<uint64_t>(p.height - wh + 1));
+  return out;
+}
+
+RgbImage ImageSourceSet::next(int width, int height, std::mt19937_64& rng) {
+  SourcePick s = pick(width, height, rng);
+  return resize_window(*s.picture, s.window, width, height);
 }
 
 }  // namespace servebench::media

@@ -24,12 +24,10 @@ Status check_media_options(const MediaOptions& o) {
     return bad("--image-width-mean/--image-height-mean: at most 16384 pixels");
   if (im.source != "noise") {
     if (auto st = parse_source_sampling(im.source_sampling); !st) return tl::unexpected(st.error());
-    if (im.source == "assets")
-      return bad("--image-source assets: servebench bundles no pictures; give noise or a directory of PNG/JPEG "
-                 "pictures");
     std::error_code ec;
-    if (im.width_mean > 0 && !std::filesystem::is_directory(im.source, ec))
-      return bad(fmt::format("--image-source '{}': not a directory; give noise or a directory of PNG/JPEG pictures",
+    if (im.source != "assets" && im.width_mean > 0 && !std::filesystem::is_directory(im.source, ec))
+      return bad(fmt::format("--image-source '{}': not a directory; give noise, assets or a directory of PNG/JPEG "
+                             "pictures",
                              im.source));
   } else if (auto st = parse_source_sampling(im.source_sampling); !st) {
     return tl::unexpected(st.error());
@@ -75,11 +73,15 @@ Result<ImageJob> MediaGenerator::draw_image() {
     if (!sources_) {
       auto sampling = parse_source_sampling(o.source_sampling);
       if (!sampling) return tl::unexpected(sampling.error());
-      auto set = ImageSourceSet::open(o.source, *sampling);
-      if (!set) return tl::unexpected(set.error());
-      sources_ = std::make_shared<ImageSourceSet>(std::move(*set));
+      if (o.source == "assets") {
+        sources_ = std::make_shared<ImageSourceSet>(ImageSourceSet::open_assets(*sampling));
+      } else {
+        auto set = ImageSourceSet::open(o.source, *sampling);
+        if (!set) return tl::unexpected(set.error());
+        sources_ = std::make_shared<ImageSourceSet>(std::move(*set));
+      }
     }
-    job.rgb = sources_->next(job.width, job.height, rng_).rgb;
+    job.source = sources_->pick(job.width, job.height, rng_);
   } else {
     job.noise_seed = rng_();  // the pixels are drawn from it where the image is encoded
   }
@@ -89,16 +91,18 @@ Result<ImageJob> MediaGenerator::draw_image() {
 }
 
 Result<core::MediaPart> encode_image(ImageJob job) {
-  if (job.rgb.empty()) {
-    job.rgb.resize(static_cast<size_t>(job.width) * job.height * 3);
+  std::vector<uint8_t> rgb;
+  if (job.source.picture) {
+    rgb = resize_window(*job.source.picture, job.source.window, job.width, job.height).rgb;
+  } else {
+    rgb.resize(static_cast<size_t>(job.width) * job.height * 3);
     std::mt19937_64 noise(job.noise_seed);
-    for (size_t i = 0; i < job.rgb.size(); i += 8) {
+    for (size_t i = 0; i < rgb.size(); i += 8) {
       const uint64_t r = noise();
-      for (size_t k = 0; k < 8 && i + k < job.rgb.size(); ++k) job.rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
+      for (size_t k = 0; k < 8 && i + k < rgb.size(); ++k) rgb[i + k] = static_cast<uint8_t>(r >> (8 * k));
     }
   }
-  auto bytes = job.format == "png" ? encode_png(job.rgb, job.width, job.height)
-                                   : encode_jpeg(job.rgb, job.width, job.height);
+  auto bytes = job.format == "png" ? encode_png(rgb, job.width, job.height) : encode_jpeg(rgb, job.width, job.height);
   if (!bytes) return tl::unexpected(bytes.error());
   core::MediaPart p;
   p.kind = core::MediaKind::kImage;

@@ -16,6 +16,7 @@
 
 #include "core/media_part.h"
 #include "core/result.h"
+#include "media/image_source.h"
 
 namespace servebench::media {
 
@@ -24,7 +25,7 @@ struct ImageOptions {
   double height_mean = 0, height_stddev = 0;
   int batch_size = 1;                         // images per turn
   std::string format = "png";                 // png | jpeg | random
-  std::string source = "noise";               // noise | a directory of pictures (image_source.h)
+  std::string source = "noise";  // noise | assets (bundled pictures) | a directory (image_source.h)
   std::string source_sampling = "random-with-replacement";  // image_source.h
   bool enabled() const { return width_mean > 0 && height_mean > 0 && batch_size > 0; }
 };
@@ -67,14 +68,12 @@ struct MediaOptions {
 Status check_media_options(const MediaOptions& o);
 Status check_video_options(const VideoOptions& o);
 
-class ImageSourceSet;
-
-// One synthetic image drawn but not yet encoded: its size and format, and its pixels (a source
-// picture, resized) or the seed its noise pixels come from.
+// One synthetic image drawn but not yet encoded: its size and format, and its source (a window
+// of a picture, resized where the image is encoded) or the seed its noise pixels come from.
 struct ImageJob {
   int width = 0, height = 0;
   std::string format;
-  std::vector<uint8_t> rgb;  // empty: noise from noise_seed
+  SourcePick source;  // picture null: noise from noise_seed
   uint64_t noise_seed = 0;
 };
 // Encodes a drawn image (thread-safe: touches nothing shared).

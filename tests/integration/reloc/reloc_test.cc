@@ -87,7 +87,10 @@ TEST(Relocation, CopiedBinariesProfileTheMockWithoutTheSourceTree) {
         std::string("mock-model"), std::string("-u"), mock.url(), std::string("--request-count"),
         std::string("20"), std::string("--concurrency"), std::string("4"),
         std::string("--synthetic-input-tokens-mean"), std::string("64"),
-        std::string("--output-tokens-mean"), std::string("8"), std::string("--artifact-dir"),
+        std::string("--output-tokens-mean"), std::string("8"),
+        // the bundled pictures are embedded too (media/embedded_pictures.h)
+        std::string("--image-source"), std::string("assets"), std::string("--image-width-mean"),
+        std::string("32"), std::string("--image-height-mean"), std::string("32"), std::string("--artifact-dir"),
         dir + "/art", std::string("-q")})
     e.argv.push_back(a);
   e.cwd = dir + "/work";

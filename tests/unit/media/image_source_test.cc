@@ -106,8 +106,12 @@ TEST(ImageSource, ErrorsNameTheDirectoryAndTheFix) {
   EXPECT_FALSE(parse_source_sampling("round-robin"));
   MediaOptions o;
   o.image.width_mean = o.image.height_mean = 8;
-  o.image.source = "assets";
-  EXPECT_NE(check_media_options(o).error().message.find("servebench bundles no pictures"), std::string::npos);
+  o.image.source = "assets";  // bundled: no directory needed
+  EXPECT_TRUE(check_media_options(o));
+  o.image.source = "/no/such/pictures";
+  EXPECT_EQ(check_media_options(o).error().message,
+            "--image-source '/no/such/pictures': not a directory; give noise, assets or a directory of PNG/JPEG "
+            "pictures");
   o.image.source = "noise";
   o.image.source_sampling = "sometimes";
   EXPECT_NE(check_media_options(o).error().message.find("--image-source-sampling 'sometimes'"), std::string::npos);
