@@ -205,8 +205,15 @@ TEST(CliOptions, RandomArgvNeverThrowsAndErrorsAreOneLine) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return static_cast<size_t>((state >> 33) % n);
   };
+  // Each parse builds the whole option table: ~13 ms in the release build, ~200 ms under ASan+UBSan
+  // at -O0, where 3,000 rounds would outlast the test timeout (fuzz_config covers more inputs).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  constexpr int kRounds = 300;
+#else
+  constexpr int kRounds = 3000;
+#endif
   int ok = 0, errors = 0;
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
     std::vector<std::string> args = {"profile"};
     const size_t n = 1 + next(8);
     for (size_t i = 0; i < n; ++i) {
@@ -227,7 +234,7 @@ TEST(CliOptions, RandomArgvNeverThrowsAndErrorsAreOneLine) {
       EXPECT_FALSE(r.error().message.empty());
     }
   }
-  EXPECT_GT(errors, 100);
+  EXPECT_GT(errors, kRounds / 30);
   EXPECT_GT(ok, 0);
 }
 
