@@ -27,27 +27,24 @@ Result<MediaPool> MediaPool::build(const MediaOptions& options, uint64_t seed, i
     o.image.batch_size = o.audio.batch_size = o.video.batch_size = 0;
     return o;
   }();
-  if (options.image.enabled()) {
+  // One kind at a time: N items of it from the kind's own seed, the other kinds' batches at 0.
+  auto fill = [&](bool on, int& (*batch_of)(MediaOptions&), uint64_t salt,
+                  std::vector<core::MediaPart>* dst) -> Status {
+    if (!on) return {};
     MediaOptions o = none;
-    o.image.batch_size = n;
-    auto parts = make_kind(o, seed ^ 1, keep);
+    batch_of(o) = n;
+    auto parts = make_kind(o, seed ^ salt, keep);
     if (!parts) return tl::unexpected(parts.error());
-    pool.images_ = std::move(*parts);
-  }
-  if (options.audio.enabled()) {
-    MediaOptions o = none;
-    o.audio.batch_size = n;
-    auto parts = make_kind(o, seed ^ 2, keep);
-    if (!parts) return tl::unexpected(parts.error());
-    pool.audio_ = std::move(*parts);
-  }
-  if (options.video.enabled()) {
-    MediaOptions o = none;
-    o.video.batch_size = n;
-    auto parts = make_kind(o, seed ^ 3, keep);
-    if (!parts) return tl::unexpected(parts.error());
-    pool.videos_ = std::move(*parts);
-  }
+    *dst = std::move(*parts);
+    return {};
+  };
+  Status st = fill(options.image.enabled(), [](MediaOptions& o) -> int& { return o.image.batch_size; }, 1,
+                   &pool.images_);
+  if (st) st = fill(options.audio.enabled(), [](MediaOptions& o) -> int& { return o.audio.batch_size; }, 2,
+                    &pool.audio_);
+  if (st) st = fill(options.video.enabled(), [](MediaOptions& o) -> int& { return o.video.batch_size; }, 3,
+                    &pool.videos_);
+  if (!st) return tl::unexpected(st.error());
   return pool;
 }
 
