@@ -16,6 +16,11 @@
 #                                           requests (the difference excludes preparation), for
 #                                           bodies with 4 PNG images of 256×256 and for text-only
 #                                           bodies of a similar size (--isl).
+#   bench/media_cost.sh files SESSIONS UNIQUE [W]
+#                                           an input file of SESSIONS multi_turn sessions × 4
+#                                           turns × 4 images, each a path drawn (seeded) from
+#                                           UNIQUE noise JPEGs of W×W (default 1024) written by
+#                                           PIL; one request: same columns as prep.
 #   BIN=build/bin
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,6 +93,27 @@ case "${1:-send}" in
     run prep "${shape[@]}" --request-count 1 --concurrency 1 --isl 16 \
       --image-width-mean "$W" --image-height-mean "$H" --image-batch-size 4 --image-format "$F" \
       --image-source "$SRC" --media-pool-size "$POOL"
+    ;;
+  files)
+    S=${2:-1000}; U=${3:-50}; W=${4:-1024}
+    echo "# files: $S sessions x 4 turns x 4 image paths drawn from $U JPEGs of ${W}x${W}, 1 request"
+    echo "# wall_s cpu_s peak_kib body_bytes store_bytes"
+    /usr/bin/python3 - "$OUT" "$S" "$U" "$W" <<'PY'
+import json, os, random, sys
+from PIL import Image
+out, sessions, unique, w = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(1)
+paths = []
+for i in range(unique):
+    p = f"{out}/pic{i}.jpg"
+    Image.frombytes("RGB", (w, w), os.urandom(w * w * 3)).save(p, quality=90)
+    paths.append(p)
+with open(f"{out}/sessions.jsonl", "w") as f:
+    for s in range(sessions):
+        turns = [{"text": f"turn {t}", "images": [rng.choice(paths) for _ in range(4)]} for t in range(4)]
+        f.write(json.dumps({"session_id": f"s{s}", "turns": turns}) + "\n")
+PY
+    run files --input-file "$OUT/sessions.jsonl" --custom-dataset-type multi_turn --request-count 1 --concurrency 1
     ;;
   send)
     media=(--image-width-mean 256 --image-height-mean 256 --image-batch-size 4 --isl 16)

@@ -13,6 +13,7 @@
 #include "app/agentic_setup.h"
 #include "app/chat_template_isl.h"
 #include "app/file_media_setup.h"
+#include "app/media_store.h"
 #include "app/trace_input.h"
 #include "app/workload_assembly.h"
 #include "config/prompt_validate.h"
@@ -180,7 +181,9 @@ Result<PreparedWorkload> prepare_file_workload(const config::BenchmarkConfig& cf
                                        file->format == dataset::FileFormat::kBasetenTrace;
   bool dropped_sharegpt_turns = false;
   std::vector<std::vector<double>> timestamps;  // per conversation, per turn (ms; -1 = none)
-  media::FileMediaResolver media_files(cfg.input_file);
+  auto keeper = input_media_keeper(&out);
+  if (!keeper) return tl::unexpected(keeper.error());
+  media::FileMediaResolver media_files(cfg.input_file, std::move(*keeper));
   for (const auto& conv : workload->conversations) {
     if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
     load::SessionTemplate s;

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "app/body_spill.h"
 #include "app/media_setup.h"
 #include "core/media_uuid.h"
 #include "media/media_pool.h"
@@ -27,6 +28,19 @@ Status store_media(load::BodyStore* store, std::vector<core::MediaPart>* parts) 
     std::string().swap(p.base64);  // its memory goes back now
   }
   return {};
+}
+
+Result<media::MediaKeeper> input_media_keeper(PreparedWorkload* out) {
+  auto threshold = body_store_threshold_bytes();
+  if (!threshold) return tl::unexpected(threshold.error());
+  auto held = std::make_shared<int64_t>(0);
+  return media::MediaKeeper([out, held, limit = *threshold](std::string b64) -> Result<std::string_view> {
+    *held += static_cast<int64_t>(b64.size());
+    if (!out->body_store && *held <= limit) return std::string_view(out->kept_media.emplace_back(std::move(b64)));
+    auto store = workload_store(out);
+    if (!store) return tl::unexpected(store.error());
+    return (*store)->append(b64);
+  });
 }
 
 Result<NextMedia> synthetic_media_source(const config::BenchmarkConfig& cfg, uint64_t seed, PreparedWorkload* out) {

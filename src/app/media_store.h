@@ -7,6 +7,9 @@
 //     (app/workload_setup.cc);
 //   - with --media-pool-size N, N media are made once (into the store) and every turn draws
 //     from them (media/media_pool.h).
+//   - media named by input files are kept once per file (or inline payload), in memory up to
+//     the body store's threshold in total, then in the store (input_media_keeper): turns of
+//     sessions, and single-turn entries until they are rendered, hold views of them.
 // The draws follow the run's seed in the same order either way: the same seed gives the same
 // bytes whether they live in memory or in the store.
 #pragma once
@@ -20,6 +23,7 @@
 #include "core/media_part.h"
 #include "core/result.h"
 #include "load/body_store.h"
+#include "media/file_media.h"
 
 namespace servebench::app {
 
@@ -31,6 +35,11 @@ Result<load::BodyStore*> workload_store(PreparedWorkload* out);
 // Moves each part's inline bytes (base64) to the store; parts already stored or passed by URL
 // are left as they are.
 Status store_media(load::BodyStore* store, std::vector<core::MediaPart>* parts);
+
+// Where an input file's media payloads live (media::FileMediaResolver): out->kept_media until
+// they pass body_store_threshold_bytes() in total, then out's store (opened then). `out` must
+// outlive the keeper's calls; the views stay valid as the workload moves.
+Result<media::MediaKeeper> input_media_keeper(PreparedWorkload* out);
 
 // Each turn's media, in draw order: fresh media from the run's seed, or draws from the pool
 // (--media-pool-size, built now into out's store). Images carry their uuid with

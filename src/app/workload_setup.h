@@ -43,6 +43,9 @@ struct PreparedWorkload {
   // workload has one (sessions with media: their bodies carry the media's files).
   std::vector<std::vector<std::string_view>> input_payloads;
   std::deque<std::string> input_payload_text;  // a deque: moving the workload keeps the views
+  // Input files' media payloads held in memory (app/media_store.h input_media_keeper): turns
+  // hold views of them; a deque, so moving the workload keeps the views.
+  std::deque<std::string> kept_media;
   std::vector<std::string> warnings;
   std::string format;        // input file format name ("" = synthetic)
   int64_t agentic_lanes = 0;           // agentic replay lanes (app/agentic_setup.h; 0 = none)

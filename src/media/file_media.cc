@@ -137,6 +137,7 @@ Result<core::MediaPart> FileMediaResolver::resolve(const dataset::FileMedia& m) 
     part.format = format_of_mime(part.mime);
     part.base64 = std::string(v.substr(comma + 1));
     if (!is_base64(part.base64)) return bad("has a payload that is not base64");
+    SB_TRY(keep(&part));
     return part;
   }
   if (m.kind == core::MediaKind::kAudio && v.find(',') != std::string_view::npos && scheme.empty()) {
@@ -146,6 +147,7 @@ Result<core::MediaPart> FileMediaResolver::resolve(const dataset::FileMedia& m) 
       part.mime = fmt_name == "wav" ? "audio/wav" : "audio/mpeg";
       part.base64 = std::string(v.substr(v.find(',') + 1));
       if (!is_base64(part.base64)) return bad("has a payload that is not base64");
+      SB_TRY(keep(&part));
       return part;
     }
   }
@@ -193,7 +195,17 @@ Result<core::MediaPart> FileMediaResolver::read_file(const dataset::FileMedia& m
   part.format = std::move(f.format);
   part.mime = std::move(f.mime);
   part.base64 = base64(data);
+  SB_TRY(keep(&part));
   return cache_.emplace(key, std::move(part)).first->second;
+}
+
+Status FileMediaResolver::keep(core::MediaPart* part) const {
+  if (!keeper_ || part->base64.empty()) return {};
+  auto view = keeper_(std::move(part->base64));
+  if (!view) return tl::unexpected(view.error());
+  std::string().swap(part->base64);
+  part->stored_base64 = *view;
+  return {};
 }
 
 }  // namespace servebench::media

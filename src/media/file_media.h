@@ -9,10 +9,15 @@
 // A missing or unreadable file, an unknown format or a malformed data URL is an error naming the
 // file, the row's line, the field and the value (ErrorCode::kInvalidArgument, exit code 2).
 // Each path is read once per resolver (rows that share a picture share the bytes' encoding).
+// With a MediaKeeper, each payload's base64 is handed to it once (a file when first read, an
+// inline payload as met) and the parts carry the view it returns (core::MediaPart::
+// stored_base64): copies of a part then cost no copy of the file (app/media_store.h keeps them
+// in memory up to a threshold, then in the run's file-backed store).
 //
 // Thread safety: a FileMediaResolver is used by one thread.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,17 +28,23 @@
 
 namespace servebench::media {
 
+// Takes a payload's base64 and returns where it now lives, valid for the run.
+using MediaKeeper = std::function<Result<std::string_view>(std::string base64)>;
+
 class FileMediaResolver {
  public:
   // `file` names the dataset file in error messages.
-  explicit FileMediaResolver(std::string file) : file_(std::move(file)) {}
+  explicit FileMediaResolver(std::string file, MediaKeeper keeper = {})
+      : file_(std::move(file)), keeper_(std::move(keeper)) {}
   Result<core::MediaPart> resolve(const dataset::FileMedia& m);
   // Files read so far (each counted once).
   size_t files_read() const { return cache_.size(); }
 
  private:
   Result<core::MediaPart> read_file(const dataset::FileMedia& m);
+  Status keep(core::MediaPart* part) const;  // hands part's base64 to the keeper, if any
   std::string file_;
+  MediaKeeper keeper_;
   std::unordered_map<std::string, core::MediaPart> cache_;  // by kind + path
 };
 

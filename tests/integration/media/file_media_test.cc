@@ -95,6 +95,9 @@ TEST(FileMedia, PathsAreInlinedUrlsPassThroughAndTheMockDecodesThem) {
   EXPECT_DOUBLE_EQ(summary["num_images"]["avg"].get<double>(), 1.5);
 }
 
+// Session turns hold views of each file's bytes, kept once: in memory below the body store's
+// threshold, in the store above it (SERVEBENCH_BODY_STORE_MIB=0). Either way the wire and
+// inputs.json carry exactly the files.
 TEST(FileMedia, MultiTurnRowsCarryTheirTurnsMedia) {
   if (!have_pil()) GTEST_SKIP() << "needs python3-pil (scripts/setup.sh)";
   const std::string dir = make_temp_dir("file-media-mt");
@@ -103,19 +106,29 @@ TEST(FileMedia, MultiTurnRowsCarryTheirTurnsMedia) {
   std::ofstream(dir + "/conv.jsonl") << "{\"session_id\": \"s1\", \"turns\": [{\"text\": \"first\", \"image\": \"" << dir
                                      << "/pic.png\"}, {\"text\": \"second\", \"images\": [\"" << dir << "/pic.jpg\", \""
                                      << dir << "/pic.png\"]}]}\n";
-  Server mock;
-  ASSERT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
-  auto args = file_args(mock.url(), dir + "/conv.jsonl");
-  *std::find(args.begin(), args.end(), "single_turn") = "multi_turn";
-  auto r = run_profile(dir, args);
-  mock.stop();
-  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  const auto sent = read_jsonl(dir + "/rec.jsonl");
-  ASSERT_EQ(sent.size(), 2u);
-  std::vector<std::string> formats;
-  for (const auto& s : sent)
-    for (const auto& m : s["media"]) formats.push_back(m["format"].get<std::string>() + std::to_string(m["width"].get<int>()));
-  EXPECT_EQ(formats, (std::vector<std::string>{"png50", "jpeg30", "png50"}));
+  std::ofstream(dir + "/check.py") << kCheck;
+  for (const char* mib : {static_cast<const char*>(nullptr), "0"}) {
+    SCOPED_TRACE(mib ? "media in the body store" : "media in memory");
+    const std::string run_dir = make_temp_dir(mib ? "file-media-mt-store" : "file-media-mt-memory");
+    Server mock;
+    ASSERT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", run_dir + "/rec.jsonl"}));
+    auto args = file_args(mock.url(), dir + "/conv.jsonl");
+    *std::find(args.begin(), args.end(), "single_turn") = "multi_turn";
+    if (mib) setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1);
+    auto r = run_profile(run_dir, args);
+    unsetenv("SERVEBENCH_BODY_STORE_MIB");
+    mock.stop();
+    ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+    const auto sent = read_jsonl(run_dir + "/rec.jsonl");
+    ASSERT_EQ(sent.size(), 2u);
+    std::vector<std::string> formats;
+    for (const auto& s : sent)
+      for (const auto& m : s["media"]) formats.push_back(m["format"].get<std::string>() + std::to_string(m["width"].get<int>()));
+    EXPECT_EQ(formats, (std::vector<std::string>{"png50", "jpeg30", "png50"}));
+    const Proc p = run_process(run_dir, {"/usr/bin/python3", dir + "/check.py", r.artifact_dir + "/inputs.json", dir});
+    ASSERT_EQ(p.exit_code, 0) << p.err;
+    EXPECT_EQ(p.out, "image_url pic.png\nimage_url pic.jpg\nimage_url pic.png\n");
+  }
 }
 
 // --image-source DIR end to end: three pictures written by PIL (red, green, blue), sent in

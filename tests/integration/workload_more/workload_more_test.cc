@@ -376,5 +376,32 @@ TEST(WorkloadMore, WarmupSessionsAreMarkedAndNotProfiled) {
   EXPECT_EQ(metric_avg(run.r.summary(), "request_count"), 6);
 }
 
+// Sessions' inputs.json bodies are held in memory up to the body store's threshold, then in the
+// file-backed store (SERVEBENCH_BODY_STORE_MIB): inputs.json is the same bytes either way, and
+// the store is really used (a TMPDIR that cannot take it fails the run with exit code 2).
+TEST(WorkloadMore, SessionInputBodiesPastTheThresholdLiveInTheStore) {
+  auto run = [](const char* mib, const char* tmpdir) {
+    const std::string dir = make_temp_dir("session-store");
+    if (mib) setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1);
+    const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
+    if (tmpdir) setenv("TMPDIR", tmpdir, 1);
+    auto r = run_with_mock(dir, {"--isl", "30", "--osl", "2", "--session-turns-mean", "3", "--num-sessions", "4",
+                                 "--random-seed", "5"});
+    unsetenv("SERVEBENCH_BODY_STORE_MIB");
+    old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
+    return r;
+  };
+  const MockRun memory = run(nullptr, nullptr);
+  const MockRun stored = run("0", nullptr);
+  ASSERT_EQ(memory.r.exit_code, 0) << memory.r.stderr_text;
+  ASSERT_EQ(stored.r.exit_code, 0) << stored.r.stderr_text;
+  const std::string inputs = read_file(stored.r.artifact_dir + "/inputs.json");
+  EXPECT_EQ(Json::parse(inputs)["data"].size(), 4u);
+  EXPECT_EQ(inputs, read_file(memory.r.artifact_dir + "/inputs.json"));
+  const MockRun no_store = run("0", "/nonexistent-servebench-tmp");
+  EXPECT_EQ(no_store.r.exit_code, 2);
+  EXPECT_NE(no_store.r.stderr_text.find("TMPDIR"), std::string::npos) << no_store.r.stderr_text;
+}
+
 }  // namespace
 }  // namespace servebench::itest

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <deque>
 #include <filesystem>
 #include <fstream>
 
@@ -68,6 +69,42 @@ TEST(FileMedia, UrlsAndInlinePayloadsPassThrough) {
   ASSERT_TRUE(v);
   EXPECT_EQ(v->format, "webm");
   EXPECT_EQ(r.files_read(), 0u);
+}
+
+TEST(FileMedia, AKeeperTakesEachFileOnceAndPartsCarryItsView) {
+  const std::vector<uint8_t> rgb(4 * 3 * 3, 90);
+  const std::string png = *encode_png(rgb, 4, 3);
+  const std::string path = temp_file("kept.png", png);
+  std::deque<std::string> kept;
+  int calls = 0;
+  FileMediaResolver r("rows.jsonl", [&](std::string b64) -> Result<std::string_view> {
+    ++calls;
+    return std::string_view(kept.emplace_back(std::move(b64)));
+  });
+  auto a = r.resolve(ref(core::MediaKind::kImage, path));
+  auto b = r.resolve(ref(core::MediaKind::kImage, path));
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(calls, 1);  // the file's bytes are kept once, whatever the rows naming it
+  EXPECT_TRUE(a->base64.empty());
+  EXPECT_EQ(a->b64(), base64(png));
+  EXPECT_EQ(b->stored_base64.data(), a->stored_base64.data());  // the same bytes, not a copy
+  EXPECT_EQ(a->data_url(), "data:image/png;base64," + base64(png));
+  auto d = r.resolve(ref(core::MediaKind::kImage, "data:image/png;base64,iVBORw0K"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(d->b64(), "iVBORw0K");
+  auto u = r.resolve(ref(core::MediaKind::kImage, "https://example.com/cat.jpg"));
+  ASSERT_TRUE(u);
+  EXPECT_EQ(calls, 2);  // a URL has no payload to keep
+}
+
+TEST(FileMedia, AKeeperErrorIsTheResolveError) {
+  FileMediaResolver r("rows.jsonl", [](std::string) -> Result<std::string_view> {
+    return make_error(ErrorCode::kIo, "body store: disk full");
+  });
+  auto p = r.resolve(ref(core::MediaKind::kImage, "data:image/png;base64,iVBORw0K"));
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().message, "body store: disk full");
 }
 
 TEST(FileMedia, ErrorsAreOneLineNamingTheRow) {
