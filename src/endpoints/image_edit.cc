@@ -13,6 +13,7 @@
 // the spec.
 #include <nlohmann/json.hpp>
 
+#include "core/base64.h"
 #include "endpoints/image_parser.h"
 #include "endpoints/registry.h"
 #include "endpoints/single_turn_checks.h"
@@ -21,31 +22,6 @@ namespace servebench::endpoints {
 namespace {
 
 constexpr std::string_view kBoundary = "servebench-form-b7e2c91d4a3f5068";
-
-bool decode_base64(std::string_view in, std::string* out) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    if (c == '=') break;
-    const int v = value(c);
-    if (v < 0) return false;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
-  return true;
-}
 
 void open_part(std::string_view name, std::string* out) {
   out->append("--").append(kBoundary).append("\r\nContent-Disposition: form-data; name=\"");
@@ -85,7 +61,9 @@ class ImageEditEndpoint final : public Endpoint {
       open_part("image", &out);
       out.append("; filename=\"image.").append(ext).append("\"\r\nContent-Type: ");
       out.append(m.mime.empty() ? "application/octet-stream" : m.mime).append("\r\n\r\n");
-      decode_base64(m.b64(), &out);
+      std::string bytes;
+      core::decode_base64(m.b64(), &bytes);  // made or checked as base64 before t0
+      out.append(bytes);
       out.append("\r\n");
       break;  // AIPerf sends the turn's first image
     }

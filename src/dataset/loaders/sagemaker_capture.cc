@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "core/base64.h"
 #include "core/interrupt.h"
 #include "dataset/loaders/json_fields.h"
 
@@ -69,7 +70,7 @@ Status read_capture(object top, FileTurn* t, bool* kept, const Where& w) {
   std::transform(encoding.begin(), encoding.end(), encoding.begin(), [](unsigned char c) { return std::toupper(c); });
   std::string body;
   if (encoding == "BASE64") {
-    if (!decode_base64(data, &body)) return w.fail("captureData.endpointInput.data", "is not valid base64");
+    if (!core::decode_base64(data, &body)) return w.fail("captureData.endpointInput.data", "is not valid base64");
   } else if (encoding.empty() || encoding == "JSON") {
     body = data;
   } else {
@@ -104,29 +105,6 @@ bool parse_iso8601_ms(std::string_view s, double* ms) {
   if (i != s.size()) return false;
   const int64_t days = days_from_civil(y, mo, d);
   *ms = (static_cast<double>(days * 86400 + h * 3600 + mi * 60 + sec) + frac) * 1000.0;
-  return true;
-}
-
-bool decode_base64(std::string_view in, std::string* out) {
-  out->clear();
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+' || c == '-') v = 62;
-    else if (c == '/' || c == '_') v = 63;
-    else if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    else return false;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out->push_back(static_cast<char>((acc >> bits) & 0xFF));
-    }
-  }
   return true;
 }
 

@@ -28,8 +28,6 @@ Result<DatasetFile> parse_sagemaker_capture_absolute(std::string_view text, cons
 
 // "2024-05-01T12:00:03.250Z" → ms since the Unix epoch; false when malformed.
 bool parse_iso8601_ms(std::string_view text, double* ms);
-// Standard base64 (padding optional, whitespace skipped); false on a bad character.
-bool decode_base64(std::string_view in, std::string* out);
 
 // Shifts every timestamp so that the earliest is 0 (after files were merged).
 void rebase_timestamps(DatasetFile* file);
