@@ -118,6 +118,9 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
         t.input_tokens = count_messages(tok, p.messages);
       }
     }
+    // Held until sent (or moved to the body store): without the growth slack of its rendering,
+    // which was ~47% of the bytes of media bodies (docs/performance.md).
+    if (t.body.capacity() > t.body.size() + t.body.size() / 8) t.body.shrink_to_fit();
     (warmup ? out->warmup_requests : out->requests).push_back(std::move(t));
   }
 }
@@ -131,7 +134,10 @@ class InputPayloads {
   explicit InputPayloads(int64_t threshold) : threshold_(threshold) {}
   Result<std::string_view> keep(std::string body, const load::SessionTurn& turn, PreparedWorkload* out) {
     held_ += static_cast<int64_t>(body.size());
-    if (!out->body_store && held_ <= threshold_) return std::string_view(out->input_payload_text.emplace_back(std::move(body)));
+    if (!out->body_store && held_ <= threshold_) {
+      if (body.capacity() > body.size() + body.size() / 8) body.shrink_to_fit();  // held for the run
+      return std::string_view(out->input_payload_text.emplace_back(std::move(body)));
+    }
     auto store = workload_store(out);
     if (!store) return tl::unexpected(store.error());
     if (turn.media)
