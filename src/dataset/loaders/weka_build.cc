@@ -61,16 +61,15 @@ struct Chain {
 };
 
 // `reqs` split into agent chains (weka_chains.h, named by weka_workers.h); one chain of every
-// request in time order when `split` is false. by_model: only one model continues a chain.
-std::vector<Chain> split_requests(const std::vector<Req>& reqs, const Ranks& ranks, bool split, bool by_model,
+// request in time order when `split` is false. same_model: only one model continues a chain.
+std::vector<Chain> split_requests(const std::vector<Req>& reqs, const Ranks& ranks, bool split, bool same_model,
                                   WorkerCounters* counters) {
   std::vector<ChainCall> calls;
-  for (const Req& r : reqs)
-    calls.push_back({r.t, end_s(r), &r.hash_ids, by_model ? ranks.at(r.model) : 0, r.in, r.out});
+  for (const Req& r : reqs) calls.push_back({r.t, end_s(r), &r.hash_ids, ranks.at(r.model), r.in, r.out});
   AgentChains found;
   found.chain_of.assign(reqs.size(), 0);
   found.fork_from.assign(1, -1);
-  if (split && !reqs.empty()) found = detect_agent_chains(calls);
+  if (split && !reqs.empty()) found = detect_agent_chains(calls, same_model);
   const std::vector<std::string> suffixes = worker_suffixes(calls, found, counters);
   std::vector<Chain> out(found.fork_from.size());
   for (size_t c = 0; c < out.size(); ++c) out[c].suffix = suffixes[c];

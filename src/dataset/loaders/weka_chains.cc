@@ -30,7 +30,8 @@ size_t common_prefix(const std::vector<int64_t>& a, const std::vector<int64_t>& 
 
 class Detector {
  public:
-  explicit Detector(const std::vector<ChainCall>& calls) : calls_(calls), chain_of_(calls.size(), -1) {}
+  Detector(const std::vector<ChainCall>& calls, bool same_model)
+      : calls_(calls), same_model_(same_model), chain_of_(calls.size(), -1) {}
 
   void classify(size_t i) {
     const auto& h = *calls_[i].hash_ids;
@@ -116,7 +117,7 @@ class Detector {
       const ChainCall& tail = calls_[static_cast<size_t>(chains_[c].tail)];
       const size_t n = tail.hash_ids->size();
       if (n > h.size() || (best >= 0 && n <= best_len) || tail.end_s > calls_[i].t_s + kSlackS) continue;
-      if (tail.model != calls_[i].model) continue;
+      if (same_model_ && tail.model != calls_[i].model) continue;
       if (std::equal(tail.hash_ids->begin(), tail.hash_ids->end(), h.begin())) {
         best = static_cast<int32_t>(c);
         best_len = n;
@@ -155,6 +156,7 @@ class Detector {
   }
 
   const std::vector<ChainCall>& calls_;
+  const bool same_model_;
   std::vector<int32_t> chain_of_;
   std::vector<Chain> chains_;
   std::map<int64_t, std::vector<int32_t>> forks_;  // fork source call -> forked chains
@@ -178,14 +180,14 @@ int64_t preamble_call(const std::vector<ChainCall>& calls, size_t first) {
 
 }  // namespace
 
-AgentChains detect_agent_chains(const std::vector<ChainCall>& calls) {
+AgentChains detect_agent_chains(const std::vector<ChainCall>& calls, bool same_model) {
   if (calls.empty()) return {};
   std::vector<size_t> order(calls.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return calls[a].t_s < calls[b].t_s; });
   const int64_t preamble = preamble_call(calls, order.front());
   if (preamble >= 0) order.erase(order.begin());
-  Detector d(calls);
+  Detector d(calls, same_model);
   for (size_t i : order) d.classify(i);
   d.splice_seams();
   AgentChains out = d.numbering(order.front());

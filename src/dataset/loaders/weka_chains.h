@@ -9,7 +9,7 @@
 //   phase 1 (the other calls in (t, index) order): a call without hash ids stays on the first
 //     chain. A call extends the chain whose last hashed call's ids are a complete prefix of its
 //     own, which had ended by then (t ≥ that call's t + api_time, 1e-6 s slack) and which ran on
-//     the same model; the deepest such tail wins, ties to the lower chain. The first hashed call
+//     the same model (unless same_model is false); the deepest such tail wins, ties to the lower chain. The first hashed call
 //     joins the first chain when that holds only calls without ids. Otherwise a call starts a new
 //     chain, forked from the chain whose tail shares the longest prefix with it (ties: the longer
 //     tail, then the lower chain; none when nothing is shared).
@@ -33,7 +33,7 @@ struct ChainCall {
   double t_s = 0;                                  // start, seconds
   double end_s = 0;                                // t + api_time (t when unknown)
   const std::vector<int64_t>* hash_ids = nullptr;  // not owned
-  int32_t model = 0;                               // only calls of one model continue a chain
+  int32_t model = 0;                               // rank of the call's model
   int64_t in_tokens = 0;
   int64_t out_tokens = 0;
 };
@@ -44,7 +44,8 @@ struct AgentChains {
   int64_t preamble = -1;           // the call set aside as a preamble (-1: none)
 };
 
-// `calls` split into chains.
-AgentChains detect_agent_chains(const std::vector<ChainCall>& calls);
+// `calls` split into chains. same_model false: a call may extend a tail of another model
+// (sub-agents, as before AIPerf added the rule there).
+AgentChains detect_agent_chains(const std::vector<ChainCall>& calls, bool same_model = true);
 
 }  // namespace servebench::dataset

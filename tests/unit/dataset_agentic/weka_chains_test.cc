@@ -13,10 +13,10 @@ struct Call {
   int64_t out = 100;
 };
 
-AgentChains detect(const std::vector<Call>& in) {
+AgentChains detect(const std::vector<Call>& in, bool same_model = true) {
   std::vector<ChainCall> calls;
   for (const auto& c : in) calls.push_back({c.t, c.end, &c.ids, c.model, 1000, c.out});
-  return detect_agent_chains(calls);
+  return detect_agent_chains(calls, same_model);
 }
 
 std::vector<int32_t> chains(const std::vector<Call>& in) { return detect(in).chain_of; }
@@ -56,6 +56,8 @@ TEST(WekaChains, OnlyTheSameModelContinuesAChain) {
   // B extends A after it ended but runs on another model: another agent.
   EXPECT_EQ(chains({{0, 1, {1, 2}, 0}, {2, 3, {1, 2, 3}, 1}, {4, 5, {1, 2, 3, 4}, 0}}), (V{0, 1, 0}));
   EXPECT_EQ(chains({{0, 1, {1, 2}, 0}, {2, 3, {1, 2, 3}, 0}, {4, 5, {1, 2, 3, 4}, 0}}), (V{0, 0, 0}));
+  // Without the rule (sub-agents) the model does not matter.
+  EXPECT_EQ(detect({{0, 1, {1, 2}, 0}, {2, 3, {1, 2, 3}, 1}, {4, 5, {1, 2, 3, 4}, 0}}, false).chain_of, (V{0, 0, 0}));
 }
 
 TEST(WekaChains, ForksReportTheCallTheyForkedFrom) {

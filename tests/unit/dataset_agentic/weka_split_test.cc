@@ -107,6 +107,30 @@ TEST(WekaSplit, TheSwitchIsReadFromTheEnvironmentServebenchNameFirst) {
   core::reload_env_for_test();
 }
 
+TEST(WekaSplit, SubagentWorkersAreNamedInTheSubagentsBranch) {
+  // a1's main chain is 70,71 on "small"; 80 is a one-shot on "big" (another model: aux); 70,90
+  // forks 70,71 while it runs, reading 1600 tokens to write 20 (a reduction).
+  const char* text = R"({"id":"n","models":["big"],"block_size":64,"hash_id_scope":"local","requests":[
+    {"t":0.0,"type":"n","model":"big","in":4000,"out":100,"hash_ids":[1,2],"api_time":0.1},
+    {"t":0.2,"type":"subagent","agent_id":"a1","models":["small"],"duration_ms":1500,"requests":[
+      {"t":0.2,"type":"n","model":"small","in":2000,"out":50,"hash_ids":[70,71],"api_time":1.0},
+      {"t":0.3,"type":"n","model":"big","in":2000,"out":500,"hash_ids":[80],"api_time":0.1},
+      {"t":0.4,"type":"n","model":"small","in":1600,"out":20,"hash_ids":[70,90],"api_time":0.1}]},
+    {"t":2.0,"type":"n","model":"big","in":4100,"out":100,"hash_ids":[1,2,3],"api_time":0.1}]})";
+  auto f = parsers::parse_weka_trace(text, "n.json", true);
+  ASSERT_TRUE(f) << f.error().message;
+  std::vector<std::string> ids;
+  for (const auto& c : f->conversations) ids.push_back(c.session_id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"n", "n::sa:a1", "n::sa:a1:aux:000", "n::sa:a1:aux:red:001"}));
+  ASSERT_EQ(f->conversations[0].branches.size(), 1u);
+  const FileBranch& b = f->conversations[0].branches[0];
+  EXPECT_EQ(b.children, (std::vector<std::string>(ids.begin() + 1, ids.end())));
+  EXPECT_EQ(b.after_turn, 0);
+  EXPECT_EQ(b.join_turn, 1);
+  ASSERT_EQ(b.child_delay_ms.size(), 3u);
+  EXPECT_NEAR(b.child_delay_ms[2], 200, 1e-6);  // 0.4 s after the marker's 0.2 s
+}
+
 // ---- worker names ----
 
 struct Call {
