@@ -41,6 +41,8 @@ enum class EnvVar {
   kHfHubOffline,
   kAiperfBasetenSessionColumn,
   kAiperfHttpVideoPollInterval,
+  kServebenchWekaSplitAgents,
+  kAiperfWekaSplitFlattenedAgents,
   kHttpProxyLower,
   kHttpProxyUpper,
   kHttpsProxyLower,

@@ -1,6 +1,7 @@
 #include "tokenizer/added_vocab.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "tokenizer/unicode.h"
 
@@ -33,11 +34,15 @@ AddedVocabulary::AddedVocabulary(std::vector<AddedToken> tokens, const Normalize
     m.any = true;
   }
   for (Matcher* m : {&plain_, &normalized_}) {
-    for (auto& v : m->by_first_byte) {
-      std::stable_sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) {
-        return m->patterns[a].size() > m->patterns[b].size();
+    int firsts = 0;
+    for (int b = 0; b < 256; ++b) {
+      auto& v = m->by_first_byte[b];
+      std::stable_sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) {
+        return m->patterns[x].size() > m->patterns[y].size();
       });
+      if (!v.empty() && ++firsts == 1) m->only_first = b;
     }
+    if (firsts != 1) m->only_first = -1;
   }
 }
 
@@ -61,6 +66,12 @@ void AddedVocabulary::split(std::string_view s, bool normalized,
   size_t start_offset = 0;
   size_t i = 0;
   while (i < s.size()) {
+    if (m.only_first >= 0 && static_cast<unsigned char>(s[i]) != m.only_first) {
+      // No pattern starts before the next such byte: skip to it (most texts hold none).
+      const void* next = std::memchr(s.data() + i, m.only_first, s.size() - i);
+      if (!next) break;
+      i = static_cast<size_t>(static_cast<const char*>(next) - s.data());
+    }
     const auto& cands = m.by_first_byte[static_cast<unsigned char>(s[i])];
     const AddedToken* hit = nullptr;
     size_t hit_len = 0;

@@ -44,6 +44,7 @@ class AddedVocabulary {
     std::vector<uint32_t> by_first_byte[256];  // indices into tokens_, longest pattern first
     std::vector<std::string> patterns;         // per token index (normalized spelling)
     bool any = false;
+    int only_first = -1;  // the byte every pattern starts with when they share one (memchr skips)
   };
   std::vector<AddedToken> tokens_;
   Matcher plain_, normalized_;

@@ -4,11 +4,13 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <unordered_set>
 
 namespace servebench::dataset {
 namespace {
 
 constexpr double kSlackS = 1e-6;
+constexpr int64_t kPreambleMaxOut = 64;  // a title-generation call's reply
 
 struct Chain {
   std::vector<size_t> calls;   // in time order
@@ -28,7 +30,8 @@ size_t common_prefix(const std::vector<int64_t>& a, const std::vector<int64_t>& 
 
 class Detector {
  public:
-  explicit Detector(const std::vector<ChainCall>& calls) : calls_(calls), chain_of_(calls.size(), -1) {}
+  Detector(const std::vector<ChainCall>& calls, bool same_model)
+      : calls_(calls), same_model_(same_model), chain_of_(calls.size(), -1) {}
 
   void classify(size_t i) {
     const auto& h = *calls_[i].hash_ids;
@@ -39,6 +42,10 @@ class Detector {
     }
     if (int32_t target = extension_target(i); target >= 0) {
       append(target, i, true);
+      return;
+    }
+    if (!chains_.empty() && std::none_of(chains_.begin(), chains_.end(), [](const Chain& c) { return c.tail >= 0; })) {
+      append(0, i, true);  // the first hashed call: the main agent, behind calls without ids
       return;
     }
     Chain c;
@@ -69,7 +76,7 @@ class Detector {
     }
   }
 
-  std::vector<int32_t> numbering(size_t first_call) {
+  AgentChains numbering(size_t first_call) {
     const int32_t main = resolve(chain_of_[first_call]);
     std::vector<int32_t> live;
     for (size_t c = 0; c < chains_.size(); ++c)
@@ -81,8 +88,15 @@ class Detector {
     std::sort(live.begin(), live.end(), [&](int32_t a, int32_t b) { return first(a) < first(b); });
     std::vector<int32_t> number(chains_.size(), 0);
     for (size_t k = 0; k < live.size(); ++k) number[static_cast<size_t>(live[k])] = static_cast<int32_t>(k + 1);
-    std::vector<int32_t> out(calls_.size());
-    for (size_t i = 0; i < calls_.size(); ++i) out[i] = number[static_cast<size_t>(resolve(chain_of_[i]))];
+    AgentChains out;
+    out.chain_of.assign(calls_.size(), 0);
+    for (size_t i = 0; i < calls_.size(); ++i)
+      if (chain_of_[i] >= 0) out.chain_of[i] = number[static_cast<size_t>(resolve(chain_of_[i]))];
+    out.fork_from.assign(live.size() + 1, -1);
+    for (size_t k = 0; k < live.size(); ++k) {
+      const Chain& c = chains_[static_cast<size_t>(live[k])];
+      if (c.depth > 0) out.fork_from[k + 1] = c.fork_from;
+    }
     return out;
   }
 
@@ -103,6 +117,7 @@ class Detector {
       const ChainCall& tail = calls_[static_cast<size_t>(chains_[c].tail)];
       const size_t n = tail.hash_ids->size();
       if (n > h.size() || (best >= 0 && n <= best_len) || tail.end_s > calls_[i].t_s + kSlackS) continue;
+      if (same_model_ && tail.model != calls_[i].model) continue;
       if (std::equal(tail.hash_ids->begin(), tail.hash_ids->end(), h.begin())) {
         best = static_cast<int32_t>(c);
         best_len = n;
@@ -141,22 +156,43 @@ class Detector {
   }
 
   const std::vector<ChainCall>& calls_;
+  const bool same_model_;
   std::vector<int32_t> chain_of_;
   std::vector<Chain> chains_;
   std::map<int64_t, std::vector<int32_t>> forks_;  // fork source call -> forked chains
 };
 
+// The earliest call when it is a preamble (see the header), else -1.
+int64_t preamble_call(const std::vector<ChainCall>& calls, size_t first) {
+  const auto& h = *calls[first].hash_ids;
+  if (calls.size() < 2 || h.empty()) return -1;
+  for (size_t i = 0; i < calls.size(); ++i)
+    if (i != first && !calls[i].hash_ids->empty() && calls[i].hash_ids->front() == h.front()) return -1;
+  if (calls[first].out_tokens <= kPreambleMaxOut) return static_cast<int64_t>(first);
+  const std::unordered_set<int64_t> own(h.begin(), h.end());
+  for (size_t i = 0; i < calls.size(); ++i) {
+    if (i == first) continue;
+    for (int64_t id : *calls[i].hash_ids)
+      if (own.count(id)) return -1;
+  }
+  return static_cast<int64_t>(first);
+}
+
 }  // namespace
 
-std::vector<int32_t> detect_agent_chains(const std::vector<ChainCall>& calls) {
+AgentChains detect_agent_chains(const std::vector<ChainCall>& calls, bool same_model) {
   if (calls.empty()) return {};
   std::vector<size_t> order(calls.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return calls[a].t_s < calls[b].t_s; });
-  Detector d(calls);
+  const int64_t preamble = preamble_call(calls, order.front());
+  if (preamble >= 0) order.erase(order.begin());
+  Detector d(calls, same_model);
   for (size_t i : order) d.classify(i);
   d.splice_seams();
-  return d.numbering(order.front());
+  AgentChains out = d.numbering(order.front());
+  out.preamble = preamble;  // on the main chain (0)
+  return out;
 }
 
 }  // namespace servebench::dataset

@@ -4,14 +4,13 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
+#include <cctype>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "core/rng.h"
+#include "core/env.h"
 #include "dataset/loaders/json_fields.h"
-#include "dataset/loaders/weka_chains.h"
+#include "dataset/loaders/weka_trace_model.h"
 
 namespace servebench::dataset {
 namespace parsers {
@@ -19,34 +18,9 @@ namespace {
 
 using namespace fields;  // NOLINT: the field readers
 
-constexpr double kJoinSlackS = 1e-6;
-
-struct Req {
-  double t = 0;
-  std::string model;
-  int64_t in = 0;
-  int64_t out = 0;
-  std::vector<int64_t> hash_ids;
-  double api_time = -1;
-  double think_time = -1;
-};
-
-struct Sub {
-  double t = 0;
-  std::string agent_id;
-  double duration_ms = -1;
-  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
-  int64_t anchor = -1;  // index of the last parent request before the marker
-  std::vector<Req> reqs;
-};
-
-struct Trace {
-  std::string id;
-  int64_t block_size = 0;
-  int64_t prefix_tokens = 0;  // tool_tokens + system_tokens
-  std::vector<Req> parent;
-  std::vector<Sub> subs;
-};
+using weka::Req;
+using weka::Sub;
+using weka::Trace;
 
 Result<Req> read_request(object o, const Where& w) {
   SB_TRY(only_keys(o, {"t", "type", "model", "in", "out", "hash_ids", "input_types", "output_types",
@@ -135,194 +109,9 @@ Result<Trace> read_trace(object top, const Where& w) {
   return tr;
 }
 
-// Hash ids are local to a trace: the same id in two traces is a different block.
-int64_t scoped_id(uint64_t scope, int64_t id) {
-  return static_cast<int64_t>((scope ^ (static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ULL)) >> 2);
-}
-
-// Blocks of one request: at most ceil(in / block_size) (some recordings also hash the tail).
-std::vector<int64_t> request_blocks(const Req& r, int64_t bs, uint64_t scope) {
-  const auto keep = static_cast<size_t>((r.in + bs - 1) / bs);
-  std::vector<int64_t> out;
-  for (size_t i = 0; i < r.hash_ids.size() && i < keep; ++i) out.push_back(scoped_id(scope, r.hash_ids[i]));
-  return out;
-}
-
-double start_to_start_ms(const Req& prev, const Req& cur) { return std::max(0.0, (cur.t - prev.t) * 1000.0); }
-
-FileTurn make_turn(const Req& r, int64_t bs, uint64_t scope, const std::map<std::string, int32_t>& ranks) {
-  FileTurn t;
-  t.input_length = r.in;
-  t.output_length = std::max<int64_t>(1, r.out);
-  t.hash_ids = request_blocks(r, bs, scope);
-  t.model_rank = ranks.at(r.model);
-  t.think_time_ms = r.think_time >= 0 ? r.think_time * 1000.0 : -1;
-  t.api_time_ms = r.api_time >= 0 ? r.api_time * 1000.0 : -1;
-  t.recorded_t_ms = r.t * 1000.0;
-  t.recorded_output_length = r.out;
-  return t;
-}
-
-std::map<std::string, int32_t> model_ranks(const Trace& tr) {
-  std::map<std::string, int32_t> ranks;
-  auto add = [&](const std::string& m) { ranks.emplace(m, static_cast<int32_t>(ranks.size())); };
-  for (const auto& r : tr.parent) add(r.model);
-  for (const auto& s : tr.subs)
-    for (const auto& r : s.reqs) add(r.model);
-  return ranks;
-}
-
-// Theoretical prefix-cache hits: every request in t order (parent before subagent calls at the
-// same t), one set of produced blocks; a hit is a leading block already produced.
-void stamp_prefix_hits(const Trace& tr, std::vector<FileTurn*>& parent_turns,
-                       std::vector<std::vector<FileTurn*>>& sub_turns) {
-  struct At {
-    double t;
-    int outer;
-    size_t chain;
-    size_t turn;
-    const Req* req;
-    FileTurn* out;
-  };
-  std::vector<At> all;
-  for (size_t i = 0; i < tr.parent.size(); ++i) all.push_back({tr.parent[i].t, 0, 0, i, &tr.parent[i], parent_turns[i]});
-  for (size_t s = 0; s < tr.subs.size(); ++s)
-    for (size_t i = 0; i < tr.subs[s].reqs.size(); ++i)
-      all.push_back({tr.subs[s].reqs[i].t, 1, s, i, &tr.subs[s].reqs[i], sub_turns[s][i]});
-  std::stable_sort(all.begin(), all.end(), [](const At& a, const At& b) {
-    if (a.t != b.t) return a.t < b.t;
-    if (a.outer != b.outer) return a.outer < b.outer;
-    return a.chain != b.chain ? a.chain < b.chain : a.turn < b.turn;
-  });
-  std::unordered_set<int64_t> produced;
-  for (const At& a : all) {
-    int64_t hits = 0;
-    for (int64_t id : a.out->hash_ids) {
-      if (!produced.count(id)) break;
-      ++hits;
-    }
-    a.out->prefix_hit_blocks = hits;
-    a.out->prefix_total_blocks = static_cast<int64_t>(a.out->hash_ids.size());
-    produced.insert(a.out->hash_ids.begin(), a.out->hash_ids.end());
-  }
-}
-
-double subagent_end_s(const Sub& s) {
-  if (s.duration_ms >= 0) return s.t + s.duration_ms / 1000.0;
-  double end = s.t;
-  bool any = false;
-  for (const auto& r : s.reqs) {
-    if (r.api_time < 0) continue;
-    end = any ? std::max(end, r.t + r.api_time) : r.t + r.api_time;
-    any = true;
-  }
-  return any ? end : s.t;
-}
-
-struct SubChain {
-  FileConversation conv;
-  std::vector<size_t> calls;  // the sub-agent's calls on this chain, in time order
-  double first_t_s = 0;
-};
-
-// A sub-agent's calls split into agent chains (weka_chains.h): the main chain keeps the name
-// "<id>::sa:<agent>", the others are "<id>::sa:<agent>:fa:NNN" (NNN counts workers per trace).
-std::vector<SubChain> split_subagent(const Trace& tr, const Sub& s, uint64_t scope,
-                                     const std::map<std::string, int32_t>& ranks, int32_t* workers) {
-  std::vector<ChainCall> calls;
-  for (const Req& r : s.reqs) calls.push_back({r.t, r.t + std::max(0.0, r.api_time), &r.hash_ids});
-  const std::vector<int32_t> chain_of = detect_agent_chains(calls);
-  std::vector<size_t> order(s.reqs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.reqs[a].t < s.reqs[b].t; });
-  const int32_t n = chain_of.empty() ? 1 : *std::max_element(chain_of.begin(), chain_of.end()) + 1;
-  std::vector<SubChain> out(static_cast<size_t>(n));
-  for (int32_t k = 0; k < n; ++k) {
-    FileConversation& c = out[static_cast<size_t>(k)].conv;
-    c.session_id = k == 0 ? fmt::format("{}::sa:{}", tr.id, s.agent_id)
-                          : fmt::format("{}::sa:{}:fa:{:03d}", tr.id, s.agent_id, (*workers)++);
-    c.carry_history = false;
-    c.lcp_messages = true;
-    c.prefix_tokens = s.prefix_tokens;
-    out[static_cast<size_t>(k)].first_t_s = s.t;
-  }
-  for (size_t i : order) {
-    SubChain& ch = out[static_cast<size_t>(chain_of[i])];
-    FileTurn t = make_turn(s.reqs[i], tr.block_size, scope, ranks);
-    if (ch.calls.empty()) ch.first_t_s = s.reqs[i].t;
-    if (!ch.calls.empty()) t.delay_ms = start_to_start_ms(s.reqs[ch.calls.back()], s.reqs[i]);
-    ch.conv.turns.push_back(std::move(t));
-    ch.calls.push_back(i);
-  }
-  return out;
-}
-
-DatasetFile build(const Trace& tr) {
-  DatasetFile file;
-  file.format = FileFormat::kWekaTrace;
-  file.default_block_size = tr.block_size;
-  file.lines = 1;
-  const uint64_t scope = core::fnv1a64(tr.id);
-  const auto ranks = model_ranks(tr);
-  FileConversation root;
-  root.session_id = tr.id;
-  root.carry_history = false;
-  root.lcp_messages = true;
-  root.prefix_tokens = tr.prefix_tokens;
-  for (size_t i = 0; i < tr.parent.size(); ++i) {
-    FileTurn t = make_turn(tr.parent[i], tr.block_size, scope, ranks);
-    t.timestamp_ms = tr.parent[i].t * 1000.0;
-    if (i > 0) t.delay_ms = start_to_start_ms(tr.parent[i - 1], tr.parent[i]);
-    root.turns.push_back(std::move(t));
-  }
-  std::vector<FileConversation> children;
-  std::vector<std::vector<std::pair<size_t, size_t>>> at(tr.subs.size());  // call -> (child, turn)
-  int32_t workers = 0;
-  for (size_t si = 0; si < tr.subs.size(); ++si) {
-    const Sub& s = tr.subs[si];
-    std::vector<SubChain> chains = split_subagent(tr, s, scope, ranks, &workers);
-    at[si].resize(s.reqs.size());
-    for (size_t c = 0; c < chains.size(); ++c)
-      for (size_t k = 0; k < chains[c].calls.size(); ++k) at[si][chains[c].calls[k]] = {children.size() + c, k};
-    // The join: the first later parent request that starts after the subagent ended.
-    const double end = subagent_end_s(s);
-    int32_t join = -1;
-    for (size_t j = static_cast<size_t>(s.anchor) + 1; j < tr.parent.size(); ++j) {
-      if (tr.parent[j].t >= end - kJoinSlackS) {
-        join = static_cast<int32_t>(j);
-        break;
-      }
-    }
-    const auto anchor = static_cast<int32_t>(s.anchor);
-    auto same = std::find_if(root.branches.begin(), root.branches.end(), [&](const FileBranch& b) {
-      return b.after_turn == anchor && b.join_turn == join;
-    });
-    FileBranch& b = same != root.branches.end() ? *same : root.branches.emplace_back();
-    b.after_turn = anchor;
-    b.join_turn = join;
-    for (SubChain& chain : chains) {
-      b.children.push_back(chain.conv.session_id);
-      b.child_delay_ms.push_back(std::max(0.0, (chain.first_t_s - s.t) * 1000.0));
-      children.push_back(std::move(chain.conv));
-    }
-  }
-  std::vector<FileTurn*> parent_turns;
-  for (auto& t : root.turns) parent_turns.push_back(&t);
-  std::vector<std::vector<FileTurn*>> sub_turns(tr.subs.size());
-  for (size_t si = 0; si < tr.subs.size(); ++si)
-    for (size_t i = 0; i < tr.subs[si].reqs.size(); ++i)
-      sub_turns[si].push_back(&children[at[si][i].first].turns[at[si][i].second]);
-  stamp_prefix_hits(tr, parent_turns, sub_turns);
-  file.has_timestamps = true;
-  file.conversations.push_back(std::move(root));
-  for (auto& c : children)
-    if (!c.turns.empty()) file.conversations.push_back(std::move(c));
-  return file;
-}
-
 }  // namespace
 
-Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& name) {
+Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& name, bool split_agents) {
   const Where w{name, 0};
   simdjson::dom::parser parser;
   element doc;
@@ -331,7 +120,12 @@ Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& n
   object top;
   if (doc.get(top) != simdjson::SUCCESS) return w.fail("(file)", "expected one JSON object");
   SB_TRY_ASSIGN(const Trace tr, read_trace(top, w));
-  return build(tr);
+  return weka::build_trace(tr, split_agents);
+}
+
+Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& name) {
+  SB_TRY_ASSIGN(const bool split, weka_split_agents_from_env());
+  return parse_weka_trace(text, name, split);
 }
 
 Status merge_weka_trace(DatasetFile* all, DatasetFile more, const std::string& name) {
@@ -349,6 +143,20 @@ Status merge_weka_trace(DatasetFile* all, DatasetFile more, const std::string& n
 }
 
 }  // namespace parsers
+
+Result<bool> weka_split_agents_from_env() {
+  for (core::EnvVar var : {core::EnvVar::kServebenchWekaSplitAgents, core::EnvVar::kAiperfWekaSplitFlattenedAgents}) {
+    const auto& value = core::env().get(var);
+    if (!value) continue;
+    std::string v = *value;
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (v == "true" || v == "1" || v == "yes" || v == "on") return true;
+    if (v == "false" || v == "0" || v == "no" || v == "off") return false;
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("{}='{}' is not a boolean; use true or false", core::env_var_info(var).name, *value));
+  }
+  return true;
+}
 
 namespace {
 

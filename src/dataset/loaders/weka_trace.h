@@ -19,6 +19,15 @@
 // starts (child t0 − marker t) after its anchor completed; later inner calls go start-to-start.
 // Inner `t` earlier than the marker's is taken as relative to it.
 //
+// Agent chains (weka_chains.h, names from weka_workers.h): a sub-agent's calls are split into
+// chains; the main one is "<id>::sa:<agent_id>", the others "<id>::sa:<agent_id>:<name>" in the
+// same branch. The flat top-level requests are split the same way: the main chain stays the
+// root (its turns at their recorded times), each other chain becomes a child "<id>::<name>",
+// spawned after the last root turn before its first request (turn 0 when none) and joined at
+// the first later root turn that starts after the chain's last call ended (background when
+// none); chains with the same anchor and join share one branch, each child starting its first
+// call's recorded offset after the branch's earliest. split_agents false: neither split.
+//
 // Models: the first parent request's model has rank 0, every other model rank 1, 2, ... in
 // first-appearance order (parent, then subagent calls); the engine maps rank r to
 // --model[r % count]. Hash ids are local to their trace: they are namespaced by the trace id.
@@ -48,8 +57,16 @@ struct WekaOptions {
 //   none is left). A no-op for other formats.
 Status apply_weka_options(DatasetFile* file, const WekaOptions& options);
 
+// Whether agent chains are split (weka_chains.h): SERVEBENCH_WEKA_SPLIT_AGENTS, else AIPerf's
+// AIPERF_DATASET_WEKA_SPLIT_FLATTENED_AGENTS (true/false, 1/0, yes/no, on/off; default true).
+// Any other value is an error naming the variable.
+Result<bool> weka_split_agents_from_env();
+
 namespace parsers {
-// One trace file's text. Errors name the file and the field.
+// One trace file's text. Errors name the file and the field. split_agents: the flat top-level
+// requests and each sub-agent's calls are split into agent chains (see the file comment); the
+// two-argument form takes it from weka_split_agents_from_env().
+Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& name, bool split_agents);
 Result<DatasetFile> parse_weka_trace(std::string_view text, const std::string& name);
 // Appends `more` (another trace file) to `all`; a duplicate trace id is an error.
 Status merge_weka_trace(DatasetFile* all, DatasetFile more, const std::string& name);

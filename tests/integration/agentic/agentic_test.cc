@@ -5,6 +5,7 @@
 // flight together, and a request that arrives after another's arrival + ttft was sent after
 // that one's reply began.
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -203,6 +204,70 @@ TEST(Agentic, WekaMaxContextLengthDroppingEveryTraceIsAUsageError) {
                                  "--custom-dataset-type", "weka_trace", "--max-context-length", "100"});
   EXPECT_EQ(run.r.exit_code, 2);
   EXPECT_NE(run.r.stderr_text.find("--max-context-length"), std::string::npos) << run.r.stderr_text;
+}
+
+// ---- weka_trace flat agents: examples/agentic/weka_flat_agents.json ----
+// Flat requests 128 (t 0), 256 (0.2), 384 (0.8) are one agent; 192 (0.1, before 128's call
+// ended) and 320 (0.6, extends it) another: the child "flat::fa:000", spawned after turn 0 and
+// joined before 384 (it ended at 0.8 s as recorded).
+
+std::vector<const Json*> of(const MockRun& run, bool child) {
+  std::vector<const Json*> out;
+  for (const auto& q : run.server)
+    if (is_child(q, 0) == child) out.push_back(&q);
+  return out;
+}
+
+TEST(Agentic, WekaFlatRequestsOfAnotherAgentRunAsAJoinedChild) {
+  const std::string dir = make_temp_dir("wekaflat");
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_flat_agents.json",
+                                 "--custom-dataset-type", "weka_trace"});
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 5u);
+  const auto root = of(run, false), child = of(run, true);
+  ASSERT_EQ(root.size(), 3u);
+  ASSERT_EQ(child.size(), 2u);
+  std::vector<int64_t> root_isl, child_isl;
+  for (const Json* q : root) root_isl.push_back(q->at("prompt_tokens").get<int64_t>());
+  for (const Json* q : child) child_isl.push_back(q->at("prompt_tokens").get<int64_t>());
+  EXPECT_EQ(root_isl, (std::vector<int64_t>{128, 256, 384}));
+  EXPECT_EQ(child_isl, (std::vector<int64_t>{192, 320}));
+  // Each agent's turns extend its own previous turn: the child's second call re-sends its first;
+  // 384 re-sends 256's three messages (not the child's 320, the request just before it).
+  EXPECT_EQ(child[0]->at("roles"), Json::parse(R"(["user"])"));
+  EXPECT_EQ(child[1]->at("roles"), Json::parse(R"(["user","assistant","user"])"));
+  EXPECT_EQ(root[2]->at("roles"), Json::parse(R"(["user","assistant","user","assistant","user"])"));
+  const Json& first = run.server.front();
+  EXPECT_GE(at_ms(*child[0], first), at_ms(*root[0], first) + kTtftMs);            // after the anchor
+  EXPECT_LT(std::abs(at_ms(*child[0], first) - at_ms(*root[1], first)), kTtftMs);  // beside root turn 1
+  EXPECT_GE(at_ms(*root[1], first), 190);                                          // recorded 200 ms
+  // The child's second call goes its recorded 500 ms (start to start) after its first replied,
+  // so it ends after 384's recorded time: the join holds 384 until the child's reply.
+  EXPECT_GE(at_ms(*child[1], first), at_ms(*child[0], first) + kTtftMs + 490);
+  EXPECT_GE(at_ms(*root[2], first), at_ms(*child[1], first) + kTtftMs);
+}
+
+// The off switch keeps every flat request on the root, in file order, one after another.
+TEST(Agentic, WekaFlatSplitOffKeepsOneConversation) {
+  const std::string dir = make_temp_dir("wekaflatoff");
+  ::setenv("AIPERF_DATASET_WEKA_SPLIT_FLATTENED_AGENTS", "false", 1);
+  auto run = run_with_mock(dir, {"--input-file", std::string(SB_EXAMPLES_DIR) + "/weka_flat_agents.json",
+                                 "--custom-dataset-type", "weka_trace"});
+  ::unsetenv("AIPERF_DATASET_WEKA_SPLIT_FLATTENED_AGENTS");
+  ASSERT_EQ(run.r.exit_code, 0) << run.r.stderr_text;
+  ASSERT_EQ(run.server.size(), 5u);
+  std::vector<int64_t> isl;
+  for (size_t k = 0; k < run.server.size(); ++k) {
+    const Json& q = run.server[k];
+    EXPECT_EQ(corr(q).find("-c"), std::string::npos) << corr(q);
+    isl.push_back(q.at("prompt_tokens").get<int64_t>());
+    if (k > 0) {
+      EXPECT_GE(at_ms(q, run.server[k - 1]), kTtftMs) << k;
+    }
+  }
+  EXPECT_EQ(isl, (std::vector<int64_t>{128, 192, 256, 320, 384}));
+  const auto env = run.r.summary().at("input_config").at("environment");
+  EXPECT_EQ(env.at("AIPERF_DATASET_WEKA_SPLIT_FLATTENED_AGENTS"), "false");
 }
 
 // ---- dag_jsonl: examples/agentic/dag.jsonl ----

@@ -43,6 +43,8 @@ TEST(AddedTokens, LstripRstripSingleWord) {
   auto t = parse(std::string(R"({"added_tokens":[{"id":4,"content":"<x>","lstrip":true,"rstrip":true,"single_word":false,"normalized":false,"special":true}],"pre_tokenizer":{"type":"WhitespaceSplit"},)") + kWordLevel + "}");
   // The spaces around <x> are absorbed by it.
   EXPECT_EQ(t->encode("a  <x>  b", false), (std::vector<TokenId>{1, 4, 2}));
+  // Every pattern starts with '<': the scan skips to each '<' (a false start, then two matches).
+  EXPECT_EQ(t->encode("b <y <x> a<x>", false), (std::vector<TokenId>{2, 0, 4, 1, 4}));
   auto sw = parse(std::string(R"({"added_tokens":[{"id":3,"content":"ab","lstrip":false,"rstrip":false,"single_word":true,"normalized":false,"special":false}],"pre_tokenizer":{"type":"WhitespaceSplit"},)") + kWordLevel + "}");
   EXPECT_EQ(sw->encode("ab", false), (std::vector<TokenId>{3}));
   EXPECT_EQ(sw->encode("x ab", false), (std::vector<TokenId>{0, 3}));
