@@ -132,8 +132,8 @@ RunSummaries RecordStream::finish() {
     profiling.merge(std::move(sl->profiling));
     warmup.merge(std::move(sl->warmup));
   }
-  out.profiling = profiling.finish();
-  if (warmup.size() > 0) out.warmup = warmup.finish();
+  out.profiling = std::move(profiling).finish();
+  if (warmup.size() > 0) out.warmup = std::move(warmup).finish();
   if (slices_) {
     std::lock_guard<std::mutex> lock(slices_mu_);
     out.slices = slices_->finish();

@@ -21,8 +21,10 @@ struct Step {
 using Event = SweepEvent;
 
 // Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
-// the delta too, so the sums, and the summary, do not depend on the order of the records.
-Step sweep(std::vector<Event> ev) {
+// the delta too, so the sums, and the summary, do not depend on the order of the records. The
+// events are sorted in place (their vector is reused for the next curve).
+Step sweep(std::vector<Event>* events) {
+  std::vector<Event>& ev = *events;
   sort_sweep_events(&ev);
   Step s;
   s.ts.reserve(ev.size());
@@ -253,34 +255,64 @@ void chunk_tokens(const Times& t, const SweepRecord& r, const double* gaps,
   if (prefills || grows) tok->push_back({t.end, -held});
 }
 
-// Curves over times relative to `origin` (ns).
+// One record's times relative to `origin` (ns).
+Times times_of(const SweepRecord& r, int64_t origin) {
+  return {static_cast<double>(r.start_ns - origin),
+          r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN,
+          static_cast<double>(r.end_ns - origin)};
+}
+
+// Curves over times relative to `origin` (ns), built one at a time: only one curve's events
+// (reused vector) are alive beside the finished steps, so the end of a long run does not hold
+// every curve's events, their copies and the sort buffers at once.
 Curves curves(const SweepData& data, int64_t origin) {
   const bool per_chunk = data.per_chunk && !data.gaps.empty();
-  std::vector<Event> conc, dconc, pconc, dec, uniform, pre, tok;
-  for (const SweepRecord& r : data.records) {
-    const Times t{static_cast<double>(r.start_ns - origin),
-                  r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN,
-                  static_cast<double>(r.end_ns - origin)};
-    span(&conc, t.start, t.end, 1);
-    span(&dconc, t.first, t.end, 1);
-    span(&pconc, t.start, t.first, 1);
-    const double gen = t.end - t.first, pf = t.first - t.start;
-    const bool prefills = pf > 0 && !std::isnan(r.isl);  // false when either is NaN
-    if (gen > 0 && r.osl >= 1) span(&uniform, t.first, t.end, (r.osl - 1) / gen);
-    if (prefills) span(&pre, t.start, t.first, r.isl / pf);
-    if (per_chunk) {
-      const double* gaps = data.gaps.data() + r.gap_begin;
-      chunk_decode(t, r, gaps, &dec);
-      chunk_tokens(t, r, gaps, &tok);
-      continue;
-    }
-    if (prefills) span(&tok, t.start, t.end, r.isl);
-    if (gen > 0 && !std::isnan(r.osl)) span(&tok, t.first, t.end, r.osl);
+  std::vector<Event> ev;
+  ev.reserve(2 * data.records.size());
+  // Collects fn(t, r, &ev) for every record, then sorts and sums them.
+  const auto build = [&](auto fn) {
+    ev.clear();
+    for (const SweepRecord& r : data.records) fn(times_of(r, origin), r, &ev);
+    return sweep(&ev);
+  };
+  const auto uniform = [](const Times& t, const SweepRecord& r, std::vector<Event>* out) {
+    const double gen = t.end - t.first;
+    if (gen > 0 && r.osl >= 1) span(out, t.first, t.end, (r.osl - 1) / gen);
+  };
+  const auto prefill = [](const Times& t, const SweepRecord& r, std::vector<Event>* out) {
+    const double pf = t.first - t.start;
+    if (pf > 0 && !std::isnan(r.isl)) span(out, t.start, t.first, r.isl / pf);  // NaN: false
+  };
+  const double* gaps = data.gaps.data();
+  Curves c;
+  c.conc = build([](const Times& t, const SweepRecord&, std::vector<Event>* out) {
+    span(out, t.start, t.end, 1);
+  });
+  c.decode_conc = build([](const Times& t, const SweepRecord&, std::vector<Event>* out) {
+    span(out, t.first, t.end, 1);
+  });
+  c.prefill_conc = build([](const Times& t, const SweepRecord&, std::vector<Event>* out) {
+    span(out, t.start, t.first, 1);
+  });
+  if (per_chunk) {
+    c.decode = build([gaps](const Times& t, const SweepRecord& r, std::vector<Event>* out) {
+      chunk_decode(t, r, gaps + r.gap_begin, out);
+    });
+  } else {
+    c.decode = build(uniform);
   }
-  std::vector<Event> total(uniform);
-  total.insert(total.end(), pre.begin(), pre.end());
-  return {sweep(conc),  sweep(dconc),          sweep(pconc), sweep(per_chunk ? dec : uniform),
-          sweep(pre),   sweep(std::move(total)), sweep(tok)};
+  c.prefill = build(prefill);
+  c.total = build([&](const Times& t, const SweepRecord& r, std::vector<Event>* out) {
+    uniform(t, r, out);
+    prefill(t, r, out);
+  });
+  c.tokens = build([&](const Times& t, const SweepRecord& r, std::vector<Event>* out) {
+    if (per_chunk) return chunk_tokens(t, r, gaps + r.gap_begin, out);
+    const double gen = t.end - t.first, pf = t.first - t.start;
+    if (pf > 0 && !std::isnan(r.isl)) span(out, t.start, t.end, r.isl);
+    if (gen > 0 && !std::isnan(r.osl)) span(out, t.first, t.end, r.osl);
+  });
+  return c;
 }
 
 MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
