@@ -177,6 +177,9 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // JSONL.
   report_html::RequestColumns report_columns;
   const bool want_report = !cfg.no_report;
+  constexpr int64_t kMaxReservedColumns = int64_t{1} << 24;  // as the summary's columns
+  if (want_report)
+    report_columns.reserve(static_cast<size_t>(std::min(eo.expected_records, kMaxReservedColumns)));
   // outputs.json and --otel-url ride on the records hook; MLflow uploads after the artifacts.
   SinkHooks sinks(cfg);
   if (auto st = sinks.open(artifacts->path, anchor.wall_ns); !st)

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 namespace servebench::metrics {
 namespace {
@@ -22,19 +23,27 @@ using Event = SweepEvent;
 
 // Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
 // the delta too, so the sums, and the summary, do not depend on the order of the records. The
-// events are sorted in place (their vector is reused for the next curve).
+// events are sorted in place (their vector is reused for the next curve). Events at the same
+// time make one step holding the sum after the last of them: every reader takes the last step
+// at or before a time and skips zero-length segments, so the steps in between never show.
 Step sweep(std::vector<Event>* events) {
   std::vector<Event>& ev = *events;
   sort_sweep_events(&ev);
+  const auto last_at_its_time = [&ev](size_t i) {
+    return i + 1 == ev.size() || ev[i + 1].t != ev[i].t;
+  };
+  size_t steps = 0;
+  for (size_t i = 0; i < ev.size(); ++i) steps += last_at_its_time(i);
   Step s;
-  s.ts.reserve(ev.size());
-  s.vals.reserve(ev.size());
+  s.ts.reserve(steps);
+  s.vals.reserve(steps);
   double sum = 0, max_abs = 0;
-  for (const Event& e : ev) {
-    sum += e.delta;
-    s.ts.push_back(e.t);
-    s.vals.push_back(sum);
+  for (size_t i = 0; i < ev.size(); ++i) {
+    sum += ev[i].delta;
     max_abs = std::max(max_abs, std::abs(sum));
+    if (!last_at_its_time(i)) continue;
+    s.ts.push_back(ev[i].t);
+    s.vals.push_back(sum);
   }
   // Cancellation of large +/- pairs leaves round-off where the quantity is really 0.
   for (double& v : s.vals) {
@@ -393,8 +402,16 @@ void SweepData::merge(SweepData&& o) {
   per_chunk = per_chunk && o.per_chunk && gaps.size() + o.gaps.size() <= gap_limit;
   const size_t offset = gaps.size();
   for (SweepRecord& s : o.records) s.gap_begin += offset;
-  records.insert(records.end(), o.records.begin(), o.records.end());
-  if (per_chunk) {
+  // Into an empty side (the run's merge of its one processor slot) the vectors move: a copy
+  // would hold both at once.
+  if (records.empty()) {
+    records = std::move(o.records);
+  } else {
+    records.insert(records.end(), o.records.begin(), o.records.end());
+  }
+  if (per_chunk && gaps.empty()) {
+    gaps = std::move(o.gaps);
+  } else if (per_chunk) {
     gaps.insert(gaps.end(), o.gaps.begin(), o.gaps.end());
   } else {
     gaps = std::vector<double>();

@@ -30,6 +30,14 @@ int64_t RequestColumns::origin_ns() const {
   return origin;
 }
 
+void RequestColumns::reserve(size_t records) {
+  const auto more = [records](auto* column) { column->reserve(column->size() + records); };
+  for (auto* c : {&start_ns, &intended_ns, &end_ns, &first_ns}) more(c);
+  more(&error);
+  more(&dropped);
+  for (auto& c : values) more(&c);
+}
+
 void add_record(const record::RequestRecord& r, RequestColumns* out, const core::WallAnchor& a) {
   if (r.phase == record::Phase::kWarmup) {
     ++out->warmup_records;
