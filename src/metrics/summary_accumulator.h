@@ -54,8 +54,10 @@ class SummaryAccumulator {
   void set_window_ns(int64_t window_ns) { options_.window_ns = window_ns; }
   // Folds `other` (built with the same options) into this one.
   void merge(SummaryAccumulator&& other);
-  // The summary of every record added or merged so far. May be called more than once (the
-  // const& form copies the columns it selects in; the && form selects in place).
+  // The summary of every record added or merged so far. The const& form may be called more than
+  // once (it works on a copy); the && form consumes the accumulator (its per-request columns are
+  // released while the summary is built, so the end of a run does not hold them beside the
+  // sweep curves).
   Summary finish() const&;
   Summary finish() &&;
   // Records added (all phases and outcomes).
