@@ -177,9 +177,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // JSONL.
   report_html::RequestColumns report_columns;
   const bool want_report = !cfg.no_report;
-  constexpr int64_t kMaxReservedColumns = int64_t{1} << 24;  // as the summary's columns
-  if (want_report)
-    report_columns.reserve(static_cast<size_t>(std::min(eo.expected_records, kMaxReservedColumns)));
+  // Reserved for --request-count, as the summary's columns are (capped the same way).
+  const size_t expected = static_cast<size_t>(std::min(eo.expected_records, int64_t{1} << 24));
+  outages.reserve(expected);
+  if (want_report) report_columns.reserve(expected);
   // outputs.json and --otel-url ride on the records hook; MLflow uploads after the artifacts.
   SinkHooks sinks(cfg);
   if (auto st = sinks.open(artifacts->path, anchor.wall_ns); !st)
