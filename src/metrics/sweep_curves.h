@@ -39,8 +39,8 @@ Step divide(const Step& num, const Step& den);
 std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi);
 
 // Reads a curve's value at t (0 before its first step) at non-decreasing times, in amortized
-// O(1) per read: the grids below walk every step time in order, and a binary search per read
-// was most of their cost.
+// O(1) per read: divide() and the active rows walk every step time in order, and a binary
+// search per read was most of their cost.
 class Cursor {
  public:
   // Positioned at `from`: reads at times >= from skip the steps before it by binary search, so
