@@ -177,6 +177,10 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   // JSONL.
   report_html::RequestColumns report_columns;
   const bool want_report = !cfg.no_report;
+  // Reserved for --request-count, as the summary's columns are (capped the same way).
+  const size_t expected = static_cast<size_t>(std::min(eo.expected_records, int64_t{1} << 24));
+  outages.reserve(expected);
+  if (want_report) report_columns.reserve(expected);
   // outputs.json and --otel-url ride on the records hook; MLflow uploads after the artifacts.
   SinkHooks sinks(cfg);
   if (auto st = sinks.open(artifacts->path, anchor.wall_ns); !st)
@@ -187,17 +191,23 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   std::atomic<load::Runner*> stop_target{nullptr};
   record::CountOptions counting{cfg.use_server_token_count, cfg.per_chunk_usage,
                                prep.work.input_counter};
+  // report.html's columns reuse the metric values the summary computed for the record's line.
+  exporter::RecordStream::RecordVisitor to_report;
+  if (want_report)
+    to_report = [&report_columns, anchor, caps = ctx.capabilities](
+                    const record::RequestRecord& r, const metrics::RecordValues& v) {
+      report_html::add_record(r, &report_columns, anchor, &v, caps);
+    };
   record::RecordProcessor processor(
       prep.tok, std::move(counting), 1,
-      [&stream, &outages, &report_columns, want_report, anchor, &sink_hooks,
+      [&stream, &outages, &to_report, &sink_hooks,
        &threshold, &stop_target](
           const std::vector<record::RequestRecord>& batch, size_t slot) {
-        (*stream)->add_batch(batch, slot);
+        (*stream)->add_batch(batch, slot, to_report);
         for (const auto& r : batch) {
           if (threshold && threshold->add(r))
             if (load::Runner* target = stop_target.load()) target->interrupt();
           outages.add(r);  // one processor thread: no lock
-          if (want_report) report_html::add_record(r, &report_columns, anchor);
         }
         if (sink_hooks.records) sink_hooks.records(batch);
       });

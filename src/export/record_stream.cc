@@ -83,7 +83,8 @@ void flush_lines(JsonlWriter* writer, std::string* lines) {
 }
 }  // namespace
 
-void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, size_t slot) {
+void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, size_t slot,
+                             const RecordVisitor& each) {
   Slot& sl = *slots_[slot];
   sl.lines.clear();
   sl.raw_lines.clear();
@@ -96,6 +97,7 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
     // The accumulator computes the record's metric values once, for itself and for the line
     // (its options carry context_.capabilities, as the line's values must).
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r, &values);
+    if (each) each(r, values);
     if (jsonl_)
       append_record_line(r, context_.anchor, values, &sl.lines,
                          context_.export_http_trace ? &context_.http_trace : nullptr);
@@ -132,8 +134,8 @@ RunSummaries RecordStream::finish() {
     profiling.merge(std::move(sl->profiling));
     warmup.merge(std::move(sl->warmup));
   }
-  out.profiling = profiling.finish();
-  if (warmup.size() > 0) out.warmup = warmup.finish();
+  out.profiling = std::move(profiling).finish();
+  if (warmup.size() > 0) out.warmup = std::move(warmup).finish();
   if (slices_) {
     std::lock_guard<std::mutex> lock(slices_mu_);
     out.slices = slices_->finish();

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,8 +56,13 @@ class RecordStream {
                                                     const ExportOptions& options, size_t slots);
   ~RecordStream();
 
+  // Called with each record and the metric values the summary computed for it (under
+  // RunContext::capabilities), on the add_batch caller's thread.
+  using RecordVisitor =
+      std::function<void(const record::RequestRecord&, const metrics::RecordValues&)>;
   // REQUIRES: slot < slots; token counts filled.
-  void add_batch(const std::vector<record::RequestRecord>& batch, size_t slot);
+  void add_batch(const std::vector<record::RequestRecord>& batch, size_t slot,
+                 const RecordVisitor& each = nullptr);
   // Time slices start here (steady ns) instead of at the earliest request start; see
   // slice_accumulator.h. Call before the first profiling record for bounded memory.
   void set_slice_origin(int64_t steady_ns);

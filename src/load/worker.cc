@@ -387,8 +387,12 @@ void Worker::cancel_all(record::CancelReason reason) {
 
 void Worker::flush_records() {
   if (batch_.empty()) return;
+  // The next batch is about as large: one allocation for it, not a doubling (and a move of
+  // every record so far) each time it fills.
+  const size_t n = batch_.size();
   sink_(std::move(batch_));
-  batch_.clear();
+  batch_ = std::vector<record::RequestRecord>();
+  batch_.reserve(n);
 }
 
 void Worker::interrupt() {

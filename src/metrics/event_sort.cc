@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace servebench::metrics {
 namespace {
@@ -22,29 +23,54 @@ uint64_t order_key(double t) {
   return (u >> 63) != 0 ? ~u : (u | (uint64_t{1} << 63));
 }
 
+// Inverse of order_key (a -0 comes back as +0; the sort treats them as equal anyway).
+double from_order_key(uint64_t key) {
+  const uint64_t u = (key >> 63) != 0 ? key & ~(uint64_t{1} << 63) : ~key;
+  double t;
+  std::memcpy(&t, &u, sizeof t);
+  return t;
+}
+
+// An event with its time replaced by its key: the same 16 bytes, so the events' own storage
+// serves as one of the two radix buffers (elements are moved with memcpy, as bytes).
 struct Keyed {
   uint64_t key;
-  SweepEvent e;
+  double delta;
 };
+static_assert(sizeof(Keyed) == sizeof(SweepEvent) && std::is_trivially_copyable_v<SweepEvent>);
+
+Keyed load(const unsigned char* base, size_t i) {
+  Keyed k;
+  std::memcpy(&k, base + i * sizeof(Keyed), sizeof k);
+  return k;
+}
+void store(unsigned char* base, size_t i, const Keyed& k) {
+  std::memcpy(base + i * sizeof(Keyed), &k, sizeof k);
+}
 
 constexpr size_t kSmall = 512;  // below this, a comparison sort is as fast
 constexpr int kDigitBits = 16;
 constexpr size_t kBuckets = size_t{1} << kDigitBits;
 
-// One stable counting pass on digit `d`; false (and nothing moved) when every key shares it.
-bool radix_pass(std::vector<Keyed>* from, std::vector<Keyed>* to, int d,
+// One stable counting pass over n keyed events on digit `d`; false (and nothing moved) when
+// every key shares it.
+bool radix_pass(const unsigned char* from, unsigned char* to, size_t n, int d,
                 std::vector<uint32_t>* count) {
   const int shift = d * kDigitBits;
+  const auto digit = [shift](uint64_t key) { return (key >> shift) & (kBuckets - 1); };
   std::fill(count->begin(), count->end(), 0);
-  for (const Keyed& k : *from) ++(*count)[(k.key >> shift) & (kBuckets - 1)];
-  if ((*count)[(from->front().key >> shift) & (kBuckets - 1)] == from->size()) return false;
+  for (size_t i = 0; i < n; ++i) ++(*count)[digit(load(from, i).key)];
+  if ((*count)[digit(load(from, 0).key)] == n) return false;
   uint32_t sum = 0;
   for (uint32_t& c : *count) {
-    const uint32_t n = c;
+    const uint32_t m = c;
     c = sum;
-    sum += n;
+    sum += m;
   }
-  for (const Keyed& k : *from) (*to)[(*count)[(k.key >> shift) & (kBuckets - 1)]++] = k;
+  for (size_t i = 0; i < n; ++i) {
+    const Keyed k = load(from, i);
+    store(to, (*count)[digit(k.key)]++, k);
+  }
   return true;
 }
 
@@ -52,21 +78,30 @@ bool radix_pass(std::vector<Keyed>* from, std::vector<Keyed>* to, int d,
 
 void sort_sweep_events(std::vector<SweepEvent>* events) {
   std::vector<SweepEvent>& ev = *events;
-  if (ev.size() < kSmall || ev.size() > UINT32_MAX) {
+  const size_t n = ev.size();
+  if (n < kSmall || n > UINT32_MAX) {
     std::sort(ev.begin(), ev.end(), event_less);
     return;
   }
-  std::vector<Keyed> a(ev.size()), b(ev.size());
-  for (size_t i = 0; i < ev.size(); ++i) a[i] = {order_key(ev[i].t), ev[i]};
+  // Keys in place, then passes between the events' storage and one buffer of the same size.
+  auto* own = reinterpret_cast<unsigned char*>(ev.data());
+  for (size_t i = 0; i < n; ++i) store(own, i, {order_key(ev[i].t), ev[i].delta});
+  std::vector<Keyed> buffer(n);
+  auto* other = reinterpret_cast<unsigned char*>(buffer.data());
+  unsigned char* cur = own;
+  unsigned char* next = other;
   std::vector<uint32_t> count(kBuckets);
   for (int d = 0; d < 64 / kDigitBits; ++d) {
-    if (radix_pass(&a, &b, d, &count)) a.swap(b);
+    if (radix_pass(cur, next, n, d, &count)) std::swap(cur, next);
   }
-  for (size_t i = 0; i < a.size(); ++i) ev[i] = a[i].e;
+  for (size_t i = 0; i < n; ++i) {
+    const Keyed k = load(cur, i);
+    ev[i] = {from_order_key(k.key), k.delta};
+  }
   // Equal times: decrements first, then by delta.
-  for (size_t i = 0; i < ev.size();) {
+  for (size_t i = 0; i < n;) {
     size_t j = i + 1;
-    while (j < ev.size() && ev[j].t == ev[i].t) ++j;
+    while (j < n && ev[j].t == ev[i].t) ++j;
     if (j - i > 1) std::sort(ev.begin() + static_cast<std::ptrdiff_t>(i), ev.begin() + static_cast<std::ptrdiff_t>(j), event_less);
     i = j;
   }

@@ -103,6 +103,19 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out) {
   compute_record_metrics(r, out, capabilities_of(r));
 }
 
+bool same_record_values(core::Capabilities a, core::Capabilities b, const RecordMetric* slots,
+                        size_t n) {
+  if (core::has_capability(a, core::kCapProducesTokens) !=
+      core::has_capability(b, core::kCapProducesTokens))
+    return false;
+  const auto& plans = slot_plans();
+  for (size_t i = 0; i < n; ++i) {
+    const core::Capabilities needs = plans[static_cast<size_t>(slots[i])].needs;
+    if (((needs & ~a) == 0) != ((needs & ~b) == 0)) return false;
+  }
+  return true;
+}
+
 core::Capabilities capabilities_of(const RequestRecord& r) {
   if (r.output_items < 0)
     return r.input_images > 0 ? core::kTextGenerationCaps | core::kCapMedia : core::kTextGenerationCaps;

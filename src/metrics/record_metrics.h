@@ -163,6 +163,13 @@ void compute_record_metrics(const record::RequestRecord& r, RecordValues* out,
 // one record at a time, such as profile_export.jsonl.
 void compute_record_metrics(const record::RequestRecord& r, RecordValues* out);
 
+// Whether compute_record_metrics gives the same last_content_ns and the same values of the
+// `n` slots under capabilities `a` and `b` (for one record): the end depends on the capabilities
+// only through kCapProducesTokens, and a slot's value only through whether it applies. A writer
+// handed values computed under the run's capabilities reuses them when this holds.
+bool same_record_values(core::Capabilities a, core::Capabilities b, const RecordMetric* slots,
+                        size_t n);
+
 // The capabilities a record shows: text generation, except that a record whose endpoint counts
 // non-token outputs (output_items >= 0: embedding vectors, ranked documents) produces no tokens,
 // streams none and has no reasoning; plus media for a record that sent images, and a produced

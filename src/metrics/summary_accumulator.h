@@ -13,13 +13,14 @@
 //   * the per-chunk series, inter_chunk_latency and per-token ITL, in SampleSeries: exact up to
 //     SummaryOptions::exact_chunk_samples samples each, then a histogram with percentiles within
 //     LogHistogram::kRelativeError (0.049 %).
-// Bytes per request: about 8 × (applicable per-request metrics) + 16, i.e. ~270 bytes for a
-// streamed chat request with usage (31 values + the interval), plus up to 2× while a column's
-// vector grows (reserve() avoids it when the count is known). Per-chunk samples add 8 bytes per
-// chunk gap until their bound, then nothing (one histogram of ~240 KiB per series). Measured:
-// 304 bytes per request, 29 MiB in all, for 100,000 streamed requests of 1,000 chunks
-// (bench_metrics BM_AccumulatorMemory); summary_accumulator_test (MemoryPerRequestIsBounded)
-// asserts < 700 bytes.
+// Bytes per request: about 8 × (applicable per-request metrics) + 16 for the interval, plus the
+// sweep rows' record (56 bytes, sweep_rows.h): ~380 bytes for a streamed chat request with usage
+// since AIPerf 0.13's rows (about 38 values), plus up to 2× while a column's vector grows
+// (reserve() avoids it when the count is known). Per-chunk samples add 8 bytes per chunk gap
+// until their bound, then nothing (one histogram of ~240 KiB per series). Measured before
+// AIPerf 0.13's rows: 304 bytes per request for 100,000 streamed requests of 1,000 chunks
+// (bench_metrics BM_AccumulatorMemory); docs/performance.md has the whole process's figures.
+// summary_accumulator_test (MemoryPerRequestIsBounded) asserts < 700 bytes.
 //
 // merge() is exact: the merged summary equals the summary of all the records (floating-point
 // sums up to rounding order; percentiles, counts, min and max bit for bit).
@@ -54,8 +55,10 @@ class SummaryAccumulator {
   void set_window_ns(int64_t window_ns) { options_.window_ns = window_ns; }
   // Folds `other` (built with the same options) into this one.
   void merge(SummaryAccumulator&& other);
-  // The summary of every record added or merged so far. May be called more than once (the
-  // const& form copies the columns it selects in; the && form selects in place).
+  // The summary of every record added or merged so far. The const& form may be called more than
+  // once (it works on a copy); the && form consumes the accumulator (its per-request columns are
+  // released while the summary is built, so the end of a run does not hold them beside the
+  // sweep curves).
   Summary finish() const&;
   Summary finish() &&;
   // Records added (all phases and outcomes).

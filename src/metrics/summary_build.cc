@@ -235,6 +235,14 @@ struct RowBuilder {
   }
 };
 
+// Frees what only the distribution and formula rows read, before the sweep rows build their
+// curves: the end of a long run then does not hold both (the columns are the largest part).
+void release_per_request(SummaryState* st) {
+  for (auto& col : st->columns) col = std::vector<double>();
+  st->intervals = std::vector<std::pair<int64_t, int64_t>>();
+  st->chunk_lists.clear();
+}
+
 }  // namespace
 
 Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
@@ -256,6 +264,7 @@ Summary build_summary(SummaryState& st, const SummaryOptions& opt) {
   Extras& e = s.extras;
   client_limited(s, &x, &e);
   rows.evaluate_formulas(x);
+  release_per_request(&st);
   if (opt.sweep_rows) append_sweep_rows(st.sweep, x.window_start_ns, x.window_end_ns, &s.metrics);
   if (opt.replay_lag_rows) append_replay_lag_rows(&s.metrics);
 

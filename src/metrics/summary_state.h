@@ -58,7 +58,8 @@ struct SummaryState {
   ErrorGroups errors;
 };
 
-// The summary of `state`. Reorders the columns (selection); values stay the same multiset.
+// The summary of `state`. Consumes its per-request columns, intervals and chunk lists (released
+// once their rows are computed, before the sweep rows are built); the rest stays.
 Summary build_summary(SummaryState& state, const SummaryOptions& options);
 
 }  // namespace servebench::metrics

@@ -1,105 +1,20 @@
 #include "metrics/sweep_rows.h"
 
-#include "metrics/event_sort.h"
-
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <iterator>
-#include <limits>
-#include <numeric>
+#include <utility>
+
+#include "metrics/sweep_curves.h"
 
 namespace servebench::metrics {
 namespace {
 
+using sweep::Curve;
+using sweep::Cursor;
+using sweep::Step;
+
 constexpr double kPerSec = 1e9;  // tokens/ns → tokens/sec
-
-// A step function: vals[i] holds from ts[i] until ts[i + 1]; 0 before ts[0].
-struct Step {
-  std::vector<double> ts, vals;
-};
-
-using Event = SweepEvent;
-
-// Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
-// the delta too, so the sums, and the summary, do not depend on the order of the records.
-Step sweep(std::vector<Event> ev) {
-  sort_sweep_events(&ev);
-  Step s;
-  s.ts.reserve(ev.size());
-  s.vals.reserve(ev.size());
-  double sum = 0, max_abs = 0;
-  for (const Event& e : ev) {
-    sum += e.delta;
-    s.ts.push_back(e.t);
-    s.vals.push_back(sum);
-    max_abs = std::max(max_abs, std::abs(sum));
-  }
-  // Cancellation of large +/- pairs leaves round-off where the quantity is really 0.
-  for (double& v : s.vals) {
-    if (std::abs(v) < 1e-9 * max_abs) v = 0;
-  }
-  return s;
-}
-
-// Adds [from, to) with weight w when all three are known.
-void span(std::vector<Event>* ev, double from, double to, double w) {
-  if (std::isnan(from) || std::isnan(to) || std::isnan(w)) return;
-  ev->push_back({from, w});
-  ev->push_back({to, -w});
-}
-
-// Reads a curve's value at t (0 before its first step) at non-decreasing times, in amortized
-// O(1) per read: the grids below walk every step time in order, and a binary search per read
-// was most of their cost.
-class Cursor {
- public:
-  // Positioned at `from`: reads at times >= from skip the steps before it by binary search, so
-  // a window of a long curve costs O(log steps + steps inside it).
-  Cursor(const Step& s, double from)
-      : s_(s),
-        i_(static_cast<size_t>(std::upper_bound(s.ts.begin(), s.ts.end(), from) - s.ts.begin())) {}
-  explicit Cursor(const Step& s) : s_(s) {}
-  double at(double t) {
-    while (i_ < s_.ts.size() && s_.ts[i_] <= t) ++i_;
-    return i_ == 0 ? 0.0 : s_.vals[i_ - 1];
-  }
-
- private:
-  const Step& s_;
-  size_t i_ = 0;
-};
-
-// The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:
-// a linear merge, not a sort of the concatenation.
-std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi) {
-  auto inside = [&](const Step& s) {
-    return std::make_pair(std::upper_bound(s.ts.begin(), s.ts.end(), lo),
-                          std::lower_bound(s.ts.begin(), s.ts.end(), hi));
-  };
-  const auto [a0, a1] = inside(a);
-  const auto [b0, b1] = inside(b);
-  std::vector<double> grid;
-  grid.reserve(static_cast<size_t>((a1 - a0) + (b1 - b0)));
-  std::merge(a0, a1, b0, b1, std::back_inserter(grid));
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-  return grid;
-}
-
-Step divide(const Step& num, const Step& den) {
-  Step out;
-  if (num.ts.empty() || den.ts.empty()) return out;
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> grid = merged_times(num, den, -inf, inf);
-  Cursor n(num), d(den);
-  out.ts.reserve(grid.size());
-  out.vals.reserve(grid.size());
-  for (double t : grid) {
-    const double dv = d.at(t), nv = n.at(t);
-    out.ts.push_back(t);
-    out.vals.push_back(dv > 0 ? nv / dv : 0.0);
-  }
-  return out;
-}
 
 using Seg = std::pair<double, double>;  // (value, duration)
 
@@ -208,81 +123,6 @@ Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, 
   return weighted(std::move(seg), active, scale);
 }
 
-struct Curves {
-  Step conc, decode_conc, prefill_conc, decode, prefill, total, tokens;
-};
-
-// One record's times relative to the window start.
-struct Times {
-  double start, first, end;  // first: NaN without a first token
-};
-
-// Decode rate per inter-chunk gap: (OSL - 1) split over the non-zero gaps.
-void chunk_decode(const Times& t, const SweepRecord& r, const double* gaps,
-                  std::vector<Event>* dec) {
-  if (std::isnan(t.first) || !(r.osl >= 1) || r.gap_count == 0) return;
-  uint32_t nonzero = 0;
-  for (uint32_t k = 0; k < r.gap_count; ++k) nonzero += gaps[k] > 0;
-  if (nonzero == 0) return;
-  const double per_gap = (r.osl - 1) / nonzero;
-  double at_ns = t.first;
-  for (uint32_t k = 0; k < r.gap_count; ++k) {
-    if (gaps[k] > 0) span(dec, at_ns, at_ns + gaps[k], per_gap / gaps[k]);
-    at_ns += gaps[k];
-  }
-}
-
-// Tokens in flight with output growing chunk by chunk (AIPerf's per-chunk variant): a record
-// without gaps holds only its input.
-void chunk_tokens(const Times& t, const SweepRecord& r, const double* gaps,
-                  std::vector<Event>* tok) {
-  const bool prefills = t.first > t.start && !std::isnan(r.isl);
-  const bool grows = !std::isnan(t.first) && r.osl >= 1 && r.gap_count > 0;
-  if (prefills) tok->push_back({t.start, r.isl});
-  if (grows) {
-    tok->push_back({t.first, 1});
-    const double per_chunk = (r.osl - 1) / r.gap_count;
-    double at_ns = t.first;
-    for (uint32_t k = 0; k < r.gap_count; ++k) {
-      at_ns += gaps[k];
-      // A chunk stamped at the very end still counts before the end's decrement.
-      tok->push_back({at_ns < t.end ? at_ns : std::nextafter(t.end, -INFINITY), per_chunk});
-    }
-  }
-  const double held = (prefills ? r.isl : 0) + (grows ? r.osl : 0);
-  if (prefills || grows) tok->push_back({t.end, -held});
-}
-
-// Curves over times relative to `origin` (ns).
-Curves curves(const SweepData& data, int64_t origin) {
-  const bool per_chunk = data.per_chunk && !data.gaps.empty();
-  std::vector<Event> conc, dconc, pconc, dec, uniform, pre, tok;
-  for (const SweepRecord& r : data.records) {
-    const Times t{static_cast<double>(r.start_ns - origin),
-                  r.first_ns != 0 ? static_cast<double>(r.first_ns - origin) : NAN,
-                  static_cast<double>(r.end_ns - origin)};
-    span(&conc, t.start, t.end, 1);
-    span(&dconc, t.first, t.end, 1);
-    span(&pconc, t.start, t.first, 1);
-    const double gen = t.end - t.first, pf = t.first - t.start;
-    const bool prefills = pf > 0 && !std::isnan(r.isl);  // false when either is NaN
-    if (gen > 0 && r.osl >= 1) span(&uniform, t.first, t.end, (r.osl - 1) / gen);
-    if (prefills) span(&pre, t.start, t.first, r.isl / pf);
-    if (per_chunk) {
-      const double* gaps = data.gaps.data() + r.gap_begin;
-      chunk_decode(t, r, gaps, &dec);
-      chunk_tokens(t, r, gaps, &tok);
-      continue;
-    }
-    if (prefills) span(&tok, t.start, t.end, r.isl);
-    if (gen > 0 && !std::isnan(r.osl)) span(&tok, t.first, t.end, r.osl);
-  }
-  std::vector<Event> total(uniform);
-  total.insert(total.end(), pre.begin(), pre.end());
-  return {sweep(conc),  sweep(dconc),          sweep(pconc), sweep(per_chunk ? dec : uniform),
-          sweep(pre),   sweep(std::move(total)), sweep(tok)};
-}
-
 MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
                ConsoleGroup group = ConsoleGroup::kEffective) {
   MetricInfo m{tag, header, unit, 1, MetricKind::kDerived, 0, 0};
@@ -334,7 +174,76 @@ void push(const MetricInfo& info, const Stats& st, std::vector<MetricResult>* ou
   out->push_back(m);
 }
 
+// A row: its curve, time-weighted over the window, or with `mask` weighted over the time the
+// mask is positive (the active rows).
+struct RowSpec {
+  const MetricInfo* info;
+  Curve curve;
+  Curve mask;
+  bool active;
+  double scale;
+};
+
+// In kRows order.
+const RowSpec kSpecs[] = {
+    {&kEffConc, Curve::kConc, Curve::kConc, false, 1},
+    {&kEffDecode, Curve::kDecode, Curve::kDecode, false, kPerSec},
+    {&kEffPrefill, Curve::kPrefill, Curve::kPrefill, false, kPerSec},
+    {&kEffDecodeConc, Curve::kDecodeConc, Curve::kDecodeConc, false, 1},
+    {&kEffPrefillConc, Curve::kPrefillConc, Curve::kPrefillConc, false, 1},
+    {&kEffTotal, Curve::kTotal, Curve::kTotal, false, kPerSec},
+    {&kEffDecodeUser, Curve::kDecodeUser, Curve::kDecodeUser, false, kPerSec},
+    {&kEffPrefillUser, Curve::kPrefillUser, Curve::kPrefillUser, false, kPerSec},
+    {&kTokens, Curve::kTokens, Curve::kTokens, false, 1},
+    {&kActDecode, Curve::kDecode, Curve::kDecodeConc, true, kPerSec},
+    {&kActPrefill, Curve::kPrefill, Curve::kPrefillConc, true, kPerSec},
+    {&kActDecodeUser, Curve::kDecodeUser, Curve::kDecodeConc, true, kPerSec},
+    {&kActPrefillUser, Curve::kPrefillUser, Curve::kPrefillConc, true, kPerSec},
+    {&kActTotal, Curve::kTotal, Curve::kConc, true, kPerSec},
+};
+constexpr size_t kNumRows = std::size(kSpecs);
+static_assert(kNumRows == std::size(kRows));
+
+using Curves = std::array<Step, sweep::kNumCurves>;
+
+Step& at(Curves& c, Curve k) { return c[static_cast<size_t>(k)]; }
+const Step& at(const Curves& c, Curve k) { return c[static_cast<size_t>(k)]; }
+
+Stats row_stats(const RowSpec& s, const Curves& c, double ws, double we) {
+  return s.active ? active_weighted(at(c, s.curve), at(c, s.mask), ws, we, s.scale)
+                  : time_weighted(at(c, s.curve), ws, we, s.scale);
+}
+
+// Builds the curves of `group` into `c`: a per-user curve right after its rate and
+// concurrency, which the group lists first.
+void build_group(const SweepData& data, int64_t origin, std::initializer_list<Curve> group,
+                 std::vector<SweepEvent>* events, Curves* c) {
+  for (Curve k : group) {
+    if (k == Curve::kDecodeUser) {
+      at(*c, k) = sweep::divide(at(*c, Curve::kDecode), at(*c, Curve::kDecodeConc));
+    } else if (k == Curve::kPrefillUser) {
+      at(*c, k) = sweep::divide(at(*c, Curve::kPrefill), at(*c, Curve::kPrefillConc));
+    } else {
+      at(*c, k) = sweep::build_curve(data, origin, k, events);
+    }
+  }
+}
+
+// Every row reads curves of one group only; a group's curves are freed before the next is
+// built.
+const std::initializer_list<Curve> kGroups[] = {
+    {Curve::kDecode, Curve::kDecodeConc, Curve::kDecodeUser},
+    {Curve::kPrefill, Curve::kPrefillConc, Curve::kPrefillUser},
+    {Curve::kConc, Curve::kTotal},
+    {Curve::kTokens},
+};
+
+bool in_group(std::initializer_list<Curve> group, Curve k) {
+  return std::find(group.begin(), group.end(), k) != group.end();
+}
+
 }  // namespace
+
 
 void SweepData::add(const record::RequestRecord& r, const RecordFacts& f) {
   if (r.request_start_ns <= 0 || r.end_ns <= 0) return;
@@ -361,8 +270,16 @@ void SweepData::merge(SweepData&& o) {
   per_chunk = per_chunk && o.per_chunk && gaps.size() + o.gaps.size() <= gap_limit;
   const size_t offset = gaps.size();
   for (SweepRecord& s : o.records) s.gap_begin += offset;
-  records.insert(records.end(), o.records.begin(), o.records.end());
-  if (per_chunk) {
+  // Into an empty side (the run's merge of its one processor slot) the vectors move: a copy
+  // would hold both at once.
+  if (records.empty()) {
+    records = std::move(o.records);
+  } else {
+    records.insert(records.end(), o.records.begin(), o.records.end());
+  }
+  if (per_chunk && gaps.empty()) {
+    gaps = std::move(o.gaps);
+  } else if (per_chunk) {
     gaps.insert(gaps.end(), o.gaps.begin(), o.gaps.end());
   } else {
     gaps = std::vector<double>();
@@ -377,7 +294,6 @@ size_t SweepData::memory_bytes() const {
 
 struct SweepCurves::Impl {
   Curves c;
-  Step decode_user, prefill_user;  // rate ÷ requests in the span (0 while none)
   int64_t origin_ns = 0;
   bool has_records = false;
 };
@@ -387,9 +303,8 @@ SweepCurves::SweepCurves(const SweepData& data, int64_t origin_ns) : impl_(new I
   m.origin_ns = origin_ns;
   m.has_records = !data.records.empty();
   if (!m.has_records) return;
-  m.c = curves(data, origin_ns);
-  m.decode_user = divide(m.c.decode, m.c.decode_conc);
-  m.prefill_user = divide(m.c.prefill, m.c.prefill_conc);
+  std::vector<SweepEvent> events;
+  for (const auto& group : kGroups) build_group(data, origin_ns, group, &events, &m.c);
 }
 
 SweepCurves::~SweepCurves() = default;
@@ -402,23 +317,9 @@ void SweepCurves::append_rows(int64_t window_start_ns, int64_t window_end_ns,
                               std::vector<MetricResult>* out) const {
   const Impl& m = *impl_;
   if (!m.has_records || window_end_ns <= window_start_ns) return;
-  const Curves& c = m.c;
   const double ws = static_cast<double>(window_start_ns - m.origin_ns);
   const double we = static_cast<double>(window_end_ns - m.origin_ns);
-  push(kEffConc, time_weighted(c.conc, ws, we, 1), out);
-  push(kEffDecode, time_weighted(c.decode, ws, we, kPerSec), out);
-  push(kEffPrefill, time_weighted(c.prefill, ws, we, kPerSec), out);
-  push(kEffDecodeConc, time_weighted(c.decode_conc, ws, we, 1), out);
-  push(kEffPrefillConc, time_weighted(c.prefill_conc, ws, we, 1), out);
-  push(kEffTotal, time_weighted(c.total, ws, we, kPerSec), out);
-  push(kEffDecodeUser, time_weighted(m.decode_user, ws, we, kPerSec), out);
-  push(kEffPrefillUser, time_weighted(m.prefill_user, ws, we, kPerSec), out);
-  push(kTokens, time_weighted(c.tokens, ws, we, 1), out);
-  push(kActDecode, active_weighted(c.decode, c.decode_conc, ws, we, kPerSec), out);
-  push(kActPrefill, active_weighted(c.prefill, c.prefill_conc, ws, we, kPerSec), out);
-  push(kActDecodeUser, active_weighted(m.decode_user, c.decode_conc, ws, we, kPerSec), out);
-  push(kActPrefillUser, active_weighted(m.prefill_user, c.prefill_conc, ws, we, kPerSec), out);
-  push(kActTotal, active_weighted(c.total, c.conc, ws, we, kPerSec), out);
+  for (const RowSpec& s : kSpecs) push(*s.info, row_stats(s, m.c, ws, we), out);
 }
 
 bool is_sweep_row(const MetricInfo& info) {
@@ -428,10 +329,22 @@ bool is_sweep_row(const MetricInfo& info) {
   return false;
 }
 
+// The rows of one window, one curve group at a time (SweepCurves would hold all nine curves).
 void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t window_end_ns,
                        std::vector<MetricResult>* out) {
   if (data.records.empty() || window_end_ns <= window_start_ns) return;
-  SweepCurves(data, window_start_ns).append_rows(window_start_ns, window_end_ns, out);
+  const double we = static_cast<double>(window_end_ns - window_start_ns);
+  std::array<Stats, kNumRows> stats;
+  std::vector<SweepEvent> events;
+  Curves c;
+  for (const auto& group : kGroups) {
+    build_group(data, window_start_ns, group, &events, &c);
+    for (size_t i = 0; i < kNumRows; ++i) {
+      if (in_group(group, kSpecs[i].curve)) stats[i] = row_stats(kSpecs[i], c, 0, we);
+    }
+    for (Curve k : group) at(c, k) = Step();
+  }
+  for (size_t i = 0; i < kNumRows; ++i) push(*kSpecs[i].info, stats[i], out);
 }
 
 }  // namespace servebench::metrics

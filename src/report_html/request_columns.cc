@@ -30,13 +30,27 @@ int64_t RequestColumns::origin_ns() const {
   return origin;
 }
 
-void add_record(const record::RequestRecord& r, RequestColumns* out, const core::WallAnchor& a) {
+void RequestColumns::reserve(size_t records) {
+  const auto more = [records](auto* column) { column->reserve(column->size() + records); };
+  for (auto* c : {&start_ns, &intended_ns, &end_ns, &first_ns}) more(c);
+  more(&error);
+  more(&dropped);
+  for (auto& c : values) more(&c);
+}
+
+void add_record(const record::RequestRecord& r, RequestColumns* out, const core::WallAnchor& a,
+                const metrics::RecordValues* values, core::Capabilities values_caps) {
   if (r.phase == record::Phase::kWarmup) {
     ++out->warmup_records;
     return;
   }
-  metrics::RecordValues v;
-  metrics::compute_record_metrics(r, &v);
+  metrics::RecordValues own;
+  if (values == nullptr || !metrics::same_record_values(values_caps, metrics::capabilities_of(r),
+                                                        kColumnMetrics, kNumColumnMetrics)) {
+    metrics::compute_record_metrics(r, &own);
+    values = &own;
+  }
+  const metrics::RecordValues& v = *values;
   out->start_ns.push_back(a.to_wall_ns(r.request_start_ns));
   out->intended_ns.push_back(a.to_wall_ns(r.intended_ns));
   out->end_ns.push_back(a.to_wall_ns(v.last_content_ns > 0 ? v.last_content_ns : r.end_ns));

@@ -50,6 +50,10 @@ struct RequestColumns {
   int64_t warmup_records = 0;  // skipped
 
   size_t size() const { return start_ns.size(); }
+  // Pre-sizes every column for `records` more requests (a live run knows its request count):
+  // the columns then fill their pages once instead of doubling, copying and keeping up to half
+  // of their capacity unused.
+  void reserve(size_t records);
   const std::vector<double>& column(metrics::RecordMetric m) const {
     return values[column_index(m)];
   }
@@ -61,8 +65,13 @@ inline constexpr int64_t kTokenBucketNs = 10'000'000;
 
 // Adds one record (skips warm-up records). `anchor` maps the record's steady ns to wall ns: a
 // live run's anchor, or the default (wall = steady) for records read back from the JSONL.
+// `values`, when given, are the record's metric values computed under `values_caps` (a live
+// run's SummaryAccumulator::add): used when they equal what compute_record_metrics gives under
+// the record's own capabilities (metrics::same_record_values), computed again otherwise.
 void add_record(const record::RequestRecord& r, RequestColumns* out,
-                const core::WallAnchor& anchor = {});
+                const core::WallAnchor& anchor = {},
+                const metrics::RecordValues* values = nullptr,
+                core::Capabilities values_caps = core::kCapNone);
 
 // Reads every record of `jsonl_path`. Fails like exporter::for_each_record.
 Result<RequestColumns> read_request_columns(const std::string& jsonl_path);
