@@ -10,22 +10,12 @@
 
 namespace servebench::app {
 
-Result<load::BodyStore*> workload_store(PreparedWorkload* out) {
-  if (!out->body_store) {
-    auto store = load::BodyStore::open(load::BodyStore::default_dir());
-    if (!store) return tl::unexpected(store.error());
-    out->body_store = std::move(*store);
-  }
-  return out->body_store.get();
-}
-
 Status store_media(load::BodyStore* store, std::vector<core::MediaPart>* parts) {
   for (core::MediaPart& p : *parts) {
     if (p.base64.empty()) continue;
-    auto view = store->append(p.base64);
+    auto view = move_to_store(store, &p.base64);
     if (!view) return tl::unexpected(view.error());
     p.stored_base64 = *view;
-    std::string().swap(p.base64);  // its memory goes back now
   }
   return {};
 }
@@ -33,14 +23,8 @@ Status store_media(load::BodyStore* store, std::vector<core::MediaPart>* parts) 
 Result<media::MediaKeeper> input_media_keeper(PreparedWorkload* out) {
   auto threshold = body_store_threshold_bytes();
   if (!threshold) return tl::unexpected(threshold.error());
-  auto held = std::make_shared<int64_t>(0);
-  return media::MediaKeeper([out, held, limit = *threshold](std::string b64) -> Result<std::string_view> {
-    *held += static_cast<int64_t>(b64.size());
-    if (!out->body_store && *held <= limit) return std::string_view(out->kept_media.emplace_back(std::move(b64)));
-    auto store = workload_store(out);
-    if (!store) return tl::unexpected(store.error());
-    return (*store)->append(b64);
-  });
+  auto kept = std::make_shared<KeptBytes>(*threshold, &out->kept_media);
+  return media::MediaKeeper([out, kept](std::string b64) { return kept->keep(std::move(b64), out); });
 }
 
 Result<NextMedia> synthetic_media_source(const config::BenchmarkConfig& cfg, uint64_t seed, PreparedWorkload* out) {

@@ -18,6 +18,7 @@
 #include <functional>
 #include <vector>
 
+#include "app/body_spill.h"
 #include "app/workload_setup.h"
 #include "config/benchmark_config.h"
 #include "core/media_part.h"
@@ -28,9 +29,6 @@
 namespace servebench::app {
 
 using NextMedia = std::function<Result<std::vector<core::MediaPart>>()>;
-
-// The run's body store, opened on first use (BodyStore::default_dir()).
-Result<load::BodyStore*> workload_store(PreparedWorkload* out);
 
 // Moves each part's inline bytes (base64) to the store; parts already stored or passed by URL
 // are left as they are.

@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "app/body_spill.h"
-#include "app/media_store.h"
 #include "app/system_prompt.h"
 #include "core/interrupt.h"
 #include "dataset/sampling.h"
@@ -125,30 +124,15 @@ void render_single(const config::BenchmarkConfig& cfg, const tokenizer::Tokenize
   }
 }
 
-// An inputs.json body kept for the export: in memory until the bodies pass the body store's
-// threshold in total (or the workload has a store already: its media are there), then in the
-// store. Rendering it may have read the turn's stored media through the store's mapping: those
+// An inputs.json body kept for the export (KeptBytes: in memory up to the threshold, then in the
+// store). Rendering it may have read the turn's stored media through the store's mapping: those
 // pages are dropped again, or RSS would grow by every file of the workload.
-class InputPayloads {
- public:
-  explicit InputPayloads(int64_t threshold) : threshold_(threshold) {}
-  Result<std::string_view> keep(std::string body, const load::SessionTurn& turn, PreparedWorkload* out) {
-    held_ += static_cast<int64_t>(body.size());
-    if (!out->body_store && held_ <= threshold_) {
-      if (body.capacity() > body.size() + body.size() / 8) body.shrink_to_fit();  // held for the run
-      return std::string_view(out->input_payload_text.emplace_back(std::move(body)));
-    }
-    auto store = workload_store(out);
-    if (!store) return tl::unexpected(store.error());
-    if (turn.media)
-      for (const auto& m : *turn.media) (*store)->release(m.stored_base64);
-    return (*store)->append(body);
-  }
-
- private:
-  int64_t threshold_;
-  int64_t held_ = 0;
-};
+Result<std::string_view> keep_input_payload(std::string body, const load::SessionTurn& turn, KeptBytes* kept,
+                                            PreparedWorkload* out) {
+  if (out->body_store && turn.media)
+    for (const auto& m : *turn.media) out->body_store->release(m.stored_base64);
+  return kept->keep(std::move(body), out);
+}
 
 }  // namespace
 
@@ -163,14 +147,14 @@ Result<PreparedWorkload> assemble(Assembly a, const config::BenchmarkConfig& cfg
     // added at send time (profile_export_raw.jsonl has every body as sent).
     auto threshold = body_store_threshold_bytes();
     if (!threshold) return tl::unexpected(threshold.error());
-    InputPayloads kept(*threshold);
+    KeptBytes kept(*threshold, &out.input_payload_text);
     for (const auto& c : a.convs) {
       if (core::interrupt_requested()) return tl::unexpected(interrupted_error());
       out.input_session_ids.push_back(c.conversation_id);
       auto& payloads = out.input_payloads.emplace_back();
       for (const auto& t : c.turns) {
-        auto view = kept.keep(
-            t.body.empty() ? endpoint.render_body(delta_payload(c, t, cfg.models.front())) : t.body, t, &out);
+        auto view = keep_input_payload(
+            t.body.empty() ? endpoint.render_body(delta_payload(c, t, cfg.models.front())) : t.body, t, &kept, &out);
         if (!view) return tl::unexpected(view.error());
         payloads.push_back(*view);
       }
