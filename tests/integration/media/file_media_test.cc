@@ -114,9 +114,10 @@ TEST(FileMedia, MultiTurnRowsCarryTheirTurnsMedia) {
     ASSERT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", run_dir + "/rec.jsonl"}));
     auto args = file_args(mock.url(), dir + "/conv.jsonl");
     *std::find(args.begin(), args.end(), "single_turn") = "multi_turn";
-    if (mib) setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1);
-    auto r = run_profile(run_dir, args);
-    unsetenv("SERVEBENCH_BODY_STORE_MIB");
+    const auto r = [&] {
+      ScopedEnv store("SERVEBENCH_BODY_STORE_MIB", mib);
+      return run_profile(run_dir, args);
+    }();
     mock.stop();
     ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
     const auto sent = read_jsonl(run_dir + "/rec.jsonl");

@@ -63,10 +63,10 @@ MediaRun profile(const std::string& tag, std::vector<std::string> extra, const c
                                    "--tokenizer", "simple", "--isl", "16", "--osl", "4",
                                    "--concurrency", "2", "--random-seed", "21"};
   args.insert(args.end(), extra.begin(), extra.end());
-  const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
-  if (tmpdir) setenv("TMPDIR", tmpdir, 1);
-  auto r = run_profile(dir, args);
-  old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
+  const auto r = [&] {
+    ScopedEnv tmp("TMPDIR", tmpdir);
+    return run_profile(dir, args);
+  }();
   mock.stop();
   out.exit_code = r.exit_code;
   out.err = r.stderr_text;

@@ -156,13 +156,13 @@ TEST(ProfileMedia, BodiesFromTheFileBackedStoreAreSentAndExportedUnchanged) {
     Server mock;
     EXPECT_TRUE(mock.start_mock({"--ttft-ms", "1", "--record-requests", dir + "/rec.jsonl"}));
     mib ? setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1) : unsetenv("SERVEBENCH_BODY_STORE_MIB");
-    const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
-    if (tmpdir) setenv("TMPDIR", tmpdir, 1);
-    auto r = run_profile(dir, media_args(mock.url(), {"--image-width-mean", "40", "--image-height-mean",
+    const auto r = [&] {
+      ScopedEnv tmp("TMPDIR", tmpdir);
+      return run_profile(dir, media_args(mock.url(), {"--image-width-mean", "40", "--image-height-mean",
                                                       "30", "--image-batch-size", "2",
                                                       "--warmup-request-count", "2"}));
+    }();
     unsetenv("SERVEBENCH_BODY_STORE_MIB");
-    old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
     mock.stop();
     out.exit_code = r.exit_code;
     out.err = r.stderr_text;

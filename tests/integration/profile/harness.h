@@ -38,6 +38,32 @@ inline std::string bin_dir() {
   return ec ? std::string("build/bin") : self.parent_path().string();
 }
 
+// Sets an environment variable for a scope (a null value leaves it as it is) and puts back what
+// it was (or unsets it) when the scope ends.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (value == nullptr) return;
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    ::setenv(name, value, 1);
+    set_ = true;
+  }
+  ~ScopedEnv() {
+    if (!set_) return;
+    had_ ? ::setenv(name_, old_.c_str(), 1) : ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+  bool set_ = false;
+};
+
 inline std::string make_temp_dir(const std::string& tag) {
   std::string tmpl = (fs::temp_directory_path() / ("sb-profile-" + tag + "-XXXXXX")).string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());

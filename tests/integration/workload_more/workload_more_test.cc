@@ -382,14 +382,10 @@ TEST(WorkloadMore, WarmupSessionsAreMarkedAndNotProfiled) {
 TEST(WorkloadMore, SessionInputBodiesPastTheThresholdLiveInTheStore) {
   auto run = [](const char* mib, const char* tmpdir) {
     const std::string dir = make_temp_dir("session-store");
-    if (mib) setenv("SERVEBENCH_BODY_STORE_MIB", mib, 1);
-    const std::string old_tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "";
-    if (tmpdir) setenv("TMPDIR", tmpdir, 1);
-    auto r = run_with_mock(dir, {"--isl", "30", "--osl", "2", "--session-turns-mean", "3", "--num-sessions", "4",
-                                 "--random-seed", "5"});
-    unsetenv("SERVEBENCH_BODY_STORE_MIB");
-    old_tmp.empty() ? unsetenv("TMPDIR") : setenv("TMPDIR", old_tmp.c_str(), 1);
-    return r;
+    ScopedEnv store("SERVEBENCH_BODY_STORE_MIB", mib);
+    ScopedEnv tmp("TMPDIR", tmpdir);
+    return run_with_mock(dir, {"--isl", "30", "--osl", "2", "--session-turns-mean", "3", "--num-sessions", "4",
+                               "--random-seed", "5"});
   };
   const MockRun memory = run(nullptr, nullptr);
   const MockRun stored = run("0", nullptr);
