@@ -214,6 +214,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
   load::Runner runner(plan, settings, workers, clock,
                       [&processor](std::vector<record::RequestRecord>&& batch) {
                         processor.submit(std::move(batch));
+                        batch = processor.spare_batch();
                       });
   stop_target.store(&runner);
   PhaseInfo info;

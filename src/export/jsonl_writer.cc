@@ -16,6 +16,11 @@ namespace {
 
 constexpr size_t kBlock = 1u << 20;  // a multiple of every logical block size O_DIRECT needs
 constexpr size_t kAlign = 4096;
+constexpr size_t kSlack = size_t{64} << 10;  // room past the block for a Direct's last piece
+
+char* aligned_block(size_t bytes) {
+  return static_cast<char*>(std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign));
+}
 
 int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -30,7 +35,8 @@ void JsonlWriter::AlignedFree::operator()(char* p) const { std::free(p); }
 JsonlWriter::JsonlWriter(std::string path, int fd, int direct_fd, JsonlWriterOptions options)
     : path_(std::move(path)), options_(options), fd_(fd), direct_fd_(direct_fd) {
   if (direct_fd_ >= 0) {
-    block_.reset(static_cast<char*>(std::aligned_alloc(kAlign, kBlock)));
+    capacity_ = kBlock + kSlack;
+    block_.reset(aligned_block(capacity_));
     if (!block_) {
       ::close(direct_fd_);
       direct_fd_ = -1;
@@ -69,20 +75,71 @@ bool JsonlWriter::write_at(int fd, const char* data, size_t size, int64_t offset
   return true;
 }
 
-// The full block, with O_DIRECT; a refusal (EINVAL: the filesystem takes the flag at open but
-// not the write) switches the writer to ordinary writes for good.
+// The full block (REQUIRES filled_ >= kBlock), with O_DIRECT; what a Direct wrote past it moves
+// to the front. A refusal (EINVAL: the filesystem takes the flag at open but not the write)
+// switches the writer to ordinary writes for good, and everything buffered is written so.
 void JsonlWriter::write_block() {
-  const char* data = block_.get() + tail_written_;
-  const size_t size = filled_ - tail_written_;
   const ssize_t n = ::pwrite(direct_fd_, block_.get(), kBlock, block_offset_);
   if (n != static_cast<ssize_t>(kBlock)) {
     ::close(direct_fd_);
     direct_fd_ = -1;
-    // What O_DIRECT may have written partly is rewritten whole.
-    failed_ = !write_at(fd_, data, size, block_offset_ + static_cast<int64_t>(tail_written_));
+    return write_buffered();  // what O_DIRECT may have written partly is rewritten whole
   }
+  const size_t rest = filled_ - kBlock;
+  if (rest > 0) std::memmove(block_.get(), block_.get() + kBlock, rest);
+  block_offset_ += static_cast<int64_t>(kBlock);
+  filled_ = rest;
+  tail_written_ = tail_written_ > kBlock ? tail_written_ - kBlock : 0;
+}
+
+// Everything buffered, with ordinary writes (after a fallback: nothing stays buffered then).
+void JsonlWriter::write_buffered() {
+  if (filled_ == 0) return;
+  if (!failed_)
+    failed_ = !write_at(fd_, block_.get() + tail_written_, filled_ - tail_written_,
+                        block_offset_ + static_cast<int64_t>(tail_written_));
   block_offset_ += static_cast<int64_t>(filled_);
   filled_ = tail_written_ = 0;
+}
+
+// Room for `free_bytes` after what is buffered (one piece larger than the slack).
+void JsonlWriter::grow_block(size_t free_bytes) {
+  const size_t want = filled_ + free_bytes;
+  if (want <= capacity_) return;
+  std::unique_ptr<char, AlignedFree> bigger(aligned_block(want));
+  if (!bigger) std::abort();  // as operator new would
+  std::memcpy(bigger.get(), block_.get(), filled_);
+  block_ = std::move(bigger);
+  capacity_ = want;
+}
+
+JsonlWriter::Direct::Direct(JsonlWriter* w) : w_(w), lock_(w->mu_) {
+  ok_ = w_->fd_ >= 0 && w_->direct_fd_ >= 0 && !w_->failed_;
+}
+
+JsonlWriter::Direct::~Direct() {
+  if (!ok_) return;
+  JsonlWriter& w = *w_;
+  if (w.direct_fd_ < 0) {
+    w.write_buffered();
+    return;
+  }
+  if (w.direct_fd_ >= 0 && !w.failed_ &&
+      steady_ns() - w.last_tail_ns_ >= w.options_.tail_flush_interval_ns)
+    w.write_tail();
+}
+
+std::pair<char*, char*> JsonlWriter::Direct::advance(char* p, size_t n) {
+  JsonlWriter& w = *w_;
+  if (p != nullptr) {
+    const size_t filled = static_cast<size_t>(p - w.block_.get());
+    w.bytes_ += static_cast<int64_t>(filled - w.filled_);
+    w.filled_ = filled;
+  }
+  while (w.filled_ >= kBlock && w.direct_fd_ >= 0) w.write_block();
+  if (w.direct_fd_ < 0) w.write_buffered();  // fell back to ordinary writes mid-batch
+  w.grow_block(n);
+  return {w.block_.get() + w.filled_, w.block_.get() + w.capacity_};
 }
 
 void JsonlWriter::write_tail() {

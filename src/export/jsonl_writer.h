@@ -11,6 +11,14 @@
 // the growing file and a killed process lose at most that much. Where the filesystem refuses
 // O_DIRECT (tmpfs, /dev/full, pipes) every append is an ordinary write, as before.
 //
+// Direct appends: a Direct holds the writer's lock and hands out the free part of the block
+// itself, so a line formatter (LineCursor) writes straight into it and no line is copied on its
+// way to the file. The block has slack past its 1 MiB: a piece that starts before the boundary
+// ends in the slack, and the next advance() writes the full block and moves the rest to the
+// front. Lines written through a Direct reach the file tail (the 1 s flush) only when the Direct
+// ends, so a reader never sees half a line. Without O_DIRECT (or after a fallback) Direct is not
+// available: callers append() instead.
+//
 // A failed write (disk full) does not stop the run: the first error is kept and close() returns
 // it, so the summary files are still attempted and the command reports the loss.
 //
@@ -23,6 +31,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/result.h"
 
@@ -43,6 +52,25 @@ class JsonlWriter {
   JsonlWriter& operator=(const JsonlWriter&) = delete;
 
   void append(std::string_view text);
+
+  class Direct {
+   public:
+    explicit Direct(JsonlWriter* w);
+    ~Direct();
+    Direct(const Direct&) = delete;
+    Direct& operator=(const Direct&) = delete;
+    // False when the writer cannot take direct appends now (no O_DIRECT, failed, closed): then
+    // nothing else may be called.
+    explicit operator bool() const { return ok_; }
+    // The bytes up to `p` (inside the last range handed out; null: none yet) are the file's
+    // next bytes; returns a free range [first, second) of at least `n` bytes.
+    std::pair<char*, char*> advance(char* p, size_t n);
+
+   private:
+    JsonlWriter* w_;
+    std::unique_lock<std::mutex> lock_;
+    bool ok_ = false;
+  };
   // Writes what is buffered and closes; the first write error, if any. Further appends are
   // ignored.
   Status close();
@@ -57,6 +85,8 @@ class JsonlWriter {
   };
   JsonlWriter(std::string path, int fd, int direct_fd, JsonlWriterOptions options);
   void write_block();
+  void grow_block(size_t free_bytes);
+  void write_buffered();
   void write_tail();
   bool write_at(int fd, const char* data, size_t size, int64_t offset);
 
@@ -66,6 +96,7 @@ class JsonlWriter {
   int fd_ = -1;         // ordinary descriptor: tails, fallback
   int direct_fd_ = -1;  // O_DIRECT descriptor, -1 when unavailable
   std::unique_ptr<char, AlignedFree> block_;
+  size_t capacity_ = 0;      // bytes of block_: the block plus slack
   size_t filled_ = 0;        // bytes in block_
   size_t tail_written_ = 0;  // bytes of block_ already written through fd_
   int64_t block_offset_ = 0;  // file offset of block_[0]

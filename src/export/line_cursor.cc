@@ -32,17 +32,35 @@ LineCursor::LineCursor(std::string* out) : out_(out) {
   end_ = begin_ + kScratchBytes;
 }
 
+LineCursor::LineCursor(JsonlWriter::Direct* direct) : direct_(direct) {
+  const auto [begin, end] = direct_->advance(nullptr, 0);
+  begin_ = p_ = begin;
+  end_ = end;
+}
+
 LineCursor::~LineCursor() {
   flush();
   if (owns_thread_buffer_) thread_scratch().busy = false;
 }
 
 void LineCursor::flush() {
+  if (direct_ != nullptr) {
+    const auto [begin, end] = direct_->advance(p_, 0);
+    begin_ = p_ = begin;
+    end_ = end;
+    return;
+  }
   out_->append(begin_, static_cast<size_t>(p_ - begin_));
   p_ = begin_;
 }
 
 void LineCursor::make_room(size_t n) {
+  if (direct_ != nullptr) {
+    const auto [begin, end] = direct_->advance(p_, n);
+    begin_ = p_ = begin;
+    end_ = end;
+    return;
+  }
   flush();
   if (n <= kScratchBytes) return;
   // One piece larger than the scratch buffer (a huge string): a buffer of its own.

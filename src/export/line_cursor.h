@@ -6,6 +6,9 @@
 //
 // The bytes written are exactly what the std::string helpers (text_util.h) append.
 //
+// A cursor on a JsonlWriter::Direct writes straight into the writer's block instead (no scratch,
+// no output string): a batch's lines go to the file without being copied.
+//
 // Thread safety: one cursor per thread at a time (the scratch buffer is thread_local; a nested
 // cursor on the same thread gets a buffer of its own). REQUIRES: nothing else appends to `out`
 // while the cursor is alive, except through flushed() (which syncs first).
@@ -18,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "export/jsonl_writer.h"
 #include "export/text_util.h"
 
 namespace servebench::exporter {
@@ -43,6 +47,8 @@ class PaddedText {
 class LineCursor {
  public:
   explicit LineCursor(std::string* out);
+  // REQUIRES: `direct` is usable (operator bool) and outlives the cursor.
+  explicit LineCursor(JsonlWriter::Direct* direct);
   ~LineCursor();
   LineCursor(const LineCursor&) = delete;
   LineCursor& operator=(const LineCursor&) = delete;
@@ -96,7 +102,7 @@ class LineCursor {
   }
 
   // The output string with everything written so far, for a std::string appender (rare parts
-  // of a line); the cursor goes on after it.
+  // of a line); the cursor goes on after it. REQUIRES: a cursor on a string.
   std::string* flushed() {
     flush();
     return out_;
@@ -109,7 +115,8 @@ class LineCursor {
   void make_room(size_t n);
   void flush();
 
-  std::string* out_;
+  std::string* out_ = nullptr;
+  JsonlWriter::Direct* direct_ = nullptr;
   char* begin_;
   char* p_;
   char* end_;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "export/line_cursor.h"
 #include "export/records_jsonl.h"
 #include "metrics/slo.h"
 
@@ -92,19 +94,30 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
   // (the processor catching up) then reuses the same warm buffer instead of growing a fresh one
   // of many MiB, whose new pages cost a fault each.
   constexpr size_t kFlushBytes = size_t{1} << 20;
+  // With O_DIRECT the lines are written straight into the writer's block (declared first: the
+  // cursor commits its last line before the Direct lets the writer go).
+  std::optional<JsonlWriter::Direct> direct;
+  std::optional<LineCursor> cursor;
+  if (jsonl_) direct.emplace(jsonl_.get());
+  if (direct && *direct) cursor.emplace(&*direct);
+  const HttpTraceContext* trace = context_.export_http_trace ? &context_.http_trace : nullptr;
   metrics::RecordValues values;
   for (const record::RequestRecord& r : batch) {
     // The accumulator computes the record's metric values once, for itself and for the line
     // (its options carry context_.capabilities, as the line's values must).
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r, &values);
     if (each) each(r, values);
-    if (jsonl_)
-      append_record_line(r, context_.anchor, values, &sl.lines,
-                         context_.export_http_trace ? &context_.http_trace : nullptr);
+    if (cursor) {
+      append_record_line(r, context_.anchor, values, &*cursor, trace);
+    } else if (jsonl_) {
+      append_record_line(r, context_.anchor, values, &sl.lines, trace);
+    }
     if (raw_) append_raw_line(r, context_.anchor, payloads_, &sl.raw_lines);
     if (jsonl_ && sl.lines.size() >= kFlushBytes) flush_lines(jsonl_.get(), &sl.lines);
     if (raw_ && sl.raw_lines.size() >= kFlushBytes) flush_lines(raw_.get(), &sl.raw_lines);
   }
+  cursor.reset();  // commits the last line
+  direct.reset();  // lets the writer go
   if (jsonl_) jsonl_->append(sl.lines);
   if (raw_) raw_->append(sl.raw_lines);
   // A long line (raw export of a huge response) must not stay reserved for the whole run.

@@ -348,23 +348,32 @@ void append_record_line(const RequestRecord& r, const record::RunAnchor& a,
                         const metrics::RecordValues& rv, std::string* out,
                         const HttpTraceContext* trace) {
   LineCursor w(out);
-  w.put('{');
-  metadata(r, a, &w);
-  w.put(',');
-  metrics_obj(r, rv, &w);
-  if (trace != nullptr) {
-    std::string* s = w.flushed();
-    append_http_trace(r, a, *trace, s);
-    s->push_back(',');
+  append_record_line(r, a, rv, &w, trace);
+}
+
+void append_record_line(const RequestRecord& r, const record::RunAnchor& a,
+                        const metrics::RecordValues& rv, LineCursor* w,
+                        const HttpTraceContext* trace) {
+  w->put('{');
+  metadata(r, a, w);
+  w->put(',');
+  metrics_obj(r, rv, w);
+  if (trace != nullptr || !r.ok()) {
+    // The rare parts have std::string appenders: built aside, then copied in.
+    thread_local std::string aside;
+    aside.clear();
+    if (trace != nullptr) {
+      append_http_trace(r, a, *trace, &aside);
+      aside.push_back(',');
+    }
+    if (!r.ok()) {
+      error_obj(r, &aside);
+      aside.push_back(',');
+    }
+    w->raw(aside);
   }
-  if (r.ok()) {
-    w.lit("\"error\":null,");
-  } else {
-    std::string* s = w.flushed();
-    error_obj(r, s);
-    s->push_back(',');
-  }
-  servebench_obj(r, a, rv, &w);
+  if (r.ok()) w->lit("\"error\":null,");
+  servebench_obj(r, a, rv, w);
 }
 
 void append_raw_line(const RequestRecord& r, const record::RunAnchor& a,

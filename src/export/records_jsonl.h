@@ -71,6 +71,13 @@ void append_record_line(const record::RequestRecord& r, const record::RunAnchor&
                         const metrics::RecordValues& values, std::string* out,
                         const HttpTraceContext* trace = nullptr);
 
+// The same line through a cursor (line_cursor.h): a batch's lines written straight into the
+// JSONL writer's block.
+class LineCursor;
+void append_record_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
+                        const metrics::RecordValues& values, LineCursor* out,
+                        const HttpTraceContext* trace = nullptr);
+
 // Appends one profile_export_raw.jsonl line.
 void append_raw_line(const record::RequestRecord& r, const record::RunAnchor& anchor,
                      const std::vector<std::string_view>& payloads, std::string* out);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "metrics/record_metrics.h"
 
@@ -103,9 +104,10 @@ void LiveStats::add_one(const record::RequestRecord& r) {
     return;
   }
   ++state_.completed;
-  metrics::RecordValues v;
-  metrics::compute_record_metrics(r, &v);
   using M = metrics::RecordMetric;
+  static constexpr M kShown[] = {M::kTtft, M::kItl, M::kRequestLatency, M::kScheduleLag};
+  metrics::RecordValues v;
+  metrics::compute_record_metrics(r, &v, kShown, std::size(kShown));
   Sample s{
       r.end_ns, v.get(M::kTtft), v.get(M::kItl), v.get(M::kRequestLatency), v.get(M::kScheduleLag),
       0};

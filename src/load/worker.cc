@@ -388,11 +388,15 @@ void Worker::cancel_all(record::CancelReason reason) {
 void Worker::flush_records() {
   if (batch_.empty()) return;
   // The next batch is about as large: one allocation for it, not a doubling (and a move of
-  // every record so far) each time it fills.
+  // every record so far) each time it fills. The sink may leave a recycled vector in batch_
+  // (RecordSink), whose pages are already mapped.
   const size_t n = batch_.size();
   sink_(std::move(batch_));
-  batch_ = std::vector<record::RequestRecord>();
-  batch_.reserve(n);
+  batch_.clear();
+  if (batch_.capacity() < n) {
+    batch_ = std::vector<record::RequestRecord>();
+    batch_.reserve(n);
+  }
 }
 
 void Worker::interrupt() {

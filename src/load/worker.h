@@ -114,6 +114,8 @@ struct WorkerSettings {
   std::shared_ptr<IdleGapCap> idle_cap;
 };
 
+// Takes a batch of finished records; it may leave an empty vector with capacity (a recycled
+// batch) in its argument for the worker's next batch, or leave it moved-from.
 using RecordSink = std::function<void(std::vector<record::RequestRecord>&&)>;
 
 // Counters a worker reports after each phase.

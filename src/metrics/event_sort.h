@@ -2,7 +2,7 @@
 // decrements before increments, then by delta, so the running sums do not depend on the order
 // of the records. A run of 100,000 requests has a few hundred thousand events per curve, and a
 // comparison sort of them was the largest part of building the curves; this is an LSD radix sort
-// on the time's order-preserving 64-bit image (16-bit digits, digits every key shares skipped),
+// on the time's order-preserving 64-bit image (11-bit digits, digits every key shares skipped),
 // then a comparison sort only inside runs of equal times.
 //
 // Thread safety: pure function.

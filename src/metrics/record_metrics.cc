@@ -103,6 +103,20 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out) {
   compute_record_metrics(r, out, capabilities_of(r));
 }
 
+void compute_record_metrics(const RequestRecord& r, RecordValues* out, const RecordMetric* slots,
+                            size_t n) {
+  const core::Capabilities caps = capabilities_of(r);
+  const RecordFacts f = record_facts(r, caps);
+  const bool ok = r.ok(), error = !ok && !r.dropped();
+  const auto& plans = slot_plans();
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = static_cast<size_t>(slots[k]);
+    const SlotPlan& p = plans[i];
+    const bool applies = (p.needs & ~caps) == 0 && (p.all_outcomes || (p.error_only ? error : ok));
+    out->v[i] = applies ? p.value(f) : NAN;
+  }
+}
+
 bool same_record_values(core::Capabilities a, core::Capabilities b, const RecordMetric* slots,
                         size_t n) {
   if (core::has_capability(a, core::kCapProducesTokens) !=

@@ -90,6 +90,25 @@ void RecordProcessor::submit(std::vector<RequestRecord>&& batch) {
   cv_.notify_one();
 }
 
+std::vector<RequestRecord> RecordProcessor::spare_batch() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spares_.empty()) return {};
+  std::vector<RequestRecord> v = std::move(spares_.back());
+  spares_.pop_back();
+  return v;
+}
+
+void RecordProcessor::keep_spare(std::vector<RequestRecord>&& batch) {
+  // A few spares cover the workers' alternation; one from a burst (a huge catch-up batch) is not
+  // worth pinning for the rest of the run.
+  constexpr size_t kMaxSpares = 4;
+  constexpr size_t kMaxSpareRecords = size_t{1} << 16;
+  batch.clear();
+  if (batch.capacity() > kMaxSpareRecords) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spares_.size() < kMaxSpares) spares_.push_back(std::move(batch));
+}
+
 void RecordProcessor::run(size_t slot) {
   // Lower this thread's priority: token counting must not delay a worker's timestamps. Under a
   // real-time policy (servebench started with chrt) a nice value means nothing and a FIFO thread
@@ -116,7 +135,8 @@ void RecordProcessor::run(size_t slot) {
     }
     if (consumer_) {
       consumer_(batch, slot);
-      continue;  // the batch, texts and chunks included, is freed here
+      keep_spare(std::move(batch));  // its records, texts and chunks included, are freed here
+      continue;
     }
     auto& out = done_[slot];
     out.insert(out.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));

@@ -1,7 +1,9 @@
 #include "report_html/report_data.h"
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <utility>
 
 #include "export/artifacts.h"
 #include "metrics/metric_info.h"
@@ -91,29 +93,72 @@ Json metrics_json(const RunMeta& m) {
   return rows;
 }
 
-// The timeline's per-request arrays (every `stride`-th request), times from `origin`.
-Json requests_json(const RequestColumns& c, int64_t origin, size_t max_requests) {
+// Numbers as nlohmann's dump writes them (its own shortest-digits routine, "5.0" for integral
+// doubles, null for NaN/inf), appended straight to a string.
+void put_double(std::string* out, double x) {
+  if (!std::isfinite(x)) {
+    out->append("null");
+    return;
+  }
+  char buf[64];
+  out->append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, x));
+}
+
+void put_uint(std::string* out, uint64_t v) {
+  char buf[24];
+  out->append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+// The timeline's per-request arrays (every `stride`-th request), times from `origin`, as JSON
+// text: up to 100,000 requests times four arrays, which as nlohmann values (one allocation per
+// element, then the serializer) were most of report.html's cost at the end of a long run. The
+// text is what dump() gives for the same values (report_data_test's golden file).
+std::string requests_text(const RequestColumns& c, int64_t origin, size_t max_requests) {
   const size_t n = c.size();
   const size_t stride = n <= max_requests || max_requests == 0 ? 1 : (n + max_requests - 1) / max_requests;
-  Json start = Json::array(), first = Json::array(), dur = Json::array(), err = Json::array();
+  const size_t kept = n == 0 ? 0 : (n - 1) / stride + 1;
+  std::string start, first, dur, err;
+  start.reserve(kept * 10);
+  first.reserve(kept * 6);
+  dur.reserve(kept * 6);
+  err.reserve(kept * 2);
   Json kinds = Json::array({"ok"});
   std::vector<int> kind_index(256, -1);
   kind_index[0] = 0;
   for (size_t i = 0; i < n; i += stride) {
+    const char* sep = i == 0 ? "" : ",";
     const int64_t s = c.start_ns[i];
-    start.push_back(fixed2(static_cast<double>(s - origin) / 1e6));
-    first.push_back(c.first_ns[i] > 0 ? Json(fixed2(static_cast<double>(c.first_ns[i] - s) / 1e6)) : Json());
-    dur.push_back(fixed2(static_cast<double>(std::max<int64_t>(c.end_ns[i] - s, 0)) / 1e6));
+    start.append(sep);
+    put_double(&start, fixed2(static_cast<double>(s - origin) / 1e6));
+    first.append(sep);
+    if (c.first_ns[i] > 0) {
+      put_double(&first, fixed2(static_cast<double>(c.first_ns[i] - s) / 1e6));
+    } else {
+      first.append("null");
+    }
+    dur.append(sep);
+    put_double(&dur, fixed2(static_cast<double>(std::max<int64_t>(c.end_ns[i] - s, 0)) / 1e6));
     const uint8_t e = c.error[i];
     if (kind_index[e] < 0) {
       kind_index[e] = static_cast<int>(kinds.size());
       kinds.push_back(record::error_kind_name(static_cast<record::ErrorKind>(e)));
     }
-    err.push_back(kind_index[e]);
+    err.append(sep);
+    put_uint(&err, static_cast<uint64_t>(kind_index[e]));
   }
-  return Json{{"total", n},     {"kept", start.size()}, {"stride", stride},
-              {"kinds", kinds}, {"start_ms", start},    {"first_ms", first},
-              {"dur_ms", dur},  {"error", err}};
+  std::string out = "{\"total\":";
+  put_uint(&out, n);
+  out.append(",\"kept\":");
+  put_uint(&out, kept);
+  out.append(",\"stride\":");
+  put_uint(&out, stride);
+  out.append(",\"kinds\":").append(kinds.dump(-1, ' ', false, Json::error_handler_t::replace));
+  for (const auto& [key, text] : {std::pair<const char*, const std::string*>{"start_ms", &start},
+                                  {"first_ms", &first}, {"dur_ms", &dur}, {"error", &err}}) {
+    out.append(",\"").append(key).append("\":[").append(*text).append("]");
+  }
+  out.push_back('}');
+  return out;
 }
 
 // Histograms and CDFs of the panels' five metrics, from every request.
@@ -162,24 +207,38 @@ Result<RunFiles> read_run_files(const std::string& dir, const std::string& prefi
 std::string report_data_json(const RunFiles& run, const std::string& dir, size_t max_requests) {
   const RequestColumns& c = run.columns;
   const int64_t origin = c.origin_ns();
-  Json j{{"kind", "report"}, {"format", 1}, {"run", run_json(run.meta)},
-         {"warnings", run.meta.warnings},
-         {"config", parse_or(run.meta.input_config_json, Json::object())},
-         {"errors", parse_or(run.meta.error_summary_json, Json::array())},
-         {"metrics", metrics_json(run.meta)}, {"has_records", run.has_records},
-         {"origin_ns", origin}};
+  // The object is written key by key, as dump() writes one, so the requests' arrays can go in
+  // as text.
+  std::string out = "{";
+  const auto field = [&out](const char* key, const std::string& text) {
+    if (out.size() > 1) out.push_back(',');
+    out.append("\"").append(key).append("\":").append(text);
+  };
+  const auto value = [&field](const char* key, const Json& v) {
+    field(key, v.dump(-1, ' ', false, Json::error_handler_t::replace));
+  };
+  value("kind", "report");
+  value("format", 1);
+  value("run", run_json(run.meta));
+  value("warnings", run.meta.warnings);
+  value("config", parse_or(run.meta.input_config_json, Json::object()));
+  value("errors", parse_or(run.meta.error_summary_json, Json::array()));
+  value("metrics", metrics_json(run.meta));
+  value("has_records", run.has_records);
+  value("origin_ns", origin);
   if (run.has_records && c.size() > 0) {
-    j["requests"] = requests_json(c, origin, max_requests);
-    j["distributions"] = distributions_json(c);
-    j["series"] = internal::time_series_json(make_time_series(c));
+    field("requests", requests_text(c, origin, max_requests));
+    value("distributions", distributions_json(c));
+    value("series", internal::time_series_json(make_time_series(c)));
   }
   if (!dir.empty()) {
     Json server = internal::server_metrics_panel((fs::path(dir) / "server_metrics_export.json").string());
-    if (!server.is_null()) j["server_metrics"] = std::move(server);
+    if (!server.is_null()) value("server_metrics", server);
     Json gpu = internal::gpu_panel((fs::path(dir) / "gpu_telemetry_export.jsonl").string(), origin);
-    if (!gpu.is_null()) j["gpu"] = std::move(gpu);
+    if (!gpu.is_null()) value("gpu", gpu);
   }
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  out.push_back('}');
+  return out;
 }
 
 Result<std::string> build_report_data(const DataOptions& options) {

@@ -1,6 +1,7 @@
 // RecordStream and SliceAccumulator: records handed over in batches, from several slots, in any
 // order, give the same JSONL lines and the same summaries (profiling, warm-up, time slices) as
 // the summary of the whole record vector; nothing depends on the order of arrival.
+#include "export/line_cursor.h"
 #include "export/record_stream.h"
 
 #include <unistd.h>
@@ -212,6 +213,59 @@ TEST(JsonlWriter, EveryByteArrivesInOrderWithAndWithoutDirectIo) {
       fs::remove(path);
     }
   }
+}
+
+// Lines written straight into the block through a Direct (LineCursor), between ordinary appends:
+// pieces from one byte to past the block's slack, across block boundaries, read back byte for
+// byte; the tail reaches the file when the Direct ends, never in the middle of a batch.
+TEST(JsonlWriter, DirectCursorBatchesArriveInOrder) {
+  const std::string path = fs::current_path().string() + "/jsonl_writer_cursor_" +
+                           std::to_string(::getpid()) + ".jsonl";
+  auto w = JsonlWriter::open(path, {.direct_io = true, .tail_flush_interval_ns = 0});
+  ASSERT_TRUE(w);
+  std::string want;
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<size_t> size(1, 3000);
+  int direct_batches = 0;
+  for (int batch = 0; want.size() < (3u << 20) + 777; ++batch) {
+    if (batch % 5 == 4) {  // an ordinary append between direct batches
+      const std::string line(size(rng), 'p');
+      (*w)->append(line + "\n");
+      want += line + "\n";
+      continue;
+    }
+    JsonlWriter::Direct direct(w->get());
+    if (!direct) GTEST_SKIP() << "the build tree's filesystem refuses O_DIRECT";
+    ++direct_batches;
+    const size_t before = slurp(path).size();
+    {
+      LineCursor c(&direct);
+      for (int line = 0; line < 200; ++line) {
+        // Now and then one piece larger than the slack (a grown block).
+        const size_t n = line == 100 && batch % 7 == 0 ? 150'000 : size(rng);
+        const std::string text(n, static_cast<char>('a' + (want.size() + n) % 26));
+        c.raw(text);
+        c.integer(line);
+        c.put('\n');
+        want += text + std::to_string(line) + "\n";
+      }
+    }
+    // Only whole blocks may have been written so far (no tail in the middle of a batch).
+    const size_t mid = slurp(path).size();
+    EXPECT_TRUE(mid == before || mid % (size_t{1} << 20) == 0) << mid;
+  }
+  EXPECT_GE(direct_batches, 8);
+  EXPECT_EQ((*w)->bytes_written(), static_cast<int64_t>(want.size()));
+  EXPECT_EQ(slurp(path), want);  // the last batch's tail is in the file already
+  ASSERT_TRUE((*w)->close());
+  EXPECT_EQ(slurp(path), want);
+  fs::remove(path);
+  // Without O_DIRECT there is no Direct: callers append().
+  auto plain = JsonlWriter::open(path, {.direct_io = false});
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(JsonlWriter::Direct(plain->get()));
+  ASSERT_TRUE((*plain)->close());
+  fs::remove(path);
 }
 
 // The build tree is on a disk filesystem (ext4 here), which takes O_DIRECT.

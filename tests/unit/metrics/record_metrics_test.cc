@@ -2,6 +2,8 @@
 #include "metrics/record_metrics.h"
 
 #include <cmath>
+#include <iterator>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -232,6 +234,39 @@ TEST(RecordMetricsTest, ScheduleAnchored) {
   EXPECT_DOUBLE_EQ(v.ttft_from_intended_ns, 24 * kMs);
   EXPECT_DOUBLE_EQ(v.latency_from_intended_ns, 29 * kMs);
   EXPECT_DOUBLE_EQ(v.get(RecordMetric::kTtft), 20 * kMs);
+}
+
+TEST(RecordMetricsTest, SlotSubsetEqualsTheFullComputation) {
+  StreamSpec s;
+  s.intended_ns = 1000 * kMs;
+  s.start_ns = 1004 * kMs;
+  s.ttft_ns = 20 * kMs;
+  s.gaps_ns = {5 * kMs, 7 * kMs};
+  record::RequestRecord items;  // embeddings-like: no TTFT, a latency
+  items.request_start_ns = 100 * kMs;
+  items.first_byte_ns = 103 * kMs;
+  items.response_complete_ns = items.end_ns = 106 * kMs;
+  items.output_items = 2;
+  auto cancelled = make_error_record(0, 5 * kMs, record::ErrorKind::kCancelled, 0, "grace");
+  const std::vector<record::RequestRecord> records = {
+      make_stream_record(0, s), make_error_record(1, 5 * kMs, record::ErrorKind::kHttpStatus, 500, "x"),
+      cancelled, items};
+  const RecordMetric slots[] = {RecordMetric::kTtft, RecordMetric::kItl,
+                                RecordMetric::kRequestLatency, RecordMetric::kScheduleLag,
+                                RecordMetric::kErrorIsl};
+  int applied = 0;
+  for (const auto& r : records) {
+    const RecordValues full = values_of(r);
+    RecordValues part;
+    part.v.fill(-1);  // every asked slot must be written, NaN included
+    compute_record_metrics(r, &part, slots, std::size(slots));
+    for (RecordMetric m : slots) {
+      const double a = full.get(m), b = part.get(m);
+      EXPECT_TRUE(std::isnan(a) ? std::isnan(b) : a == b) << static_cast<int>(m);
+      applied += !std::isnan(a);
+    }
+  }
+  EXPECT_GE(applied, 6);  // the records exercise values, not only NaNs
 }
 
 }  // namespace

@@ -165,5 +165,33 @@ TEST(RecordProcessor, ConsumerSeesEveryCountedBatchOnItsSlotAndNothingIsKept) {
   for (size_t s : slots) EXPECT_LT(s, 2u);
 }
 
+// Processed batches come back empty with their capacity (a worker's next batch reuses mapped
+// memory), a few at most; without a consumer nothing is recycled.
+TEST(RecordProcessor, ProcessedBatchesAreRecycledEmptyWithTheirCapacity) {
+  RecordProcessor proc(simple(), CountOptions{}, 1, [](const std::vector<RequestRecord>&, size_t) {});
+  EXPECT_EQ(proc.spare_batch().capacity(), 0u);  // none yet
+  for (int b = 0; b < 8; ++b) {
+    std::vector<RequestRecord> batch;
+    batch.reserve(300);
+    for (int k = 0; k < 300; ++k) batch.push_back(sample());
+    proc.submit(std::move(batch));
+  }
+  EXPECT_TRUE(proc.finish().empty());  // joins: every batch has been processed
+  size_t spares = 0;
+  for (std::vector<RequestRecord> v = proc.spare_batch(); v.capacity() > 0; v = proc.spare_batch()) {
+    EXPECT_TRUE(v.empty());
+    EXPECT_GE(v.capacity(), 300u);
+    ++spares;
+  }
+  EXPECT_GE(spares, 1u);
+  EXPECT_LE(spares, 4u);
+
+  RecordProcessor keeps_all(simple(), CountOptions{}, 1);
+  std::vector<RequestRecord> batch(5, sample());
+  keeps_all.submit(std::move(batch));
+  EXPECT_EQ(keeps_all.finish().size(), 5u);
+  EXPECT_EQ(keeps_all.spare_batch().capacity(), 0u);
+}
+
 }  // namespace
 }  // namespace servebench::record

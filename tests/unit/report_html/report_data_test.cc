@@ -8,6 +8,7 @@
 #include "report_html/report_data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/records_reader.h"
+#include "record/request_record.h"
 #include "report_html/report_html.h"
 #include "report_html/distributions.h"
 #include "report_html/time_series.h"
@@ -126,6 +128,57 @@ TEST(ReportData, DownsamplesTheTimelineButNotTheDistributions) {
   EXPECT_EQ(thin["requests"]["start_ms"][1], full["requests"]["start_ms"][stride]);
   EXPECT_EQ(thin["distributions"], full["distributions"]);
   EXPECT_EQ(thin["series"], full["series"]);
+}
+
+// The timeline's arrays are written as text; they must read byte for byte as nlohmann's dump of
+// the same values (integral doubles as "5.0", shortest digits, null for a missing first token),
+// with and without downsampling and with error kinds in first-seen order.
+TEST(ReportData, TimelineTextIsWhatTheJsonLibraryWrites) {
+  std::mt19937_64 rng(5);
+  RunFiles run;
+  run.has_records = true;
+  RequestColumns& c = run.columns;
+  const int64_t origin = 1'700'000'000'000'000'000;
+  for (int i = 0; i < 5000; ++i) {
+    const int64_t s = origin + static_cast<int64_t>(rng() % 4'000'000'000ULL);
+    c.start_ns.push_back(s);
+    c.intended_ns.push_back(0);
+    c.first_ns.push_back(i % 7 == 0 ? 0 : s + static_cast<int64_t>(rng() % 90'000'000));
+    // Whole milliseconds now and then: integral doubles.
+    c.end_ns.push_back(s + (i % 5 == 0 ? 1'000'000 * static_cast<int64_t>(rng() % 900)
+                                       : static_cast<int64_t>(rng() % 900'000'000)));
+    c.error.push_back(static_cast<uint8_t>(i % 11 == 0 ? 3 : i % 13 == 0 ? 1 : 0));
+    c.dropped.push_back(0);
+  }
+  for (auto& col : c.values) col.assign(c.size(), 1.0);
+  for (size_t max_requests : {size_t{100'000}, size_t{999}}) {
+    const std::string text = report_data_json(run, "", max_requests);
+    const size_t at = text.find("\"requests\":");
+    ASSERT_NE(at, std::string::npos);
+    const size_t n = c.size();
+    const size_t stride = n <= max_requests ? 1 : (n + max_requests - 1) / max_requests;
+    Json start = Json::array(), first = Json::array(), dur = Json::array(), err = Json::array();
+    Json kinds = Json::array({"ok"});
+    std::vector<int> index(256, -1);
+    index[0] = 0;
+    const int64_t o = c.origin_ns();
+    const auto ms = [](int64_t ns) { return std::round(static_cast<double>(ns) / 1e6 * 100.0) / 100.0; };
+    for (size_t i = 0; i < n; i += stride) {
+      start.push_back(ms(c.start_ns[i] - o));
+      first.push_back(c.first_ns[i] > 0 ? Json(ms(c.first_ns[i] - c.start_ns[i])) : Json());
+      dur.push_back(ms(std::max<int64_t>(c.end_ns[i] - c.start_ns[i], 0)));
+      if (index[c.error[i]] < 0) {
+        index[c.error[i]] = static_cast<int>(kinds.size());
+        kinds.push_back(record::error_kind_name(static_cast<record::ErrorKind>(c.error[i])));
+      }
+      err.push_back(index[c.error[i]]);
+    }
+    const Json want{{"total", n}, {"kept", start.size()}, {"stride", stride}, {"kinds", kinds},
+                    {"start_ms", start}, {"first_ms", first}, {"dur_ms", dur}, {"error", err}};
+    const std::string want_text = "\"requests\":" + want.dump();
+    EXPECT_EQ(text.substr(at, want_text.size()), want_text) << max_requests;
+    EXPECT_EQ(Json::parse(text).dump(), text);  // the whole document as dump() writes it
+  }
 }
 
 TEST(ReportData, SummaryOnlyFolderStillReports) {
