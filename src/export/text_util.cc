@@ -101,10 +101,42 @@ char* write_json_number(char* p, double v) {
   return std::to_chars(p, p + kMaxNumberChars, v).ptr;
 }
 
+namespace {
+
+// ns → ms with a fractional part and a value of at least 0.001 (most of a record line's values):
+// the whole milliseconds, a point and the six digits of the rest less its trailing zeros. Fixed
+// notation is then always the shorter (it is at least as short at 0.001 and gains from there), so
+// this is the text the general path below writes. REQUIRES: 1000 <= ns < 1e15, ns % 1e6 != 0.
+char* write_ns_as_ms(char* p, int64_t ns) {
+  p = std::to_chars(p, p + 20, ns / 1'000'000).ptr;
+  *p++ = '.';
+  int64_t rest = ns % 1'000'000;
+  int len = 6;
+  while (rest % 10 == 0) {
+    rest /= 10;
+    --len;
+  }
+  for (int i = len - 1; i >= 0; --i) {
+    p[i] = static_cast<char>('0' + rest % 10);
+    rest /= 10;
+  }
+  return p + len;
+}
+
+}  // namespace
+
 char* write_scaled_number(char* p, double base, double divisor) {
   if (base == 0 && divisor > 0) {  // a third of a record's values (no "-0", as append_number)
     *p = '0';
     return p + 1;
+  }
+  if (divisor == 1e6 && base >= 1000 && base < 1e15 && base == std::trunc(base)) {
+    const auto ns = static_cast<int64_t>(base);
+    if (ns % 1'000'000 != 0) return write_ns_as_ms(p, ns);
+  }
+  if (divisor == 1 && base >= 1 && base < 10000 && base == std::trunc(base)) {
+    // A small whole count: fixed notation is never longer than the exponent form.
+    return std::to_chars(p, p + 8, static_cast<int64_t>(base)).ptr;
   }
   const int k = power_of_ten(divisor);
   if (k < 0 || !(std::fabs(base) < 1e15) || base != std::trunc(base) || base == 0) {
