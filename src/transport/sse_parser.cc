@@ -82,8 +82,30 @@ bool SseParser::process_line(std::string_view line, bool line_in_input, SseEvent
   return false;
 }
 
+// The common event whole at the start of the input with nothing carried over: "data:<value>\n\n"
+// (one optional space after the colon, no '\r' in the line), dispatched as the general path
+// would: its data viewed in the input. Anything else (a partial line, another field, "\r", a
+// multi-line event) returns false and takes the general path.
+bool SseParser::whole_data_event(std::string_view* input, SseEvent* out) {
+  const std::string_view in = *input;
+  if (!line_.empty() || has_data_ || !event_.empty() || !bom_checked_ || last_was_cr_ ||
+      in.size() < 7 || std::memcmp(in.data(), "data:", 5) != 0)
+    return false;
+  const char* begin = in.data();
+  const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', in.size()));
+  if (nl == nullptr || nl + 1 == begin + in.size() || nl[1] != '\n') return false;
+  const size_t line_len = static_cast<size_t>(nl - begin);
+  if (std::memchr(begin, '\r', line_len) != nullptr) return false;
+  const size_t value_at = line_len > 5 && begin[5] == ' ' ? 6 : 5;
+  out->event = {};
+  out->data = std::string_view(begin + value_at, line_len - value_at);
+  *input = in.substr(line_len + 2);
+  return true;
+}
+
 bool SseParser::next_event(std::string_view* input, SseEvent* out) {
   if (pending_reset_) clear_event();
+  if (whole_data_event(input, out)) return true;
   std::string_view in = *input;
 
   // A BOM may only open the stream, and it may itself arrive split across feeds.

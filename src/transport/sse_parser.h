@@ -58,6 +58,7 @@ class SseParser {
   bool pending_reset_ = false;
   size_t bom_matched_ = 0;
 
+  bool whole_data_event(std::string_view* input, SseEvent* out);
   bool process_line(std::string_view line, bool line_in_input, SseEvent* out);
   void clear_event();
 };
