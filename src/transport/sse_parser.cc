@@ -88,7 +88,7 @@ bool SseParser::process_line(std::string_view line, bool line_in_input, SseEvent
 // multi-line event) returns false and takes the general path.
 bool SseParser::whole_data_event(std::string_view* input, SseEvent* out) {
   const std::string_view in = *input;
-  if (!line_.empty() || has_data_ || !event_.empty() || !bom_checked_ || last_was_cr_ ||
+  if (!line_.empty() || has_data_ || !event_.empty() || bom_matched_ != 0 || last_was_cr_ ||
       in.size() < 7 || std::memcmp(in.data(), "data:", 5) != 0)
     return false;
   const char* begin = in.data();
@@ -100,6 +100,7 @@ bool SseParser::whole_data_event(std::string_view* input, SseEvent* out) {
   out->event = {};
   out->data = std::string_view(begin + value_at, line_len - value_at);
   *input = in.substr(line_len + 2);
+  bom_checked_ = true;  // a stream opening with "data:" has no BOM
   return true;
 }
 
