@@ -107,6 +107,10 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
     s.has_std = false;
   }
 
+  if (mn == mx) {  // every value is the same (fixed ISL/OSL, zero-only columns): no selection
+    s.p.fill(mn);
+    return s;
+  }
   // Exact order statistics by multi-selection: collect every index the percentiles need (lo and,
   // for interpolation, lo + 1), then select them recursively: nth_element on the middle index
   // splits the range, and each side only holds the indices that fall in it. O(n log k).

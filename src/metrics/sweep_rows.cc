@@ -73,8 +73,8 @@ Stats weighted(std::vector<Seg> seg, double total, double scale) {
   for (const auto& [v, d] : seg) var += d * (v - avg) * (v - avg);
   // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8.
   const double q[] = {0.50, 0.90, 0.95, 0.99};
-  double value[4];
-  shares(seg.data(), seg.data() + seg.size(), 0, dur_sum, q, value, 4, hi);
+  double value[4] = {lo, lo, lo, lo};  // a constant curve (an idle span's zeros) needs no selection
+  if (lo != hi) shares(seg.data(), seg.data() + seg.size(), 0, dur_sum, q, value, 4, hi);
   const size_t idx[] = {4, 6, 7, 8};
   for (size_t i = 0; i < 4; ++i) st.p[idx[i]] = value[i] * scale;
   st.avg = avg * scale;
