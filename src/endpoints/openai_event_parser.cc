@@ -24,7 +24,12 @@
 // Errors: invalid JSON → kMalformed; both kinds also set rec->error (kMalformedSse,
 // kServerErrorEvent) and a one-line error_message when the record has no error yet.
 // Nothing is appended to the record unless the whole event parsed.
+//
+// Each payload first goes to the fast path (openai_fast_event.h), a hand-written scanner for the
+// common shapes that gives the same result at a fraction of the cost; whatever it does not
+// handle is walked here.
 #include "endpoints/json_walk.h"
+#include "endpoints/openai_fast_event.h"
 #include "endpoints/openai_text.h"
 #include "endpoints/usage_fields.h"
 
@@ -52,8 +57,11 @@ struct Extract {
 
 class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> {
  public:
+  explicit OpenAiEventParser(bool fast_path) : fast_path_(fast_path) {}
+
   // The trimmed payload of one event or body (JsonEventParser settled the rest).
   ParseStatus parse(std::string_view json, int64_t recv_ns, record::RequestRecord* rec) {
+    if (fast_path_ && fast_.scan(json, &fast_event_)) return record_fast_event(recv_ns, rec);
     ex_ = Extract{};
     tool_text_.clear();
     if (error_code e = walker_.walk_object(
@@ -61,6 +69,28 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     if (ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
+    return record_event(recv_ns, rec);
+  }
+
+  int64_t fast_path_events() const { return fast_events_; }
+
+ private:
+  // What the fast path found, recorded as the general path records it.
+  ParseStatus record_fast_event(int64_t recv_ns, record::RequestRecord* rec) {
+    ++fast_events_;
+    ex_ = Extract{};
+    ex_.content = fast_event_.content;
+    ex_.reasoning = fast_event_.reasoning;
+    ex_.finish_reason = fast_event_.finish_reason;
+    ex_.has_finish = !fast_event_.finish_reason.empty();
+    ex_.has_usage = fast_event_.has_usage;
+    if (ex_.has_usage) usage_ = fast_event_.usage;
+    tool_text_.clear();
+    return record_event(recv_ns, rec);
+  }
+
+  // Appends the event in ex_ (and usage_, tool_text_) to the record.
+  ParseStatus record_event(int64_t recv_ns, record::RequestRecord* rec) {
     if (ex_.has_usage) merge_usage(usage_, &rec->usage);
     if (ex_.has_finish) rec->finish_reason.assign(ex_.finish_reason);
 
@@ -94,7 +124,6 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
     return ParseStatus::kOk;
   }
 
- private:
   error_code read_message(value v) {
     return json::for_each_field_if_object(v, [this](raw_json_string key, value fv) -> error_code {
       if (key == "content") return opt_string(fv, &ex_.content);
@@ -203,12 +232,25 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
   std::string tool_text_;
   record::Usage usage_;  // the current event's usage (valid when ex_.has_usage)
   Extract ex_;
+  const bool fast_path_;
+  OpenAiFastScanner fast_;
+  FastEvent fast_event_;
+  int64_t fast_events_ = 0;  // events the fast path handled (for tests)
 };
 
 }  // namespace
 
 std::unique_ptr<EventParser> make_openai_event_parser() {
-  return std::make_unique<OpenAiEventParser>();
+  return std::make_unique<OpenAiEventParser>(true);
+}
+
+std::unique_ptr<EventParser> make_openai_event_parser(OpenAiParsePath path) {
+  return std::make_unique<OpenAiEventParser>(path == OpenAiParsePath::kFastFirst);
+}
+
+int64_t openai_fast_path_events(const EventParser& parser) {
+  const auto* p = dynamic_cast<const OpenAiEventParser*>(&parser);
+  return p ? p->fast_path_events() : -1;
 }
 
 }  // namespace servebench::endpoints
