@@ -1,15 +1,20 @@
 // The fast path of the chat/completions parser (openai_fast_event.h has what it handles and
-// why). One recursive-descent pass over the payload, which both checks JSON's grammar and reads
-// the fields; every "not handled" is a plain `return false` that unwinds to scan().
+// why). One recursive-descent pass that both checks JSON's grammar and reads the fields.
 //
-// Strings are scanned eight bytes at a time (a word test for '"', '\\', control bytes and bytes
-// >= 0x80) while eight bytes of payload remain, then byte by byte: the payload has no padding.
+// Cost: the payload is copied into a reused buffer followed by kPad NUL bytes. A NUL stops every
+// scanning loop (it is no whitespace, digit or literal byte, and a control byte, which a string
+// may not hold), so no loop tests for the end of the payload, and strings are scanned a word
+// (eight bytes) at a time. The cursor is passed and returned by value (nullptr: not handled) so
+// that it stays in a register. Escapes are decoded in place: decoding only shortens a string.
 #include "endpoints/openai_fast_event.h"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <iterator>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "endpoints/usage_fields.h"
 
@@ -17,29 +22,75 @@ namespace servebench::endpoints {
 
 namespace {
 
+constexpr size_t kPad = 16;  // a 16-byte read from any byte up to the first pad byte stays inside
+
+static_assert(std::endian::native == std::endian::little, "the string scan assumes little endian");
+
 // A scanned string: its raw bytes between the quotes, and whether they hold an escape.
 struct JsonStr {
-  const char* data;
+  char* data;
   size_t size;
   bool escaped;
   std::string_view raw() const { return {data, size}; }
 };
 
+template <class T>
+inline T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// a[0, N) == b[0, N) for a constant N, in at most two overlapping loads a side.
+template <size_t N>
+[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b) {
+  if constexpr (N >= 8) {
+    static_assert(N <= 16);
+    return load<uint64_t>(a) == load<uint64_t>(b) &&
+           load<uint64_t>(a + N - 8) == load<uint64_t>(b + N - 8);
+  } else if constexpr (N >= 4) {
+    return load<uint32_t>(a) == load<uint32_t>(b) &&
+           load<uint32_t>(a + N - 4) == load<uint32_t>(b + N - 4);
+  } else {
+    return std::memcmp(a, b, N) == 0;
+  }
+}
+
 template <size_t N>
 [[gnu::always_inline]] inline bool key_is(const JsonStr& key, const char (&name)[N]) {
-  return key.size == N - 1 && std::memcmp(key.data, name, N - 1) == 0;
+  if (key.size != N - 1) return false;
+  if constexpr (N - 1 <= 16) {
+    return same_bytes<N - 1>(key.data, name);
+  } else {
+    return same_bytes<16>(key.data, name) && same_bytes<N - 17>(key.data + 16, name + 16);
+  }
 }
 
 inline bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+// Every JSON space is <= ' ': one test rules them out.
+inline bool maybe_space(char c) { return static_cast<unsigned char>(c) <= ' '; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// A byte a string scan stops at: the closing quote, an escape, or one it does not handle.
-inline bool stops_string(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return u < 0x20 || u >= 0x80 || c == '"' || c == '\\';
+// The bytes that end a plain run of string bytes: '"', '\\', a control byte or a byte >= 0x80.
+// Returns the first one at or after p (the pad's NUL bytes stop every run).
+#if defined(__SSE2__)
+// The buffer holds no byte >= 0x80 (copy_ascii), which lets one test take both '"' and the
+// control bytes: b ^ 2 maps 0x22 to 0x20 and 0x00-0x1f onto themselves, so the bytes wanted
+// are those with (b ^ 2) <= 0x20, i.e. (b ^ 2) -| 0x20 == 0 (saturating subtraction).
+inline char* find_stop(char* p) {
+  const __m128i two = _mm_set1_epi8(2);
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i slash = _mm_set1_epi8('\\');
+  const __m128i zero = _mm_setzero_si128();
+  for (;; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i low = _mm_cmpeq_epi8(_mm_subs_epu8(_mm_xor_si128(v, two), space), zero);
+    const __m128i stop = _mm_or_si128(low, _mm_cmpeq_epi8(v, slash));
+    if (const int m = _mm_movemask_epi8(stop)) return p + std::countr_zero(static_cast<unsigned>(m));
+  }
 }
-
-// The high bit of each byte of `w` that stops_string; the lowest one set is exact (the borrows
+#else
+// The high bit of each byte of `w` that stops a run. The lowest one set is exact (the borrows
 // that can flag higher bytes only run upwards from a byte that is flagged itself).
 inline uint64_t stopping_bytes(uint64_t w) {
   constexpr uint64_t kOnes = 0x0101010101010101ull;
@@ -52,6 +103,13 @@ inline uint64_t stopping_bytes(uint64_t w) {
   m |= w;                        // bytes >= 0x80
   return m & kHigh;
 }
+
+inline char* find_stop(char* p) {
+  uint64_t m;
+  while ((m = stopping_bytes(load<uint64_t>(p))) == 0) p += 8;
+  return p + (std::countr_zero(m) >> 3);
+}
+#endif
 
 // The escapes handled (\u is not): the byte each stands for, or 0.
 inline char unescaped(char c) {
@@ -68,46 +126,32 @@ inline char unescaped(char c) {
   }
 }
 
-// The text of a scanned string: its bytes, or its escapes decoded into *scratch.
-std::string_view decoded(const JsonStr& s, std::string* scratch) {
+// The text of a scanned string, its escapes (all handled ones: the scan let no other through)
+// decoded in place.
+std::string_view text_of(const JsonStr& s) {
   if (!s.escaped) return s.raw();
-  scratch->clear();
-  const char* p = s.data;
+  const char* r = s.data;
   const char* end = s.data + s.size;
-  while (p < end) {
-    const void* hit = std::memchr(p, '\\', static_cast<size_t>(end - p));
-    const char* bs = hit ? static_cast<const char*>(hit) : end;
-    scratch->append(p, static_cast<size_t>(bs - p));
-    if (bs == end) break;
-    scratch->push_back(unescaped(bs[1]));  // the scan let only handled escapes through
-    p = bs + 2;
+  char* w = s.data;
+  while (r < end) {
+    if (*r == '\\') {
+      *w++ = unescaped(r[1]);
+      r += 2;
+    } else {
+      *w++ = *r++;
+    }
   }
-  return *scratch;
+  return {s.data, static_cast<size_t>(w - s.data)};
 }
 
 // The usage counts mirrored from usage_fields.h: a plain OpenAI usage object and its two
 // details objects. Any other key the general reader reads makes the event not handled.
 enum UsageSlot : uint8_t {
   kUsagePrompt, kUsageCompletion, kUsageTotal,
-  kUsageCached, kUsagePromptAudio,                                  // prompt_tokens_details
+  kUsageCached, kUsagePromptAudio,                                         // prompt_tokens_details
   kUsageReasoning, kUsageCompletionAudio, kUsageAccepted, kUsageRejected,  // completion_...
   kUsageSlots,
 };
-
-struct UsageName {
-  std::string_view key;
-  UsageSlot slot;
-};
-constexpr UsageName kUsageTopNames[] = {{"prompt_tokens", kUsagePrompt},
-                                        {"completion_tokens", kUsageCompletion},
-                                        {"total_tokens", kUsageTotal}};
-constexpr UsageName kPromptDetailNames[] = {{"cached_tokens", kUsageCached},
-                                            {"audio_tokens", kUsagePromptAudio}};
-constexpr UsageName kCompletionDetailNames[] = {
-    {"reasoning_tokens", kUsageReasoning},
-    {"audio_tokens", kUsageCompletionAudio},
-    {"accepted_prediction_tokens", kUsageAccepted},
-    {"rejected_prediction_tokens", kUsageRejected}};
 
 struct UsageCounts {
   int64_t count[kUsageSlots];
@@ -133,196 +177,225 @@ struct UsageCounts {
 // Top-level fields that may be met once only.
 enum SeenBit : uint32_t { kSeenChoices = 1, kSeenUsage = 2 };
 
+// ---- JSON's grammar, over a NUL-padded buffer. Each takes the cursor and returns it past what
+// it scanned, or nullptr. ----
+
+// Out of line: the events servers stream are compact, so the test for a space is usually all
+// that runs.
+[[gnu::noinline, gnu::cold]] char* skip_spaces(char* p) {
+  while (is_json_space(*p)) ++p;
+  return p;
+}
+
+[[gnu::always_inline]] inline char* skip_space(char* p) {
+  return maybe_space(*p) ? skip_spaces(p) : p;
+}
+
+// Past the byte c, spaces allowed before it; nullptr when another byte comes.
+[[gnu::always_inline]] inline char* expect(char* p, char c) {
+  if (*p == c) return p + 1;
+  p = skip_space(p);
+  return *p == c ? p + 1 : nullptr;
+}
+
+// A string at p (its opening quote). Escaped: JSON's \u excepted.
+[[gnu::always_inline]] inline char* scan_string(char* p, JsonStr* s) {
+  char* start = ++p;
+  bool escaped = false;
+  for (;;) {
+    p = find_stop(p);
+    if (*p == '"') break;
+    if (*p != '\\' || unescaped(p[1]) == 0) return nullptr;
+    escaped = true;
+    p += 2;
+  }
+  *s = JsonStr{start, static_cast<size_t>(p - start), escaped};
+  return p + 1;
+}
+
+// A key: a string without escapes.
+[[gnu::always_inline]] inline char* scan_key(char* p, JsonStr* s) {
+  char* start = ++p;
+  p = find_stop(p);
+  if (*p != '"') return nullptr;
+  *s = JsonStr{start, static_cast<size_t>(p - start), false};
+  return p + 1;
+}
+
+template <size_t N>
+inline char* scan_literal(char* p, const char (&word)[N]) {
+  return same_bytes<N - 1>(p, word) ? p + N - 1 : nullptr;
+}
+
+inline char* scan_digits(char* p) {
+  if (!is_digit(*p)) return nullptr;
+  while (is_digit(*++p)) {
+  }
+  return p;
+}
+
+// The fraction and exponent of a number, after its integer part.
+inline char* scan_fraction(char* p) {
+  if (*p == '.' && !(p = scan_digits(p + 1))) return nullptr;
+  if (*p == 'e' || *p == 'E') {
+    ++p;
+    if (*p == '+' || *p == '-') ++p;
+    p = scan_digits(p);
+  }
+  return p;
+}
+
+// A number by JSON's grammar, not read.
+inline char* scan_number(char* p) {
+  if (*p == '-') ++p;
+  p = *p == '0' ? p + 1 : scan_digits(p);
+  return p ? scan_fraction(p) : nullptr;
+}
+
+// A number by JSON's grammar. *count: its value when it is a non-negative integer of at most
+// 15 digits (exact in the double the general reader converts through), else -1.
+inline char* scan_count(char* p, int64_t* count) {
+  *count = -1;
+  if (!is_digit(*p)) return scan_number(p);
+  const char* start = p;
+  int64_t n = *p - '0';
+  if (n != 0) {
+    while (is_digit(*++p)) n = n * 10 + (*p - '0');  // wraps harmlessly past 15 digits
+  } else {
+    ++p;
+  }
+  if (*p == '.' || *p == 'e' || *p == 'E') return scan_fraction(p);
+  if (p - start <= 15) *count = n;
+  return p;
+}
+
+// After a container's element at p: +1 past a ',' (another element follows), 0 past the
+// closing byte `close`, -1 on anything else. Compact JSON is tested first.
+[[gnu::always_inline]] inline int after_element(char** p, char close) {
+  char* q = *p;
+  *p = q + 1;
+  if (*q == ',') return 1;
+  if (*q == close) return 0;
+  q = skip_space(q);
+  *p = q + 1;
+  return *q == ',' ? 1 : *q == close ? 0 : -1;
+}
+
+// Calls member(key, p) -> p for each member of the object at p; the callback scans the value.
+template <class Fn>
+[[gnu::always_inline]] inline char* scan_object(char* p, int depth, Fn&& member) {
+  if (depth > kFastMaxDepth) return nullptr;
+  ++p;
+  if (*p != '"') {
+    p = skip_space(p);
+    if (*p == '}') return p + 1;
+  }
+  for (;;) {
+    if (*p != '"' && *(p = skip_space(p)) != '"') return nullptr;
+    JsonStr key;
+    if (!(p = scan_key(p, &key)) || !(p = expect(p, ':'))) return nullptr;
+    if (!(p = member(key, skip_space(p)))) return nullptr;
+    const int next = after_element(&p, '}');
+    if (next <= 0) return next == 0 ? p : nullptr;
+  }
+}
+
+// Calls element(index, p) -> p for each element of the array at p.
+template <class Fn>
+[[gnu::always_inline]] inline char* scan_array(char* p, int depth, Fn&& element) {
+  if (depth > kFastMaxDepth) return nullptr;
+  p = skip_space(p + 1);
+  if (*p == ']') return p + 1;
+  for (size_t i = 0;; ++i) {
+    if (!(p = element(i, skip_space(p)))) return nullptr;
+    const int next = after_element(&p, ']');
+    if (next <= 0) return next == 0 ? p : nullptr;
+  }
+}
+
+char* skip_value(char* p, int depth);
+
+// A string at p, checked and not read.
+[[gnu::always_inline]] inline char* skip_string(char* p) {
+  ++p;
+  for (;;) {
+    p = find_stop(p);
+    if (*p == '"') return p + 1;
+    if (*p != '\\' || unescaped(p[1]) == 0) return nullptr;
+    p += 2;
+  }
+}
+
+// Any value at p, checked and not read; `depth`: its container's.
+[[gnu::always_inline]] inline char* skip(char* p, int depth) {
+  if (*p == '"') return skip_string(p);
+  if (*p == 'n') return scan_literal(p, "null");
+  if (is_digit(*p)) return scan_number(p);
+  return skip_value(p, depth);
+}
+
+char* skip_value(char* p, int depth) {
+  switch (*p) {
+    case '{':
+      return scan_object(p, depth + 1, [depth](const JsonStr&, char* v) {
+        return skip(v, depth + 1);
+      });
+    case '[':
+      return scan_array(p, depth + 1, [depth](size_t, char* v) { return skip(v, depth + 1); });
+    case 't': return scan_literal(p, "true");
+    case 'f': return scan_literal(p, "false");
+    case '"':
+    case 'n': return skip(p, depth);
+    default: return scan_number(p);
+  }
+}
+
+// Copies n bytes from src to dst; false when one of them is >= 0x80 (such payloads are left to
+// the general path, which validates UTF-8: checking here first makes giving up on them cheap).
+inline bool copy_ascii(char* dst, const char* src, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    auto copy16 = [dst, src](size_t i) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), v);
+      return v;
+    };
+    __m128i high = _mm_setzero_si128();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+      high = _mm_or_si128(high, _mm_or_si128(_mm_or_si128(copy16(i), copy16(i + 16)),
+                                             _mm_or_si128(copy16(i + 32), copy16(i + 48))));
+    }
+    for (; i + 16 <= n; i += 16) high = _mm_or_si128(high, copy16(i));
+    return _mm_movemask_epi8(_mm_or_si128(high, copy16(n - 16))) == 0;
+  }
+#endif
+  unsigned char high = 0;
+  for (size_t i = 0; i < n; ++i) high |= static_cast<unsigned char>(dst[i] = src[i]);
+  return high < 0x80;
+}
+
+// ---- the event's fields ----
+
 class FastScan {
  public:
-  FastScan(std::string_view json, FastEvent* out, std::string* content_scratch,
-           std::string* reasoning_scratch)
-      : p_(json.data()),
-        end_(json.data() + json.size()),
-        out_(out),
-        content_scratch_(content_scratch),
-        reasoning_scratch_(reasoning_scratch) {}
+  explicit FastScan(FastEvent* out) : out_(out) {}
 
-  // The whole payload: one object and nothing after it.
-  bool event() {
-    if (!at('{')) return false;
-    if (!object(1, [this](const JsonStr& key) { return top_field(key); })) return false;
-    return p_ == end_;
+  // The whole payload, at buf: one object, then the pad.
+  bool event(char* buf, size_t size) {
+    if (*buf != '{') return false;
+    char* p = scan_object(buf, 1, [this](const JsonStr& key, char* v) { return top_field(key, v); });
+    return p == buf + size;
   }
 
  private:
-  // ---- JSON's grammar ----
-
-  bool at(char c) const { return p_ < end_ && *p_ == c; }
-  void skip_space() {
-    while (p_ < end_ && is_json_space(*p_)) ++p_;
-  }
-
-  // Moves p_ to the next byte that stops_string; false at the end of the payload.
-  bool find_stop() {
-    if constexpr (std::endian::native == std::endian::little) {
-      while (end_ - p_ >= 8) {
-        uint64_t w;
-        std::memcpy(&w, p_, 8);
-        if (const uint64_t m = stopping_bytes(w)) {
-          p_ += std::countr_zero(m) >> 3;
-          return true;
-        }
-        p_ += 8;
-      }
-    }
-    for (; p_ < end_; ++p_) {
-      if (stops_string(*p_)) return true;
-    }
-    return false;
-  }
-
-  // At an opening quote.
-  bool string(JsonStr* s) {
-    const char* start = ++p_;
-    bool escaped = false;
-    for (;;) {
-      if (!find_stop()) return false;
-      if (*p_ == '"') break;
-      if (*p_ != '\\' || end_ - p_ < 2 || unescaped(p_[1]) == 0) return false;
-      escaped = true;
-      p_ += 2;
-    }
-    *s = JsonStr{start, static_cast<size_t>(p_ - start), escaped};
-    ++p_;
-    return true;
-  }
-
-  template <size_t N>
-  bool literal(const char (&word)[N]) {
-    if (static_cast<size_t>(end_ - p_) < N - 1 || std::memcmp(p_, word, N - 1) != 0) return false;
-    p_ += N - 1;
-    return true;
-  }
-
-  bool digits() {
-    if (p_ >= end_ || !is_digit(*p_)) return false;
-    while (++p_ < end_ && is_digit(*p_)) {
-    }
-    return true;
-  }
-
-  // A number by JSON's grammar. *count: its value when it is a non-negative integer of at most
-  // 15 digits (exact in the double the general reader converts through), else -1.
-  bool number(int64_t* count) {
-    const bool negative = at('-');
-    if (negative) ++p_;
-    const char* int_start = p_;
-    if (at('0')) {
-      ++p_;
-    } else if (!digits()) {
-      return false;
-    }
-    const char* int_end = p_;
-    bool plain = !negative;
-    if (at('.')) {
-      ++p_;
-      if (!digits()) return false;
-      plain = false;
-    }
-    if (at('e') || at('E')) {
-      ++p_;
-      if (at('+') || at('-')) ++p_;
-      if (!digits()) return false;
-      plain = false;
-    }
-    *count = -1;
-    if (plain && int_end - int_start <= 15) {
-      int64_t n = 0;
-      for (const char* d = int_start; d < int_end; ++d) n = n * 10 + (*d - '0');
-      *count = n;
-    }
-    return true;
-  }
-
-  // Calls member(key) for each member of the object at p_, with p_ at the member's value,
-  // which the callback must consume.
-  template <class Fn>
-  bool object(int depth, Fn&& member) {
-    if (depth > kFastMaxDepth) return false;
-    ++p_;
-    skip_space();
-    if (at('}')) {
-      ++p_;
-      return true;
-    }
-    for (;;) {
-      JsonStr key;
-      if (!at('"') || !string(&key) || key.escaped) return false;
-      skip_space();
-      if (!at(':')) return false;
-      ++p_;
-      skip_space();
-      if (p_ == end_ || !member(key)) return false;
-      skip_space();
-      if (at(',')) {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (!at('}')) return false;
-      ++p_;
-      return true;
-    }
-  }
-
-  // Calls element(index) for each element of the array at p_, as object() does.
-  template <class Fn>
-  bool array(int depth, Fn&& element) {
-    if (depth > kFastMaxDepth) return false;
-    ++p_;
-    skip_space();
-    if (at(']')) {
-      ++p_;
-      return true;
-    }
-    for (size_t i = 0;; ++i) {
-      if (p_ == end_ || !element(i)) return false;
-      skip_space();
-      if (at(',')) {
-        ++p_;
-        skip_space();
-        continue;
-      }
-      if (!at(']')) return false;
-      ++p_;
-      return true;
-    }
-  }
-
-  // Any value at p_ (p_ < end_), checked and not read; `depth` is its container's.
-  bool skip(int depth) {
-    switch (*p_) {
-      case '"': {
-        JsonStr s;
-        return string(&s);
-      }
-      case '{': return object(depth + 1, [this, depth](const JsonStr&) { return skip(depth + 1); });
-      case '[': return array(depth + 1, [this, depth](size_t) { return skip(depth + 1); });
-      case 't': return literal("true");
-      case 'f': return literal("false");
-      case 'n': return literal("null");
-      default: {
-        int64_t n;
-        return number(&n);
-      }
-    }
-  }
-
-  // ---- the event's fields ----
-
-  bool top_field(const JsonStr& key) {
-    if (key_is(key, "choices")) return *p_ == '[' ? choices() : skip(1);
-    if (key_is(key, "usage")) return *p_ == '{' ? usage() : skip(1);
-    if (key_is(key, "object")) return *p_ == '"' ? object_type() : skip(1);
-    if (key_is(key, "error")) return literal("null");  // any other error is not handled
-    if (key_is(key, "usageMetadata")) return *p_ != '{' && skip(1);
-    return skip(1);
+  char* top_field(const JsonStr& key, char* p) {
+    if (key_is(key, "choices")) return *p == '[' ? choices(p) : skip(p, 1);
+    if (key_is(key, "usage")) return *p == '{' ? usage(p) : skip(p, 1);
+    if (key_is(key, "object")) return *p == '"' ? object_type(p) : skip(p, 1);
+    if (key_is(key, "error")) return scan_literal(p, "null");  // any other error: not handled
+    if (key_is(key, "usageMetadata")) return *p == '{' ? nullptr : skip(p, 1);
+    return skip(p, 1);
   }
 
   bool once(SeenBit bit) {
@@ -332,124 +405,131 @@ class FastScan {
   }
 
   // "object": "error" marks an error payload.
-  bool object_type() {
+  char* object_type(char* p) {
     JsonStr s;
-    return string(&s) && !s.escaped && s.raw() != "error";
+    if (!(p = scan_string(p, &s)) || s.escaped || s.raw() == "error") return nullptr;
+    return p;
   }
 
   // Only the first choice is read; the rest are checked and skipped.
-  bool choices() {
-    if (!once(kSeenChoices)) return false;
-    return array(2, [this](size_t i) { return i == 0 && *p_ == '{' ? choice() : skip(2); });
-  }
-
-  bool choice() {
-    return object(3, [this](const JsonStr& key) {
-      if (key_is(key, "delta") || key_is(key, "message")) return *p_ == '{' ? message() : skip(3);
-      if (key_is(key, "text")) return *p_ == '"' ? text(&out_->content, content_scratch_) : skip(3);
-      if (key_is(key, "finish_reason")) return *p_ == '"' ? finish_reason() : skip(3);
-      return skip(3);
+  char* choices(char* p) {
+    if (!once(kSeenChoices)) return nullptr;
+    return scan_array(p, 2, [this](size_t i, char* v) {
+      return i == 0 && *v == '{' ? choice(v) : skip(v, 2);
     });
   }
 
-  bool message() {
-    return object(4, [this](const JsonStr& key) {
-      if (key_is(key, "content")) return *p_ == '"' ? text(&out_->content, content_scratch_) : skip(4);
-      if (key_is(key, "reasoning_content") || key_is(key, "reasoning")) {
-        return *p_ == '"' ? reasoning() : skip(4);
+  [[gnu::always_inline]] char* choice(char* p) {
+    return scan_object(p, 3, [this](const JsonStr& key, char* v) -> char* {
+      if (key_is(key, "delta") || key_is(key, "message")) {
+        return *v == '{' ? message(v) : skip(v, 3);
       }
-      if (key_is(key, "tool_calls")) return *p_ == '[' ? empty_array() : skip(4);
-      if (key_is(key, "function_call")) return *p_ != '{' && skip(4);
-      return skip(4);
+      if (key_is(key, "text")) return *v == '"' ? text(v, &out_->content) : skip(v, 3);
+      if (key_is(key, "finish_reason")) return *v == '"' ? finish_reason(v) : skip(v, 3);
+      return skip(v, 3);
+    });
+  }
+
+  [[gnu::always_inline]] char* message(char* p) {
+    return scan_object(p, 4, [this](const JsonStr& key, char* v) -> char* {
+      if (key_is(key, "content")) return *v == '"' ? text(v, &out_->content) : skip(v, 4);
+      if (key_is(key, "reasoning_content") || key_is(key, "reasoning")) {
+        return *v == '"' ? reasoning(v) : skip(v, 4);
+      }
+      if (key_is(key, "tool_calls")) return *v == '[' ? empty_array(v) : skip(v, 4);
+      if (key_is(key, "function_call")) return *v == '{' ? nullptr : skip(v, 4);
+      return skip(v, 4);
     });
   }
 
   // A string that replaces *out.
-  bool text(std::string_view* out, std::string* scratch) {
+  static char* text(char* p, std::string_view* out) {
     JsonStr s;
-    if (!string(&s)) return false;
-    *out = decoded(s, scratch);
-    return true;
+    if (!(p = scan_string(p, &s))) return nullptr;
+    *out = text_of(s);
+    return p;
   }
 
-  // A reasoning string replaces the event's reasoning only when non-empty (an escaped string
-  // is never empty, so an empty one cannot clobber the scratch).
-  bool reasoning() {
+  // A reasoning string replaces the event's reasoning only when non-empty.
+  char* reasoning(char* p) {
     JsonStr s;
-    if (!string(&s)) return false;
-    if (s.size > 0) out_->reasoning = decoded(s, reasoning_scratch_);
-    return true;
+    if (!(p = scan_string(p, &s))) return nullptr;
+    if (s.size > 0) out_->reasoning = text_of(s);
+    return p;
   }
 
-  bool finish_reason() {
+  char* finish_reason(char* p) {
     JsonStr s;
-    if (!string(&s) || s.escaped) return false;
+    if (!(p = scan_string(p, &s)) || s.escaped) return nullptr;
     if (s.size > 0) out_->finish_reason = s.raw();
-    return true;
+    return p;
   }
 
-  // `[]` (with any spaces); tool calls themselves are not handled.
-  bool empty_array() {
-    ++p_;
-    skip_space();
-    if (!at(']')) return false;
-    ++p_;
-    return true;
+  // `[]`; tool calls themselves are not handled.
+  static char* empty_array(char* p) {
+    p = skip_space(p + 1);
+    return *p == ']' ? p + 1 : nullptr;
   }
 
-  // ---- usage ----
-
-  bool usage() {
-    if (!once(kSeenUsage)) return false;
+  char* usage(char* p) {
+    if (!once(kSeenUsage)) return nullptr;
     UsageCounts counts;
-    if (!object(2, [this, &counts](const JsonStr& key) { return usage_field(key, &counts); })) {
-      return false;
-    }
+    p = scan_object(p, 2, [&counts](const JsonStr& key, char* v) {
+      return usage_field(key, v, &counts);
+    });
+    if (!p) return nullptr;
     out_->usage = counts.usage();
     out_->has_usage = any_usage(out_->usage);
-    return true;
+    return p;
   }
 
-  bool usage_field(const JsonStr& key, UsageCounts* counts) {
-    for (const UsageName& n : kUsageTopNames) {
-      if (key.raw() == n.key) return count(n.slot, 2, counts);
+  static char* usage_field(const JsonStr& key, char* p, UsageCounts* counts) {
+    if (key_is(key, "prompt_tokens")) return count(kUsagePrompt, p, 2, counts);
+    if (key_is(key, "completion_tokens")) return count(kUsageCompletion, p, 2, counts);
+    if (key_is(key, "total_tokens")) return count(kUsageTotal, p, 2, counts);
+    if (key_is(key, "prompt_tokens_details")) {
+      return *p == '{' ? prompt_details(p, counts) : skip(p, 2);
     }
-    if (key_is(key, "prompt_tokens_details")) return details(kPromptDetailNames, counts);
-    if (key_is(key, "completion_tokens_details")) return details(kCompletionDetailNames, counts);
+    if (key_is(key, "completion_tokens_details")) {
+      return *p == '{' ? completion_details(p, counts) : skip(p, 2);
+    }
     // A key the general reader reads but this one does not mirror: not handled.
-    return !reads_usage_key(key.raw()) && skip(2);
+    return reads_usage_key(key.raw()) ? nullptr : skip(p, 2);
   }
 
-  // A details object's counts; its other fields are not read by the general reader either.
-  template <size_t N>
-  bool details(const UsageName (&names)[N], UsageCounts* counts) {
-    if (*p_ != '{') return skip(2);
-    return object(3, [this, &names, counts](const JsonStr& key) {
-      for (const UsageName& n : names) {
-        if (key.raw() == n.key) return count(n.slot, 3, counts);
-      }
-      return skip(3);
+  // The details objects' counts; the general reader reads no other field of them either.
+  static char* prompt_details(char* p, UsageCounts* counts) {
+    return scan_object(p, 3, [counts](const JsonStr& key, char* v) {
+      if (key_is(key, "cached_tokens")) return count(kUsageCached, v, 3, counts);
+      if (key_is(key, "audio_tokens")) return count(kUsagePromptAudio, v, 3, counts);
+      return skip(v, 3);
     });
   }
 
-  // A count: a plain integer, or any non-number (which counts as absent, as in the general
-  // reader). Other numbers are not handled. `depth`: the count's object's.
-  bool count(UsageSlot slot, int depth, UsageCounts* counts) {
-    const uint32_t bit = 1u << slot;
-    if (counts->seen & bit) return false;
-    counts->seen |= bit;
-    if (*p_ != '-' && !is_digit(*p_)) return skip(depth);
-    int64_t n;
-    if (!number(&n) || n < 0) return false;
-    counts->count[slot] = n;
-    return true;
+  static char* completion_details(char* p, UsageCounts* counts) {
+    return scan_object(p, 3, [counts](const JsonStr& key, char* v) {
+      if (key_is(key, "reasoning_tokens")) return count(kUsageReasoning, v, 3, counts);
+      if (key_is(key, "audio_tokens")) return count(kUsageCompletionAudio, v, 3, counts);
+      if (key_is(key, "accepted_prediction_tokens")) return count(kUsageAccepted, v, 3, counts);
+      if (key_is(key, "rejected_prediction_tokens")) return count(kUsageRejected, v, 3, counts);
+      return skip(v, 3);
+    });
   }
 
-  const char* p_;
-  const char* const end_;
+  // A count: a plain integer, or any non-number (absent, as in the general reader). Other
+  // numbers are not handled. `depth`: the count's object's.
+  static char* count(UsageSlot slot, char* p, int depth, UsageCounts* counts) {
+    const uint32_t bit = 1u << slot;
+    if (counts->seen & bit) return nullptr;
+    counts->seen |= bit;
+    if (*p != '-' && !is_digit(*p)) return skip(p, depth);
+    int64_t n;
+    if (!(p = scan_count(p, &n)) || n < 0) return nullptr;
+    counts->count[slot] = n;
+    return p;
+  }
+
   FastEvent* const out_;
-  std::string* const content_scratch_;
-  std::string* const reasoning_scratch_;
   uint32_t seen_ = 0;  // SeenBit
 };
 
@@ -460,7 +540,11 @@ bool OpenAiFastScanner::scan(std::string_view json, FastEvent* out) {
   out->reasoning = {};
   out->finish_reason = {};
   out->has_usage = false;
-  return FastScan(json, out, &content_scratch_, &reasoning_scratch_).event();
+  if (buf_.size() < json.size() + kPad) buf_.resize(json.size() + kPad);
+  char* buf = buf_.data();
+  if (!copy_ascii(buf, json.data(), json.size())) return false;
+  std::memset(buf + json.size(), 0, kPad);
+  return FastScan(out).event(buf, json.size());
 }
 
 }  // namespace servebench::endpoints

@@ -17,8 +17,10 @@
 //     delta|message.content and .text (the last string wins), reasoning_content|reasoning (the
 //     last non-empty string wins), finish_reason (the last non-empty string wins), usage counts
 //     normalised as read_usage_object would (usage_fields.h); simple escapes (\" \\ \/ \b \f
-//     \n \r \t) in the texts are decoded into a scratch string reused across events.
-// Text views point into the payload or the scanner's scratch, valid until the next scan.
+//     \n \r \t) in the texts are decoded.
+// The scanner works on its own padded copy of the payload (a buffer that grows to the largest
+// payload seen, then is reused: no allocation per event); text views point into it and stay
+// valid until the next scan.
 //
 // Thread safety: one scanner per parser (per worker).
 #pragma once
@@ -52,8 +54,7 @@ class OpenAiFastScanner {
   bool scan(std::string_view json, FastEvent* out);
 
  private:
-  std::string content_scratch_;    // decoded content when it had escapes
-  std::string reasoning_scratch_;  // decoded reasoning when it had escapes
+  std::string buf_;  // the payload, then NUL bytes; escapes are decoded in place
 };
 
 // For tests: the chat/completions parser with its fast path (the default) or the general path
