@@ -258,14 +258,14 @@ inline char* scan_count(char* p, int64_t* count) {
   *count = -1;
   if (!is_digit(*p)) return scan_number(p);
   const char* start = p;
-  int64_t n = *p - '0';
+  uint64_t n = static_cast<uint64_t>(*p - '0');
   if (n != 0) {
-    while (is_digit(*++p)) n = n * 10 + (*p - '0');  // wraps harmlessly past 15 digits
+    while (is_digit(*++p)) n = n * 10 + static_cast<uint64_t>(*p - '0');  // may wrap: unused then
   } else {
     ++p;
   }
   if (*p == '.' || *p == 'e' || *p == 'E') return scan_fraction(p);
-  if (p - start <= 15) *count = n;
+  if (p - start <= 15) *count = static_cast<int64_t>(n);
   return p;
 }
 
