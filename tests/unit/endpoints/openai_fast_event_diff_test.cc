@@ -121,7 +121,8 @@ std::vector<std::string> recorded_events() {
     if (entry.path().extension() != ".sse") continue;
     std::istringstream lines(read_file(entry.path()));
     for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("data:", 0) == 0) out.push_back(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5));
+      if (line.rfind("data:", 0) != 0) continue;
+      out.push_back(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5));
     }
   }
   const std::filesystem::path corpus = source_dir() + "/tests/fuzz/chunk/corpus";
@@ -226,12 +227,16 @@ std::string write(const Json& j, const Duplicate& dup, bool spaced) {
 std::string with_raw_values(std::string s) {
   for (size_t i = 0; i < kRawValues.size(); ++i) {
     const std::string marker = "\"@@" + std::to_string(i) + "@@\"";
-    for (size_t at; (at = s.find(marker)) != std::string::npos;) s.replace(at, marker.size(), kRawValues[i]);
+    for (size_t at; (at = s.find(marker)) != std::string::npos;) {
+      s.replace(at, marker.size(), kRawValues[i]);
+    }
   }
   return s;
 }
 
-Json raw_marker(Rng& rng) { return Json("@@" + std::to_string(rng.below(kRawValues.size())) + "@@"); }
+Json raw_marker(Rng& rng) {
+  return Json("@@" + std::to_string(rng.below(kRawValues.size())) + "@@");
+}
 
 // One structural change; false when `s` is not JSON nlohmann reads.
 bool mutate_structure(std::string* s, Rng& rng) {
@@ -246,7 +251,9 @@ bool mutate_structure(std::string* s, Rng& rng) {
     case 0:  // reorder
       if (node.is_object()) {
         std::vector<std::pair<std::string, Json>> items;
-        for (auto it = node.begin(); it != node.end(); ++it) items.emplace_back(it.key(), it.value());
+        for (auto it = node.begin(); it != node.end(); ++it) {
+          items.emplace_back(it.key(), it.value());
+        }
         for (size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
         Json reordered = Json::object();
         for (auto& [k, v] : items) reordered[k] = v;
@@ -334,6 +341,10 @@ bool same_record(const RequestRecord& a, const RequestRecord& b) {
          u.first_content_chunk_tokens == v.first_content_chunk_tokens;
 }
 
+std::string quoted(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // For failure messages only.
 std::string describe(const RequestRecord& r) {
   std::ostringstream o;
@@ -343,8 +354,7 @@ std::string describe(const RequestRecord& r) {
       << c.tokens << " ";
   }
   const auto& u = r.usage;
-  o << "] out=" << nlohmann::json(r.output_text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-    << " reasoning=" << nlohmann::json(r.reasoning_text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+  o << "] out=" << quoted(r.output_text) << " reasoning=" << quoted(r.reasoning_text)
     << " finish=" << r.finish_reason << " error=" << int(r.error) << " msg=" << r.error_message
     << " items=" << r.output_items << " usage=" << u.prompt_tokens << "," << u.completion_tokens
     << "," << u.total_tokens << "," << u.reasoning_tokens << "," << u.prompt_cache_read_tokens
