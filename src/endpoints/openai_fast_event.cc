@@ -25,7 +25,8 @@ namespace servebench::endpoints {
 
 namespace {
 
-constexpr size_t kPad = 16;  // a 16-byte read from any byte up to the first pad byte stays inside
+// A 32-byte read from any byte up to the first pad byte stays inside the buffer.
+constexpr size_t kPad = 32;
 
 // A scanned string: its raw bytes between the quotes, and whether they hold an escape.
 struct JsonStr {
@@ -42,11 +43,13 @@ inline T load(const char* p) {
   return v;
 }
 
-// a[0, N) == b[0, N) for a constant N, in at most two overlapping loads a side.
+// a[0, N) == b[0, N) for a constant N <= 32, in at most four loads a side.
 template <size_t N>
 [[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b) {
-  if constexpr (N >= 8) {
-    static_assert(N <= 16);
+  if constexpr (N > 16) {
+    static_assert(N <= 32);
+    return same_bytes<16>(a, b) && same_bytes<N - 16>(a + 16, b + 16);
+  } else if constexpr (N >= 8) {
     return load<uint64_t>(a) == load<uint64_t>(b) &&
            load<uint64_t>(a + N - 8) == load<uint64_t>(b + N - 8);
   } else if constexpr (N >= 4) {
@@ -59,13 +62,23 @@ template <size_t N>
 
 template <size_t N>
 [[gnu::always_inline]] inline bool key_is(const JsonStr& key, const char (&name)[N]) {
-  if (key.size != N - 1) return false;
-  if constexpr (N - 1 <= 16) {
-    return same_bytes<N - 1>(key.data, name);
-  } else {
-    return same_bytes<16>(key.data, name) && same_bytes<N - 17>(key.data + 16, name + 16);
-  }
+  return key.size == N - 1 && same_bytes<N - 1>(key.data, name);
 }
+
+// Keys as servers write them, `"name":`, tried in order by their bytes before any scanning: a
+// match moves the cursor on by a constant, where scanning the key would put a load, the string
+// test and a bit scan on the critical path of the whole walk. Past the colon, or nullptr (*key
+// is then unset).
+template <size_t... N>
+[[gnu::always_inline]] inline char* match_key(char* p, JsonStr* key, const char (&... lits)[N]) {
+  char* next = nullptr;
+  (void)((same_bytes<N - 1>(p, lits) && (*key = JsonStr{p + 1, N - 4, false}, next = p + N - 1)) ||
+         ...);
+  return next;
+}
+
+// A scan_object matcher for objects whose keys are not known ahead.
+[[gnu::always_inline]] inline char* no_known_keys(char*, JsonStr*) { return nullptr; }
 
 inline bool is_json_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 // Every JSON space is <= ' ': one test rules them out.
@@ -270,8 +283,9 @@ inline char* scan_count(char* p, int64_t* count) {
 }
 
 // Calls member(key, p) -> p for each member of the object at p; the callback scans the value.
-template <class Fn>
-[[gnu::always_inline]] inline char* scan_object(char* p, int depth, Fn&& member) {
+// known(p, &key) -> p matches the keys expected there (match_key).
+template <class Known, class Fn>
+[[gnu::always_inline]] inline char* scan_object(char* p, int depth, Known&& known, Fn&& member) {
   if (depth > kFastMaxDepth) return nullptr;
   ++p;
   if (*p != '"') {
@@ -281,7 +295,11 @@ template <class Fn>
   for (;;) {
     if (*p != '"' && *(p = skip_space(p)) != '"') return nullptr;
     JsonStr key;
-    if (!(p = scan_key(p, &key)) || !(p = expect(p, ':'))) return nullptr;
+    if (char* next = known(p, &key)) {
+      p = next;
+    } else if (!(p = scan_key(p, &key)) || !(p = expect(p, ':'))) {
+      return nullptr;
+    }
     if (!(p = member(key, skip_space(p)))) return nullptr;
     const int next = after_element(&p, '}');
     if (next <= 0) return next == 0 ? p : nullptr;
@@ -325,7 +343,7 @@ char* skip_value(char* p, int depth);
 char* skip_value(char* p, int depth) {
   switch (*p) {
     case '{':
-      return scan_object(p, depth + 1, [depth](const JsonStr&, char* v) {
+      return scan_object(p, depth + 1, no_known_keys, [depth](const JsonStr&, char* v) {
         return skip(v, depth + 1);
       });
     case '[':
@@ -372,7 +390,11 @@ class FastScan {
   // The whole payload, at buf: one object, then the pad.
   bool event(char* buf, size_t size) {
     if (*buf != '{') return false;
-    return scan_object(buf, 1, [this](const JsonStr& key, char* v) {
+    auto known = [](char* p, JsonStr* key) {
+      return match_key(p, key, "\"id\":", "\"object\":", "\"created\":", "\"model\":",
+                       "\"choices\":", "\"usage\":");
+    };
+    return scan_object(buf, 1, known, [this](const JsonStr& key, char* v) {
              return top_field(key, v);
            }) == buf + size;
   }
@@ -395,6 +417,7 @@ class FastScan {
 
   // "object": "error" marks an error payload.
   char* object_type(char* p) {
+    if (same_bytes<23>(p, "\"chat.completion.chunk\"")) return p + 23;
     JsonStr s;
     if (!(p = scan_string(p, &s)) || s.escaped || s.raw() == "error") return nullptr;
     return p;
@@ -409,7 +432,11 @@ class FastScan {
   }
 
   [[gnu::always_inline]] char* choice(char* p) {
-    return scan_object(p, 3, [this](const JsonStr& key, char* v) -> char* {
+    auto known = [](char* q, JsonStr* key) {
+      return match_key(q, key, "\"index\":", "\"delta\":", "\"logprobs\":",
+                       "\"finish_reason\":", "\"text\":", "\"message\":");
+    };
+    return scan_object(p, 3, known, [this](const JsonStr& key, char* v) -> char* {
       if (key_is(key, "delta") || key_is(key, "message")) {
         return *v == '{' ? message(v) : skip(v, 3);
       }
@@ -420,7 +447,11 @@ class FastScan {
   }
 
   [[gnu::always_inline]] char* message(char* p) {
-    return scan_object(p, 4, [this](const JsonStr& key, char* v) -> char* {
+    auto known = [](char* q, JsonStr* key) {
+      return match_key(q, key, "\"content\":", "\"role\":", "\"reasoning_content\":",
+                       "\"reasoning\":");
+    };
+    return scan_object(p, 4, known, [this](const JsonStr& key, char* v) -> char* {
       if (key_is(key, "content")) return *v == '"' ? text(v, &out_->content) : skip(v, 4);
       if (key_is(key, "reasoning_content") || key_is(key, "reasoning")) {
         return *v == '"' ? reasoning(v) : skip(v, 4);
@@ -463,7 +494,11 @@ class FastScan {
   char* usage(char* p) {
     if (!once(kSeenUsage)) return nullptr;
     UsageCounts counts;
-    p = scan_object(p, 2, [&counts](const JsonStr& key, char* v) {
+    auto known = [](char* q, JsonStr* key) {
+      return match_key(q, key, "\"prompt_tokens\":", "\"total_tokens\":",
+                       "\"completion_tokens\":", "\"prompt_tokens_details\":");
+    };
+    p = scan_object(p, 2, known, [&counts](const JsonStr& key, char* v) {
       return usage_field(key, v, &counts);
     });
     if (!p) return nullptr;
@@ -488,7 +523,7 @@ class FastScan {
 
   // The details objects' counts; the general reader reads no other field of them either.
   static char* prompt_details(char* p, UsageCounts* counts) {
-    return scan_object(p, 3, [counts](const JsonStr& key, char* v) {
+    return scan_object(p, 3, no_known_keys, [counts](const JsonStr& key, char* v) {
       if (key_is(key, "cached_tokens")) return count(kUsageCached, v, 3, counts);
       if (key_is(key, "audio_tokens")) return count(kUsagePromptAudio, v, 3, counts);
       return skip(v, 3);
@@ -496,7 +531,7 @@ class FastScan {
   }
 
   static char* completion_details(char* p, UsageCounts* counts) {
-    return scan_object(p, 3, [counts](const JsonStr& key, char* v) {
+    return scan_object(p, 3, no_known_keys, [counts](const JsonStr& key, char* v) {
       if (key_is(key, "reasoning_tokens")) return count(kUsageReasoning, v, 3, counts);
       if (key_is(key, "audio_tokens")) return count(kUsageCompletionAudio, v, 3, counts);
       if (key_is(key, "accepted_prediction_tokens")) return count(kUsageAccepted, v, 3, counts);
