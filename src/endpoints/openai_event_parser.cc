@@ -24,7 +24,12 @@
 // Errors: invalid JSON → kMalformed; both kinds also set rec->error (kMalformedSse,
 // kServerErrorEvent) and a one-line error_message when the record has no error yet.
 // Nothing is appended to the record unless the whole event parsed.
+//
+// Each payload first goes to the fast path (openai_fast_event.h), a hand-written scanner for the
+// common shapes that gives the same result at a fraction of the cost; whatever it does not
+// handle is walked here.
 #include "endpoints/json_walk.h"
+#include "endpoints/openai_fast_event.h"
 #include "endpoints/openai_text.h"
 #include "endpoints/usage_fields.h"
 
@@ -43,17 +48,34 @@ using json::value;
 struct Extract {
   std::string_view content;
   std::string_view reasoning;
-  std::string_view finish_reason;
-  bool has_finish = false;
+  std::string_view finish_reason;  // the last non-empty one
   bool has_choice = false;
   bool has_usage = false;  // the event's usage is in OpenAiEventParser::usage_
   json::ErrorFields error;
 };
 
+// What either path hands to the record: the event's texts and usage.
+struct EventParts {
+  std::string_view content;
+  std::string_view tool_text;
+  std::string_view reasoning;
+  std::string_view finish_reason;        // "" = none
+  const record::Usage* usage = nullptr;  // the event's usage; nullptr = none
+};
+
 class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> {
  public:
+  explicit OpenAiEventParser(bool fast_path) : fast_path_(fast_path) {}
+
   // The trimmed payload of one event or body (JsonEventParser settled the rest).
   ParseStatus parse(std::string_view json, int64_t recv_ns, record::RequestRecord* rec) {
+    if (fast_path_ && fast_.scan(json, &fast_event_)) {
+      ++fast_events_;
+      const FastEvent& f = fast_event_;
+      return record_event({f.content, {}, f.reasoning, f.finish_reason,
+                           f.has_usage ? &f.usage : nullptr},
+                          recv_ns, rec);
+    }
     ex_ = Extract{};
     tool_text_.clear();
     if (error_code e = walker_.walk_object(
@@ -61,40 +83,47 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
       return set_malformed(json, rec, simdjson::error_message(e));
     }
     if (ex_.error.is_error) return set_server_error(ex_.error.message(), json, rec);
-    if (ex_.has_usage) merge_usage(usage_, &rec->usage);
-    if (ex_.has_finish) rec->finish_reason.assign(ex_.finish_reason);
+    return record_event({ex_.content, tool_text_, ex_.reasoning, ex_.finish_reason,
+                         ex_.has_usage ? &usage_ : nullptr},
+                        recv_ns, rec);
+  }
+
+  int64_t fast_path_events() const { return fast_events_; }
+
+ private:
+  // Appends one parsed event to the record.
+  static ParseStatus record_event(const EventParts& ev, int64_t recv_ns,
+                                  record::RequestRecord* rec) {
+    if (ev.usage) merge_usage(*ev.usage, &rec->usage);
+    if (!ev.finish_reason.empty()) rec->finish_reason.assign(ev.finish_reason);
 
     record::Chunk chunk;
     chunk.recv_ns = recv_ns;
-    if (!ex_.content.empty() || !tool_text_.empty()) {
-      chunk.kind = ex_.content.empty() ? record::ChunkKind::kToolCall : record::ChunkKind::kContent;
+    if (!ev.content.empty() || !ev.tool_text.empty()) {
+      chunk.kind = ev.content.empty() ? record::ChunkKind::kToolCall : record::ChunkKind::kContent;
       chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
-      rec->output_text.append(ex_.content);
-      rec->output_text.append(tool_text_);
+      rec->output_text.append(ev.content);
+      if (!ev.tool_text.empty()) rec->output_text.append(ev.tool_text);
       chunk.text_bytes = static_cast<uint32_t>(rec->output_text.size() - chunk.text_offset);
-      rec->reasoning_text.append(ex_.reasoning);
-    } else if (!ex_.reasoning.empty()) {
+      if (!ev.reasoning.empty()) rec->reasoning_text.append(ev.reasoning);
+    } else if (!ev.reasoning.empty()) {
       chunk.kind = record::ChunkKind::kReasoning;
       chunk.text_offset = static_cast<uint32_t>(rec->reasoning_text.size());
-      rec->reasoning_text.append(ex_.reasoning);
-      chunk.text_bytes = static_cast<uint32_t>(ex_.reasoning.size());
-    } else if (ex_.has_usage) {
-      chunk.kind = record::ChunkKind::kUsage;
-      chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
+      rec->reasoning_text.append(ev.reasoning);
+      chunk.text_bytes = static_cast<uint32_t>(ev.reasoning.size());
     } else {
-      chunk.kind = record::ChunkKind::kEmpty;
+      chunk.kind = ev.usage ? record::ChunkKind::kUsage : record::ChunkKind::kEmpty;
       chunk.text_offset = static_cast<uint32_t>(rec->output_text.size());
     }
     // Per-chunk usage (continuous_usage_stats): the first content event with a completion count.
-    if (ex_.has_usage && usage_.completion_tokens >= 0 && record::is_content_chunk(chunk.kind) &&
+    if (ev.usage && ev.usage->completion_tokens >= 0 && record::is_content_chunk(chunk.kind) &&
         rec->usage.first_content_chunk_tokens < 0) {
-      rec->usage.first_content_chunk_tokens = usage_.completion_tokens;
+      rec->usage.first_content_chunk_tokens = ev.usage->completion_tokens;
     }
     rec->chunks.push_back(chunk);
     return ParseStatus::kOk;
   }
 
- private:
   error_code read_message(value v) {
     return json::for_each_field_if_object(v, [this](raw_json_string key, value fv) -> error_code {
       if (key == "content") return opt_string(fv, &ex_.content);
@@ -167,10 +196,7 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
         if (key == "finish_reason") {
           std::string_view fr;
           if (auto e = opt_string(fv, &fr)) return e;
-          if (!fr.empty()) {
-            ex_.finish_reason = fr;
-            ex_.has_finish = true;
-          }
+          if (!fr.empty()) ex_.finish_reason = fr;
         }
         return error_code{simdjson::SUCCESS};
       });
@@ -203,12 +229,25 @@ class OpenAiEventParser final : public json::JsonEventParser<OpenAiEventParser> 
   std::string tool_text_;
   record::Usage usage_;  // the current event's usage (valid when ex_.has_usage)
   Extract ex_;
+  const bool fast_path_;
+  OpenAiFastScanner fast_;
+  FastEvent fast_event_;
+  int64_t fast_events_ = 0;  // events the fast path handled (for tests)
 };
 
 }  // namespace
 
 std::unique_ptr<EventParser> make_openai_event_parser() {
-  return std::make_unique<OpenAiEventParser>();
+  return std::make_unique<OpenAiEventParser>(true);
+}
+
+std::unique_ptr<EventParser> make_openai_event_parser(OpenAiParsePath path) {
+  return std::make_unique<OpenAiEventParser>(path == OpenAiParsePath::kFastFirst);
+}
+
+int64_t openai_fast_path_events(const EventParser& parser) {
+  const auto* p = dynamic_cast<const OpenAiEventParser*>(&parser);
+  return p ? p->fast_path_events() : -1;
 }
 
 }  // namespace servebench::endpoints

@@ -25,8 +25,15 @@ inline std::string excerpt(std::string_view s) {
 }
 
 // JSON's whitespace is a subset of core::trim's set; a \v or \f around a payload is not valid
-// JSON either way, so the one trim serves.
-inline std::string_view trim_json_space(std::string_view s) { return core::trim(s); }
+// JSON either way, so the one trim serves. Every space is <= ' ': a payload that starts and ends
+// with other bytes (nearly every event) skips the call.
+inline std::string_view trim_json_space(std::string_view s) {
+  if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' &&
+      static_cast<unsigned char>(s.back()) > ' ') {
+    return s;
+  }
+  return core::trim(s);
+}
 
 inline ParseStatus set_malformed(std::string_view data, record::RequestRecord* rec,
                                  std::string_view why) {

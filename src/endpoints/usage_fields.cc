@@ -70,6 +70,14 @@ constexpr Name kTopNames[] = {
     {"num_spec_steps", kNumSpecSteps},
 };
 
+// The other fields of a usage object that are read: details objects, a duration, envelopes.
+constexpr std::string_view kPromptDetailsKey = "prompt_tokens_details";
+constexpr std::string_view kInputDetailsKey = "input_tokens_details";
+constexpr std::string_view kCompletionDetailsKey = "completion_tokens_details";
+constexpr std::string_view kOutputDetailsKey = "output_tokens_details";
+constexpr std::string_view kAudioSecondsKey = "prompt_audio_seconds";
+constexpr std::string_view kEnvelopeKeys[] = {"usageMetadata", "tokens", "meta"};
+
 // The fields read inside a details object, relative to its first slot.
 constexpr Name kPromptDetailNames[] = {{"cached_tokens", Slot(0)}, {"audio_tokens", Slot(1)}};
 constexpr Name kCompletionDetailNames[] = {{"reasoning_tokens", Slot(0)},
@@ -131,20 +139,20 @@ error_code read_object(value v, RawUsage* raw, std::array<int64_t, kNumSlots>* s
     for (const Name& n : kTopNames) {
       if (n.key[0] == first && k == n.key) return read_count(fv, &(*slots)[n.slot]);
     }
-    if (k == "prompt_tokens_details") {
+    if (k == kPromptDetailsKey) {
       return read_details(fv, kPromptDetailNames, kPDetailsCached, slots);
     }
-    if (k == "input_tokens_details") {
+    if (k == kInputDetailsKey) {
       return read_details(fv, kPromptDetailNames, kIDetailsCached, slots);
     }
-    if (k == "completion_tokens_details") {
+    if (k == kCompletionDetailsKey) {
       return read_details(fv, kCompletionDetailNames, kCDetailsReasoning, slots);
     }
-    if (k == "output_tokens_details") {
+    if (k == kOutputDetailsKey) {
       return read_details(fv, kCompletionDetailNames, kODetailsReasoning, slots);
     }
-    if (k == "prompt_audio_seconds") return read_seconds(fv, &raw->audio_seconds);
-    if (depth < 2 && (k == "usageMetadata" || k == "tokens" || k == "meta")) {
+    if (k == kAudioSecondsKey) return read_seconds(fv, &raw->audio_seconds);
+    if (depth < 2 && (k == kEnvelopeKeys[0] || k == kEnvelopeKeys[1] || k == kEnvelopeKeys[2])) {
       return read_object(fv, raw, &raw->lifted, depth + 1);
     }
     return simdjson::SUCCESS;
@@ -232,6 +240,21 @@ void merge_usage(const record::Usage& src, record::Usage* dst) {
   take(src.spec_draft_tokens, &dst->spec_draft_tokens);
   take(src.spec_accepted_tokens, &dst->spec_accepted_tokens);
   take(src.spec_steps, &dst->spec_steps);
+}
+
+bool reads_usage_key(std::string_view key) {
+  for (const json::Name& n : json::kTopNames) {
+    if (key == n.key) return true;
+  }
+  for (std::string_view k : {json::kPromptDetailsKey, json::kInputDetailsKey,
+                             json::kCompletionDetailsKey, json::kOutputDetailsKey,
+                             json::kAudioSecondsKey}) {
+    if (key == k) return true;
+  }
+  for (std::string_view k : json::kEnvelopeKeys) {
+    if (key == k) return true;
+  }
+  return false;
 }
 
 bool any_usage(const record::Usage& u) {

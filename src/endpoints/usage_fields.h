@@ -35,6 +35,8 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <string_view>
+
 #include "record/request_record.h"
 
 namespace servebench::endpoints {
@@ -46,5 +48,10 @@ void merge_usage(const record::Usage& src, record::Usage* dst);
 
 // True when `u` reports any count at all.
 bool any_usage(const record::Usage& u);
+
+// True when the usage reader (json::read_usage) reads the usage object's field `key` (written
+// without escapes): a count, a details object or an envelope. A reader that mirrors only some of
+// them (openai_fast_event.h) may skip any other field unread.
+bool reads_usage_key(std::string_view key);
 
 }  // namespace servebench::endpoints

@@ -1,6 +1,7 @@
 // Fuzz target for the chat/completions EventParser: any bytes must give a status, never a
 // crash, and the record must stay consistent (chunk text ranges inside their text buffers, one
-// chunk per kOk non-blank event, nothing appended on kMalformed / kServerError).
+// chunk per kOk non-blank event, nothing appended on kMalformed / kServerError). The parser's
+// fast path (openai_fast_event.h) must give what the general path alone gives.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/openai_fast_event.h"
 
 namespace {
 
@@ -33,19 +35,55 @@ void check_record(const servebench::record::RequestRecord& rec) {
   check(u.prompt_audio_seconds == -1 || u.prompt_audio_seconds >= 0);
 }
 
+bool same_usage(const servebench::record::Usage& a, const servebench::record::Usage& b) {
+  return a.prompt_tokens == b.prompt_tokens && a.completion_tokens == b.completion_tokens &&
+         a.total_tokens == b.total_tokens && a.reasoning_tokens == b.reasoning_tokens &&
+         a.prompt_cache_read_tokens == b.prompt_cache_read_tokens &&
+         a.prompt_cache_write_tokens == b.prompt_cache_write_tokens &&
+         a.prompt_cache_miss_tokens == b.prompt_cache_miss_tokens &&
+         a.prompt_audio_tokens == b.prompt_audio_tokens &&
+         a.completion_audio_tokens == b.completion_audio_tokens &&
+         a.accepted_prediction_tokens == b.accepted_prediction_tokens &&
+         a.rejected_prediction_tokens == b.rejected_prediction_tokens &&
+         a.tool_use_prompt_tokens == b.tool_use_prompt_tokens &&
+         a.prompt_audio_seconds == b.prompt_audio_seconds &&
+         a.spec_draft_tokens == b.spec_draft_tokens &&
+         a.spec_accepted_tokens == b.spec_accepted_tokens && a.spec_steps == b.spec_steps &&
+         a.first_content_chunk_tokens == b.first_content_chunk_tokens;
+}
+
+void check_same(const servebench::record::RequestRecord& a,
+                const servebench::record::RequestRecord& b) {
+  check(a.chunks.size() == b.chunks.size());
+  for (size_t i = 0; i < a.chunks.size(); ++i) {
+    check(a.chunks[i].kind == b.chunks[i].kind);
+    check(a.chunks[i].text_offset == b.chunks[i].text_offset);
+    check(a.chunks[i].text_bytes == b.chunks[i].text_bytes);
+  }
+  check(a.output_text == b.output_text && a.reasoning_text == b.reasoning_text);
+  check(a.finish_reason == b.finish_reason && a.error == b.error);
+  check(a.error_message == b.error_message && same_usage(a.usage, b.usage));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using servebench::endpoints::ParseStatus;
   static std::unique_ptr<servebench::endpoints::EventParser> parser =
       servebench::endpoints::make_event_parser("chat");
+  static std::unique_ptr<servebench::endpoints::EventParser> general =
+      servebench::endpoints::make_openai_event_parser(
+          servebench::endpoints::OpenAiParsePath::kGeneralOnly);
   std::string_view in(reinterpret_cast<const char*>(data), size);
   servebench::record::RequestRecord rec;
+  servebench::record::RequestRecord general_rec;
   // Twice into the same record: the second parse must append, not clobber.
   for (int round = 0; round < 2; ++round) {
     const size_t chunks = rec.chunks.size();
     const size_t out = rec.output_text.size();
     ParseStatus s = parser->parse_event(in, 7, &rec);
+    check(general->parse_event(in, 7, &general_rec) == s);
+    check_same(rec, general_rec);
     if (s == ParseStatus::kOk) {
       check(rec.chunks.size() == chunks || rec.chunks.size() == chunks + 1);
     } else {
