@@ -71,6 +71,8 @@ constexpr Name kTopNames[] = {
 };
 
 // The other fields of a usage object that are read: details objects, a duration, envelopes.
+// read_object reads no field outside these and kTopNames (reads_usage_key lists them for
+// readers that mirror only some).
 constexpr std::string_view kPromptDetailsKey = "prompt_tokens_details";
 constexpr std::string_view kInputDetailsKey = "input_tokens_details";
 constexpr std::string_view kCompletionDetailsKey = "completion_tokens_details";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "endpoints/endpoint.h"
+#include "endpoints/usage_fields.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -111,6 +112,20 @@ TEST(OpenAiFastEvent, UsageShapesThatReportNothing) {
   ASSERT_TRUE(s.handled);
   EXPECT_TRUE(s.ev.has_usage);
   EXPECT_EQ(s.ev.usage.prompt_tokens, 1);
+}
+
+// The usage keys the general reader reads, which the fast path must not skip unread.
+TEST(OpenAiFastEvent, UsageKeysTheGeneralReaderReads) {
+  for (const char* key : {"prompt_tokens", "input_tokens", "promptTokenCount", "outputTokens",
+                          "generated_token_count", "totalTokens", "cache_read_input_tokens",
+                          "prompt_cache_miss_tokens", "toolUsePromptTokenCount", "spec_verify_ct",
+                          "input_tokens_details", "output_tokens_details", "prompt_audio_seconds",
+                          "cached_tokens", "usageMetadata", "tokens", "meta"}) {
+    EXPECT_TRUE(reads_usage_key(key)) << key;
+  }
+  for (const char* key : {"reasoning_tokens", "audio_tokens", "", "prompt_token", "x"}) {
+    EXPECT_FALSE(reads_usage_key(key)) << key;
+  }
 }
 
 TEST(OpenAiFastEvent, ReasoningFieldsAndTheLastNonEmptyWins) {
