@@ -134,6 +134,19 @@ char* write_scaled_number(char* p, double base, double divisor) {
     const auto ns = static_cast<int64_t>(base);
     if (ns % 1'000'000 != 0) return write_ns_as_ms(p, ns);
   }
+  if (divisor == 1024 && base >= 1 && base < 1e12 && base == std::trunc(base)) {
+    // Bytes → KB: base / 2^10 = base × 5^10 / 10^10 exactly, so its digits are those of an
+    // integer; with at most 15 of them no shorter decimal names the same double.
+    uint64_t digits = static_cast<uint64_t>(base) * 9'765'625;
+    int e10 = -10;
+    while (digits % 10 == 0) {
+      digits /= 10;
+      ++e10;
+    }
+    char buf[kDigitBytes] = {};
+    const int n = static_cast<int>(std::to_chars(buf, buf + 24, digits).ptr - buf);
+    if (n <= 15) return write_decimal(p, buf, n, e10);
+  }
   if (divisor == 1 && base >= 1 && base < 10000 && base == std::trunc(base)) {
     // A small whole count: fixed notation is never longer than the exponent form.
     return std::to_chars(p, p + 8, static_cast<int64_t>(base)).ptr;

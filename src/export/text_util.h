@@ -28,7 +28,8 @@ void append_json_number(std::string* out, double v);
 // 1e6 or 1e9 (a duration in ns shown in ms). Such a quotient, correctly rounded, has at most 15
 // significant digits, so its shortest round-trip text is its exact decimal digits; only the
 // choice between fixed and exponent notation (the shorter, fixed on a tie, as std::to_chars)
-// remains. Anything else goes through append_json_number.
+// remains. Bytes shown in KB (`divisor` 1024) likewise: the quotient is exact and its decimal
+// digits are those of base × 5^10. Anything else goes through append_json_number.
 void append_scaled_number(std::string* out, double base, double divisor);
 
 // The same texts written at `p`, which has room for kMaxNumberChars; each returns the end.

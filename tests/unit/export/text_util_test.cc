@@ -84,7 +84,7 @@ TEST(TextUtilTest, ScaledNumberIsTheShortestRoundTripTextOfTheQuotient) {
   std::mt19937_64 rng(20261201);
   std::uniform_real_distribution<double> exponent(0.0, 15.0);
   std::uniform_int_distribution<int> zeros(0, 14);
-  const double divisors[] = {1, 1e3, 1e6, 1e9};
+  const double divisors[] = {1, 1e3, 1e6, 1e9, 1024};
   size_t checked = 0;
   for (int i = 0; i < 400000; ++i) {
     double base = std::floor(std::pow(10.0, exponent(rng)));
@@ -99,7 +99,7 @@ TEST(TextUtilTest, ScaledNumberIsTheShortestRoundTripTextOfTheQuotient) {
   EXPECT_GT(checked, 1000000u);
   for (double base : {0.0, -0.0, 1.0, 5.0, 10.0, 50.0, 100000.0, 1e14, 999999999999999.0,
                       123456789012345.0, 1e15, 1e16, 0.5, 2.5e6, double(NAN), double(INFINITY)}) {
-    for (double d : {1.0, 1e3, 1e6, 1e9, 7.0, 1e12}) {
+    for (double d : {1.0, 1e3, 1e6, 1e9, 7.0, 1e12, 1024.0}) {
       EXPECT_EQ(scaled(base, d), general(base, d)) << base << " / " << d;
     }
   }
