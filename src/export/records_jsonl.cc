@@ -69,9 +69,45 @@ void phase_keys(const RequestRecord& r, LineCursor* w) {
 // AIPerf 0.13's session-tree keys. servebench's sessions have no sub-agent forks, so every
 // record is a root (depth 0, its own correlation id). A record AIPerf would mark as a skipped
 // context overflow is left out of its exports, so an exported line always says false.
-void session_tree_keys(const RequestRecord& r, LineCursor* w) {
-  w->lit("\"context_overflow_skip\":false,\"agent_depth\":0,\"root_correlation_id\":");
-  w->json_string(r.x_correlation_id);
+// (root_correlation_id follows: the record's x_correlation_id.)
+constexpr char kSessionTreeKeys[] =
+    "\"context_overflow_skip\":false,\"agent_depth\":0,\"root_correlation_id\":";
+
+// `,"worker_id":...` to the phase keys: the same for every record of one worker, URL, processor
+// slot and phase.
+void worker_keys(const RequestRecord& r, LineCursor* w) {
+  w->lit(",\"worker_id\":\"worker_");
+  w->integer(r.worker_id);
+  w->lit("\",\"url_index\":");
+  w->integer(r.url_index);
+  w->lit(",\"record_processor_id\":\"record_processor_");
+  w->integer(r.processor_slot);
+  w->lit("\",\"benchmark_phase\":");
+  w->json_string(record::phase_name(r.phase));
+  w->put(',');
+  phase_keys(r, w);
+}
+
+// worker_keys and the keys of a record that was not cancelled, up to `"root_correlation_id":`:
+// rendered once per thread and copied while those stay the same (a dozen pieces, three of them
+// escaped strings, per line before).
+void uncancelled_keys(const RequestRecord& r, LineCursor* w) {
+  struct Cache {
+    bool valid = false;
+    int64_t worker_id = 0, url_index = 0, phase_index = 0, slot = 0;
+    record::Phase phase = record::Phase::kProfiling;
+    std::string text;
+  };
+  thread_local Cache c;
+  if (!c.valid || c.worker_id != r.worker_id || c.url_index != r.url_index ||
+      c.phase_index != r.phase_index || c.slot != r.processor_slot || c.phase != r.phase) {
+    c = Cache{true, r.worker_id, r.url_index, r.phase_index, r.processor_slot, r.phase, {}};
+    LineCursor t(&c.text);
+    worker_keys(r, &t);
+    t.lit("\"was_cancelled\":false,\"cancellation_time_ns\":null,");
+    t.lit(kSessionTreeKeys);
+  }
+  w->raw(c.text);
 }
 
 void metadata(const RequestRecord& r, const record::RunAnchor& a, LineCursor* w) {
@@ -95,24 +131,16 @@ void metadata(const RequestRecord& r, const record::RunAnchor& a, LineCursor* w)
   wall_or_null(w, a, r.first_byte_ns);
   w->lit(",\"request_end_ns\":");
   wall_or_null(w, a, r.end_ns);
-  w->lit(",\"worker_id\":\"worker_");
-  w->integer(r.worker_id);
-  w->lit("\",\"url_index\":");
-  w->integer(r.url_index);
-  w->lit(",\"record_processor_id\":\"record_processor_");
-  w->integer(r.processor_slot);
-  w->lit("\",\"benchmark_phase\":");
-  w->json_string(record::phase_name(r.phase));
-  w->put(',');
-  phase_keys(r, w);
   if (r.cancelled()) {
+    worker_keys(r, w);
     w->lit("\"was_cancelled\":true,\"cancellation_time_ns\":");
     wall_or_null(w, a, r.cancel_ns ? r.cancel_ns : r.end_ns);
+    w->put(',');
+    w->lit(kSessionTreeKeys);
   } else {
-    w->lit("\"was_cancelled\":false,\"cancellation_time_ns\":null");
+    uncancelled_keys(r, w);
   }
-  w->put(',');
-  session_tree_keys(r, w);
+  w->json_string(r.x_correlation_id);
   w->put('}');
 }
 

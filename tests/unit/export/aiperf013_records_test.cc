@@ -57,6 +57,42 @@ TEST(Aiperf013RecordsTest, WarmupRecordHasNoProfilingIndex) {
   EXPECT_EQ(m["phase_kind"], "warmup");
 }
 
+// The keys shared by a worker's, URL's, processor's and phase's records are rendered once and
+// reused: records alternating between each of those, one after the other on one thread, must
+// each read their own values; a cancelled one in between its own.
+TEST(Aiperf013RecordsTest, SharedMetadataFollowsEachRecordsWorkerUrlSlotAndPhase) {
+  RequestRecord r = profiling_record();
+  for (int i = 0; i < 40; ++i) {
+    // One of them changes at a time.
+    switch (i % 5) {
+      case 0: r.worker_id = (r.worker_id + 1) % 3; break;
+      case 1: r.url_index = 1 - r.url_index; break;
+      case 2: r.processor_slot = static_cast<uint8_t>(1 - r.processor_slot); break;
+      case 3:
+        r.phase = r.phase == record::Phase::kWarmup ? record::Phase::kProfiling : record::Phase::kWarmup;
+        break;
+      case 4: r.phase_index = 1 - r.phase_index; break;
+    }
+    r.x_correlation_id = "sess-" + std::to_string(i);
+    r.error = record::ErrorKind::kNone;
+    r.cancel_reason = record::CancelReason::kNone;
+    if (i % 7 == 6) {
+      r.error = record::ErrorKind::kCancelled;
+      r.cancel_reason = record::CancelReason::kGrace;
+      r.cancel_ns = r.end_ns;
+    }
+    const auto m = line_of(r)["metadata"];
+    EXPECT_EQ(m["worker_id"], "worker_" + std::to_string(r.worker_id)) << i;
+    EXPECT_EQ(m["url_index"], r.url_index) << i;
+    EXPECT_EQ(m["record_processor_id"], "record_processor_" + std::to_string(r.processor_slot)) << i;
+    EXPECT_EQ(m["benchmark_phase"], r.phase == record::Phase::kWarmup ? "warmup" : "profiling") << i;
+    EXPECT_EQ(m["phase_index"], r.phase_index) << i;
+    EXPECT_EQ(m["was_cancelled"], r.cancelled()) << i;
+    EXPECT_EQ(m["cancellation_time_ns"].is_null(), !r.cancelled()) << i;
+    EXPECT_EQ(m["root_correlation_id"], r.x_correlation_id) << i;
+  }
+}
+
 TEST(Aiperf013RecordsTest, HttpSizesInKbAndChunksSent) {
   const auto m = line_of(profiling_record())["metrics"];
   EXPECT_EQ(m["http_req_chunks_sent"]["value"], 3);
