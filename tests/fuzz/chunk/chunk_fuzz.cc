@@ -10,6 +10,7 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_fast_event.h"
+#include "unit/record/usage_equal.h"
 
 namespace {
 
@@ -35,23 +36,6 @@ void check_record(const servebench::record::RequestRecord& rec) {
   check(u.prompt_audio_seconds == -1 || u.prompt_audio_seconds >= 0);
 }
 
-bool same_usage(const servebench::record::Usage& a, const servebench::record::Usage& b) {
-  return a.prompt_tokens == b.prompt_tokens && a.completion_tokens == b.completion_tokens &&
-         a.total_tokens == b.total_tokens && a.reasoning_tokens == b.reasoning_tokens &&
-         a.prompt_cache_read_tokens == b.prompt_cache_read_tokens &&
-         a.prompt_cache_write_tokens == b.prompt_cache_write_tokens &&
-         a.prompt_cache_miss_tokens == b.prompt_cache_miss_tokens &&
-         a.prompt_audio_tokens == b.prompt_audio_tokens &&
-         a.completion_audio_tokens == b.completion_audio_tokens &&
-         a.accepted_prediction_tokens == b.accepted_prediction_tokens &&
-         a.rejected_prediction_tokens == b.rejected_prediction_tokens &&
-         a.tool_use_prompt_tokens == b.tool_use_prompt_tokens &&
-         a.prompt_audio_seconds == b.prompt_audio_seconds &&
-         a.spec_draft_tokens == b.spec_draft_tokens &&
-         a.spec_accepted_tokens == b.spec_accepted_tokens && a.spec_steps == b.spec_steps &&
-         a.first_content_chunk_tokens == b.first_content_chunk_tokens;
-}
-
 void check_same(const servebench::record::RequestRecord& a,
                 const servebench::record::RequestRecord& b) {
   check(a.chunks.size() == b.chunks.size());
@@ -62,7 +46,7 @@ void check_same(const servebench::record::RequestRecord& a,
   }
   check(a.output_text == b.output_text && a.reasoning_text == b.reasoning_text);
   check(a.finish_reason == b.finish_reason && a.error == b.error);
-  check(a.error_message == b.error_message && same_usage(a.usage, b.usage));
+  check(a.error_message == b.error_message && servebench::testing::same_usage(a.usage, b.usage));
 }
 
 }  // namespace

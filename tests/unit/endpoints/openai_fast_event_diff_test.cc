@@ -19,6 +19,7 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_fast_event.h"
+#include "unit/record/usage_equal.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -319,26 +320,10 @@ bool same_record(const RequestRecord& a, const RequestRecord& b) {
       return false;
     }
   }
-  const auto& u = a.usage;
-  const auto& v = b.usage;
   return a.output_text == b.output_text && a.reasoning_text == b.reasoning_text &&
          a.finish_reason == b.finish_reason && a.error == b.error &&
          a.error_message == b.error_message && a.output_items == b.output_items &&
-         a.http_status == b.http_status && u.prompt_tokens == v.prompt_tokens &&
-         u.completion_tokens == v.completion_tokens && u.total_tokens == v.total_tokens &&
-         u.reasoning_tokens == v.reasoning_tokens &&
-         u.prompt_cache_read_tokens == v.prompt_cache_read_tokens &&
-         u.prompt_cache_write_tokens == v.prompt_cache_write_tokens &&
-         u.prompt_cache_miss_tokens == v.prompt_cache_miss_tokens &&
-         u.prompt_audio_tokens == v.prompt_audio_tokens &&
-         u.completion_audio_tokens == v.completion_audio_tokens &&
-         u.accepted_prediction_tokens == v.accepted_prediction_tokens &&
-         u.rejected_prediction_tokens == v.rejected_prediction_tokens &&
-         u.tool_use_prompt_tokens == v.tool_use_prompt_tokens &&
-         u.prompt_audio_seconds == v.prompt_audio_seconds &&
-         u.spec_draft_tokens == v.spec_draft_tokens &&
-         u.spec_accepted_tokens == v.spec_accepted_tokens && u.spec_steps == v.spec_steps &&
-         u.first_content_chunk_tokens == v.first_content_chunk_tokens;
+         a.http_status == b.http_status && servebench::testing::same_usage(a.usage, b.usage);
 }
 
 std::string quoted(const std::string& s) {
