@@ -64,6 +64,12 @@ struct SlotPlan {
   core::Capabilities needs;
   bool all_outcomes;
   bool error_only;
+
+  // Whether the slot has a value for a record under `caps` (ok: it succeeded; error: it failed
+  // and was not dropped).
+  bool applies(core::Capabilities caps, bool ok, bool error) const {
+    return (needs & ~caps) == 0 && (all_outcomes || (error_only ? error : ok));
+  }
 };
 
 const std::array<SlotPlan, kNumRecordSlots>& slot_plans() {
@@ -90,8 +96,7 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out, core::Cap
   const auto& plans = slot_plans();
   for (size_t i = 0; i < kNumRecordSlots; ++i) {
     const SlotPlan& p = plans[i];
-    if ((p.needs & ~caps) != 0) continue;
-    if (p.all_outcomes || (p.error_only ? error : ok)) out->v[i] = p.value(f);
+    if (p.applies(caps, ok, error)) out->v[i] = p.value(f);
   }
   out->schedule_lag_ns = out->get(RecordMetric::kScheduleLag);
   out->ttft_from_intended_ns = out->get(RecordMetric::kTtftFromIntended);
@@ -112,8 +117,7 @@ void compute_record_metrics(const RequestRecord& r, RecordValues* out, const Rec
   for (size_t k = 0; k < n; ++k) {
     const size_t i = static_cast<size_t>(slots[k]);
     const SlotPlan& p = plans[i];
-    const bool applies = (p.needs & ~caps) == 0 && (p.all_outcomes || (p.error_only ? error : ok));
-    out->v[i] = applies ? p.value(f) : NAN;
+    out->v[i] = p.applies(caps, ok, error) ? p.value(f) : NAN;
   }
 }
 
