@@ -124,9 +124,7 @@ JsonlWriter::Direct::~Direct() {
     w.write_buffered();
     return;
   }
-  if (w.direct_fd_ >= 0 && !w.failed_ &&
-      steady_ns() - w.last_tail_ns_ >= w.options_.tail_flush_interval_ns)
-    w.write_tail();
+  w.write_tail_if_due();
 }
 
 std::pair<char*, char*> JsonlWriter::Direct::advance(char* p, size_t n) {
@@ -140,6 +138,11 @@ std::pair<char*, char*> JsonlWriter::Direct::advance(char* p, size_t n) {
   if (w.direct_fd_ < 0) w.write_buffered();  // fell back to ordinary writes mid-batch
   w.grow_block(n);
   return {w.block_.get() + w.filled_, w.block_.get() + w.capacity_};
+}
+
+// The tail, when the last one was written tail_flush_interval_ns ago or more.
+void JsonlWriter::write_tail_if_due() {
+  if (!failed_ && steady_ns() - last_tail_ns_ >= options_.tail_flush_interval_ns) write_tail();
 }
 
 void JsonlWriter::write_tail() {
@@ -163,7 +166,7 @@ void JsonlWriter::append(std::string_view text) {
     if (filled_ == kBlock) write_block();
   }
   if (direct_fd_ >= 0) {
-    if (!failed_ && steady_ns() - last_tail_ns_ >= options_.tail_flush_interval_ns) write_tail();
+    write_tail_if_due();
     return;
   }
   // Ordinary writes (no O_DIRECT, or after a fallback, which leaves nothing buffered): at the

@@ -88,6 +88,7 @@ class JsonlWriter {
   void grow_block(size_t free_bytes);
   void write_buffered();
   void write_tail();
+  void write_tail_if_due();
   bool write_at(int fd, const char* data, size_t size, int64_t offset);
 
   const std::string path_;

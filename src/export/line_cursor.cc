@@ -33,9 +33,7 @@ LineCursor::LineCursor(std::string* out) : out_(out) {
 }
 
 LineCursor::LineCursor(JsonlWriter::Direct* direct) : direct_(direct) {
-  const auto [begin, end] = direct_->advance(nullptr, 0);
-  begin_ = p_ = begin;
-  end_ = end;
+  advance_direct(nullptr, 0);
 }
 
 LineCursor::~LineCursor() {
@@ -44,23 +42,20 @@ LineCursor::~LineCursor() {
 }
 
 void LineCursor::flush() {
-  if (direct_ != nullptr) {
-    const auto [begin, end] = direct_->advance(p_, 0);
-    begin_ = p_ = begin;
-    end_ = end;
-    return;
-  }
+  if (direct_ != nullptr) return advance_direct(p_, 0);
   out_->append(begin_, static_cast<size_t>(p_ - begin_));
   p_ = begin_;
 }
 
+// Commits the bytes up to `upto` to the Direct and continues in the free range it hands back.
+void LineCursor::advance_direct(char* upto, size_t n) {
+  const auto [begin, end] = direct_->advance(upto, n);
+  begin_ = p_ = begin;
+  end_ = end;
+}
+
 void LineCursor::make_room(size_t n) {
-  if (direct_ != nullptr) {
-    const auto [begin, end] = direct_->advance(p_, n);
-    begin_ = p_ = begin;
-    end_ = end;
-    return;
-  }
+  if (direct_ != nullptr) return advance_direct(p_, n);
   flush();
   if (n <= kScratchBytes) return;
   // One piece larger than the scratch buffer (a huge string): a buffer of its own.

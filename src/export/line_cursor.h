@@ -114,6 +114,7 @@ class LineCursor {
   }
   void make_room(size_t n);
   void flush();
+  void advance_direct(char* upto, size_t n);
 
   std::string* out_ = nullptr;
   JsonlWriter::Direct* direct_ = nullptr;
