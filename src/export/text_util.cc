@@ -123,6 +123,19 @@ char* write_ns_as_ms(char* p, int64_t ns) {
   return p + len;
 }
 
+// digits × 10^e10 (digits > 0) as std::to_chars writes that double, when its significant digits
+// are at most 15 (then no shorter decimal names the same double: the text is its exact digits,
+// fixed or exponent form, whichever is shorter); nullptr otherwise.
+char* write_exact_decimal(char* p, uint64_t digits, int e10) {
+  char buf[kDigitBytes] = {};
+  int n = static_cast<int>(std::to_chars(buf, buf + 24, digits).ptr - buf);
+  while (n > 1 && buf[n - 1] == '0') {
+    --n;
+    ++e10;
+  }
+  return n <= 15 ? write_decimal(p, buf, n, e10) : nullptr;
+}
+
 }  // namespace
 
 char* write_scaled_number(char* p, double base, double divisor) {
@@ -135,17 +148,9 @@ char* write_scaled_number(char* p, double base, double divisor) {
     if (ns % 1'000'000 != 0) return write_ns_as_ms(p, ns);
   }
   if (divisor == 1024 && base >= 1 && base < 1e12 && base == std::trunc(base)) {
-    // Bytes → KB: base / 2^10 = base × 5^10 / 10^10 exactly, so its digits are those of an
-    // integer; with at most 15 of them no shorter decimal names the same double.
-    uint64_t digits = static_cast<uint64_t>(base) * 9'765'625;
-    int e10 = -10;
-    while (digits % 10 == 0) {
-      digits /= 10;
-      ++e10;
-    }
-    char buf[kDigitBytes] = {};
-    const int n = static_cast<int>(std::to_chars(buf, buf + 24, digits).ptr - buf);
-    if (n <= 15) return write_decimal(p, buf, n, e10);
+    // Bytes → KB: base / 2^10 = base × 5^10 / 10^10 exactly, the digits of an integer.
+    const uint64_t digits = static_cast<uint64_t>(base) * 9'765'625;
+    if (char* end = write_exact_decimal(p, digits, -10)) return end;
   }
   if (divisor == 1 && base >= 1 && base < 10000 && base == std::trunc(base)) {
     // A small whole count: fixed notation is never longer than the exponent form.
@@ -156,15 +161,8 @@ char* write_scaled_number(char* p, double base, double divisor) {
     return write_json_number(p, base / divisor);
   }
   if (base < 0) *p++ = '-';
-  char buf[kDigitBytes] = {};
-  const auto res = std::to_chars(buf, buf + 24, static_cast<int64_t>(std::fabs(base)));
-  int n = static_cast<int>(res.ptr - buf);
-  int zeros = 0;
-  while (n > 1 && buf[n - 1] == '0') {
-    --n;
-    ++zeros;
-  }
-  return write_decimal(p, buf, n, zeros - k);
+  // |base| < 1e15 has at most 15 digits: never nullptr.
+  return write_exact_decimal(p, static_cast<uint64_t>(std::fabs(base)), -k);
 }
 
 void append_scaled_number(std::string* out, double base, double divisor) {
