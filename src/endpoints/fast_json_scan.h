@@ -292,13 +292,8 @@ inline char* skip_value(char* p, int depth);
 
 // A string at p, checked and not read.
 [[gnu::always_inline]] inline char* skip_string(char* p) {
-  ++p;
-  for (;;) {
-    p = find_stop(p);
-    if (*p == '"') return p + 1;
-    if (*p != '\\' || unescaped(p[1]) == 0) return nullptr;
-    p += 2;
-  }
+  JsonStr unused;
+  return scan_string(p, &unused);
 }
 
 // Any value at p, checked and not read; `depth`: its container's.
