@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -19,6 +18,7 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_fast_event.h"
+#include "fuzz/sse/replay.h"
 #include "unit/record/usage_equal.h"
 
 namespace servebench::endpoints {
@@ -102,13 +102,6 @@ const std::vector<CorpusEvent>& server_events() {
   return events;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string source_dir() {
   const char* src = std::getenv("SERVEBENCH_SOURCE_DIR");
   return src ? std::string(src) : std::string(SERVEBENCH_TEST_SOURCE_DIR);
@@ -120,15 +113,15 @@ std::vector<std::string> recorded_events() {
   const std::filesystem::path data = source_dir() + "/tests/unit/endpoints/data";
   for (const auto& entry : std::filesystem::directory_iterator(data)) {
     if (entry.path().extension() != ".sse") continue;
-    std::istringstream lines(read_file(entry.path()));
+    std::istringstream lines(servebench::testing::read_file_bytes(entry.path()));
     for (std::string line; std::getline(lines, line);) {
       if (line.rfind("data:", 0) != 0) continue;
       out.push_back(line.substr(line.size() > 5 && line[5] == ' ' ? 6 : 5));
     }
   }
-  const std::filesystem::path corpus = source_dir() + "/tests/fuzz/chunk/corpus";
-  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
-    out.push_back(read_file(entry.path()));
+  const std::string corpus = source_dir() + "/tests/fuzz/chunk/corpus";
+  for (const auto& file : servebench::testing::corpus_files(corpus)) {
+    out.push_back(servebench::testing::read_file_bytes(file));
   }
   std::sort(out.begin(), out.end());  // directory order is not fixed; the seed's cases should be
   return out;
