@@ -1,134 +1,185 @@
-// Beast 1.74 asserts (BOOST_ASSERT) that a final chunk re-presented after need_more comes with at
-// least 5 bytes, but a legal split ("0\r\n" then one more byte) presents 4, which aborts debug
-// builds. Without the assert the code path is correct (fuzzed: whole vs split parses agree, clean
-// under ASan/UBSan), so asserts are off in this translation unit only. Nothing else in the
-// servebench binary instantiates basic_parser<false>.
-#define BOOST_DISABLE_ASSERTS 1
 #include "transport/http1_response_parser.h"
 
-#include <boost/beast/http/basic_parser.hpp>
-#include <boost/beast/http/error.hpp>
-#include <limits>
-#include <optional>
+#include <algorithm>
+#include <cstring>
 
 namespace servebench::transport {
 
-namespace http = boost::beast::http;
-
 namespace {
 
-class BeastParser final : public http::basic_parser<false> {
- public:
-  explicit BeastParser(Http1ResponseParser::Sink* sink) : sink_(sink) {
-    eager(true);
-    // Streams may be arbitrarily long. (Not boost::none: Boost 1.74 compares the content length
-    // against the optional itself, and anything > none, so none rejects every sized body.)
-    body_limit(std::numeric_limits<std::uint64_t>::max());
-    header_limit(64 * 1024);
-  }
-  int status = 0;
+constexpr size_t kUnitLimit = 64 * 1024;  // a head, chunk-size line or trailer section
 
- private:
-  void on_request_impl(http::verb, boost::beast::string_view, boost::beast::string_view, int,
-                       boost::beast::error_code&) override {}
-  void on_response_impl(int code, boost::beast::string_view, int, boost::beast::error_code&) override {
-    status = code;
+// End (one past the terminator) of a unit in `s`, searching from `from`; npos if it has not all
+// arrived. A line ends at its first CR, which must be followed by LF (else the unit ends at the
+// CR and fails to parse). A block ends at an empty line, or is a lone CRLF.
+size_t unit_end(std::string_view s, bool block, size_t from) {
+  if (!block) {
+    const size_t cr = s.find('\r', from);
+    if (cr == std::string_view::npos || cr + 1 == s.size()) return std::string_view::npos;
+    return s[cr + 1] == '\n' ? cr + 2 : cr + 1;
   }
-  void on_field_impl(http::field, boost::beast::string_view, boost::beast::string_view,
-                     boost::beast::error_code&) override {}
-  void on_header_impl(boost::beast::error_code&) override {
-    if (status >= 200 || status < 100) sink_->on_response_headers(status);
+  if (s.size() >= 2 && s[0] == '\r' && s[1] == '\n') return 2;  // an empty trailer section
+  for (size_t i = from; i + 4 <= s.size(); ++i) {
+    const void* cr = std::memchr(s.data() + i, '\r', s.size() - 3 - i);
+    if (cr == nullptr) break;
+    i = static_cast<size_t>(static_cast<const char*>(cr) - s.data());
+    if (std::memcmp(s.data() + i, "\r\n\r\n", 4) == 0) return i + 4;
   }
-  void on_body_init_impl(boost::optional<std::uint64_t> const&, boost::beast::error_code&) override {}
-  std::size_t on_body_impl(boost::beast::string_view body, boost::beast::error_code&) override {
-    sink_->on_response_body(std::string_view(body.data(), body.size()));
-    return body.size();
-  }
-  void on_chunk_header_impl(std::uint64_t, boost::beast::string_view, boost::beast::error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, boost::beast::string_view body,
-                                 boost::beast::error_code&) override {
-    sink_->on_response_body(std::string_view(body.data(), body.size()));
-    return body.size();
-  }
-  void on_finish_impl(boost::beast::error_code&) override {}
-
-  Http1ResponseParser::Sink* sink_;
-};
+  return std::string_view::npos;
+}
 
 }  // namespace
 
-struct Http1ResponseParser::Impl {
-  std::optional<BeastParser> parser;
-  Sink* sink = nullptr;
-  std::string pending;  // bytes not yet consumed (a partial header or chunk-size line)
-  bool done = false;
-};
-
-Http1ResponseParser::Http1ResponseParser() : impl_(std::make_unique<Impl>()) {}
-Http1ResponseParser::~Http1ResponseParser() = default;
-
 void Http1ResponseParser::start(Sink* sink) {
-  impl_->sink = sink;
-  impl_->parser.emplace(sink);
-  impl_->pending.clear();
-  impl_->done = false;
+  sink_ = sink;
+  state_ = State::kHead;
+  pending_.clear();
+  remaining_ = 0;
+  status_ = 0;
+  crlf_seen_ = 0;
+  until_close_ = false;
+  framing_ = {};
 }
 
 size_t Http1ResponseParser::feed(std::string_view bytes, std::string* error) {
-  Impl& m = *impl_;
-  if (m.done) return 0;
-  // Beast wants a complete header (and chunk-size line) in one buffer: feed directly from the
-  // caller's bytes when nothing is pending, else from the pending copy.
-  const bool direct = m.pending.empty();
-  if (!direct) m.pending.append(bytes);
-  std::string_view buf = direct ? bytes : std::string_view(m.pending);
   size_t used = 0;
-  while (used < buf.size()) {
-    boost::beast::error_code ec;
-    size_t n = m.parser->put(boost::asio::const_buffer(buf.data() + used, buf.size() - used), ec);
-    used += n;
-    if (ec == http::error::need_more) break;
-    if (ec) {
-      *error = ec.message();
+  while (used < bytes.size() && state_ != State::kDone && state_ != State::kFailed) {
+    used += step(bytes.substr(used), error);
+    if (!error->empty()) {
+      state_ = State::kFailed;
       return 0;
     }
-    if (m.parser->is_done()) {
-      if (m.parser->status >= 100 && m.parser->status < 200) {
-        m.parser.emplace(m.sink);  // interim response: the real one follows
-        continue;
-      }
-      m.done = true;
+  }
+  return used;
+}
+
+size_t Http1ResponseParser::step(std::string_view in, std::string* error) {
+  switch (state_) {
+    case State::kHead:
+      return head(in, error);
+    case State::kLength:
+    case State::kChunkData:
+    case State::kUntilClose:
+      return body(in);
+    case State::kChunkLine:
+      return chunk_line(in, error);
+    case State::kChunkEnd:
+      return chunk_end(in, error);
+    case State::kTrailers:
+      return trailers(in, error);
+    case State::kDone:
+    case State::kFailed:
       break;
+  }
+  return 0;
+}
+
+size_t Http1ResponseParser::gather(std::string_view in, bool block, std::string_view* unit, std::string* error) {
+  *unit = {};
+  const size_t old = pending_.size();
+  std::string_view hay = in;
+  if (old > 0) {
+    pending_.append(in);
+    hay = pending_;
+  }
+  const size_t end = unit_end(hay, block, old >= 3 ? old - 3 : 0);
+  if (end == std::string_view::npos || end > kUnitLimit) {
+    if (old == 0) pending_.assign(in);
+    if (pending_.size() > kUnitLimit) *error = "response header too large";
+    return in.size();
+  }
+  *unit = hay.substr(0, end);
+  return end - old;
+}
+
+size_t Http1ResponseParser::head(std::string_view in, std::string* error) {
+  std::string_view unit;
+  const size_t used = gather(in, /*block=*/true, &unit, error);
+  if (unit.empty()) return used;
+  framing_ = {};
+  const size_t line_end = unit.find('\n') + 1;  // the unit holds at least one "\r\n"
+  if (!http1::parse_status_line(unit.substr(0, line_end), &status_, &framing_, error) ||
+      !http1::parse_fields(unit.substr(line_end), &framing_, error)) {
+    return used;
+  }
+  pending_.clear();
+  if (status_ / 100 == 1) return used;  // interim response: the real head follows
+  if (status_ == 204 || status_ == 304) {
+    state_ = State::kDone;
+  } else if (framing_.has_length) {
+    remaining_ = framing_.length;
+    state_ = remaining_ > 0 ? State::kLength : State::kDone;
+  } else if (framing_.chunked) {
+    state_ = State::kChunkLine;
+  } else {
+    until_close_ = true;
+    state_ = State::kUntilClose;
+  }
+  sink_->on_response_headers(status_);
+  return used;
+}
+
+size_t Http1ResponseParser::body(std::string_view in) {
+  if (state_ == State::kUntilClose) {
+    sink_->on_response_body(in);
+    return in.size();
+  }
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(remaining_, in.size()));
+  remaining_ -= n;
+  if (remaining_ == 0) state_ = state_ == State::kLength ? State::kDone : State::kChunkEnd;
+  sink_->on_response_body(in.substr(0, n));
+  return n;
+}
+
+size_t Http1ResponseParser::chunk_line(std::string_view in, std::string* error) {
+  std::string_view unit;
+  const size_t used = gather(in, /*block=*/false, &unit, error);
+  if (unit.empty()) return used;
+  if (!http1::parse_chunk_line(unit, &remaining_, error)) return used;
+  pending_.clear();
+  state_ = remaining_ > 0 ? State::kChunkData : State::kTrailers;
+  return used;
+}
+
+size_t Http1ResponseParser::chunk_end(std::string_view in, std::string* error) {
+  size_t i = 0;
+  for (; i < in.size() && crlf_seen_ < 2; ++i, ++crlf_seen_) {
+    if (in[i] != "\r\n"[crlf_seen_]) {
+      *error = "chunk data not followed by CRLF";
+      return i;
     }
-    if (n == 0) break;
   }
-  if (direct) {
-    if (!m.done && used < buf.size()) m.pending.assign(buf.substr(used));
-    return m.done ? used : bytes.size();
+  if (crlf_seen_ == 2) {
+    crlf_seen_ = 0;
+    state_ = State::kChunkLine;
   }
-  // Consumed from pending: report how many of the caller's bytes were used.
-  const size_t old_pending = m.pending.size() - bytes.size();
-  if (m.done) {
-    m.pending.clear();
-    return used > old_pending ? used - old_pending : 0;
-  }
-  m.pending.erase(0, used);
-  return bytes.size();
+  return i;
+}
+
+size_t Http1ResponseParser::trailers(std::string_view in, std::string* error) {
+  std::string_view unit;
+  const size_t used = gather(in, /*block=*/true, &unit, error);
+  if (unit.empty()) return used;
+  if (!http1::parse_fields(unit, &framing_, error)) return used;
+  pending_.clear();
+  state_ = State::kDone;
+  return used;
 }
 
 bool Http1ResponseParser::feed_eof() {
-  Impl& m = *impl_;
-  if (m.done) return true;
-  if (!m.parser->is_header_done() || !m.pending.empty()) return false;
-  boost::beast::error_code ec;
-  m.parser->put_eof(ec);
-  if (ec || !m.parser->is_done()) return false;
-  m.done = true;
-  return true;
+  if (state_ == State::kUntilClose) state_ = State::kDone;
+  return state_ == State::kDone;
 }
 
-bool Http1ResponseParser::done() const { return impl_->done; }
-bool Http1ResponseParser::headers_done() const { return impl_->parser && impl_->parser->is_header_done(); }
-bool Http1ResponseParser::keep_alive() const { return impl_->done && impl_->parser->keep_alive(); }
+bool Http1ResponseParser::done() const { return state_ == State::kDone; }
+
+bool Http1ResponseParser::headers_done() const {
+  return state_ != State::kHead && state_ != State::kFailed;
+}
+
+bool Http1ResponseParser::keep_alive() const {
+  if (state_ != State::kDone || until_close_) return false;
+  return framing_.http11 ? !framing_.close : framing_.keep_alive;
+}
 
 }  // namespace servebench::transport

@@ -1,0 +1,272 @@
+#include "transport/http1_fields.h"
+
+#include <array>
+#include <limits>
+
+namespace servebench::transport::http1 {
+
+namespace {
+
+// tchar (RFC 9110 §5.6.2): "!#$%&'*+-.^_`|~", digits and letters.
+constexpr std::array<bool, 256> kTokenChars = [] {
+  std::array<bool, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = t[c - 'a' + 'A'] = true;
+  for (char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+bool is_token_char(char c) { return kTokenChars[static_cast<unsigned char>(c)]; }
+// Field-value and reason-phrase bytes: HTAB, SP, VCHAR, obs-text (no other control bytes).
+bool is_text(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u >= 0x20 && u != 0x7f) || u == '\t';
+}
+bool is_ows(char c) { return c == ' ' || c == '\t'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool fail(std::string* error, const char* why) {
+  *error = why;
+  return false;
+}
+
+bool iequals(std::string_view a, std::string_view lower) {
+  if (a.size() != lower.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char c = a[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != lower[i]) return false;
+  }
+  return true;
+}
+
+std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && is_ows(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_ows(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Calls f(token) for each token of an RFC 9110 #token list (OWS and empty elements skipped).
+// Stops at the first byte that is neither a token, OWS nor a comma, or at two tokens without a
+// comma between them, and then returns false.
+template <class F>
+bool walk_tokens(std::string_view list, F&& f) {
+  bool need_comma = false;
+  for (size_t i = 0;;) {
+    while (i < list.size() && is_ows(list[i])) ++i;
+    if (i == list.size()) return true;
+    if (is_token_char(list[i])) {
+      if (need_comma) return false;
+      const size_t start = i;
+      while (i < list.size() && is_token_char(list[i])) ++i;
+      f(list.substr(start, i - start));
+      need_comma = true;
+    } else if (list[i] == ',') {
+      need_comma = false;
+      ++i;
+    } else {
+      return false;
+    }
+  }
+}
+
+bool parse_decimal(std::string_view s, uint64_t* v) {
+  if (s.empty()) return false;
+  uint64_t x = 0;
+  for (char c : s) {
+    if (!is_digit(c)) return false;
+    const auto d = static_cast<uint64_t>(c - '0');
+    if (x > (std::numeric_limits<uint64_t>::max() - d) / 10) return false;
+    x = x * 10 + d;
+  }
+  *v = x;
+  return true;
+}
+
+bool apply_content_length(std::string_view value, Framing* f, std::string* error) {
+  if (f->chunked) return fail(error, "Content-Length with chunked Transfer-Encoding");
+  // A list of equal decimals ("5, 5"), each element present.
+  size_t elements = 0;
+  bool ok = true;
+  for (std::string_view e = value;;) {
+    const size_t comma = e.find(',');
+    const std::string_view item = trim_ows(e.substr(0, comma));
+    uint64_t v = 0;
+    ok = ok && parse_decimal(item, &v) && (!f->has_length || v == f->length);
+    if (ok) {
+      f->has_length = true;
+      f->length = v;
+    }
+    ++elements;
+    if (comma == std::string_view::npos) break;
+    e.remove_prefix(comma + 1);
+  }
+  return (ok && elements > 0) || fail(error, "bad Content-Length");
+}
+
+bool apply_transfer_encoding(std::string_view value, Framing* f, std::string* error) {
+  if (f->chunked) return fail(error, "Transfer-Encoding after chunked");
+  if (f->has_length) return fail(error, "Transfer-Encoding with Content-Length");
+  // chunked counts only as the final coding, and only its first mention (codings after an
+  // unreadable element are not seen: then the body runs until close).
+  bool seen_chunked = false, chunked_last = false;
+  walk_tokens(value, [&](std::string_view t) {
+    chunked_last = !seen_chunked && iequals(t, "chunked");
+    seen_chunked = seen_chunked || chunked_last;
+  });
+  f->chunked = chunked_last;
+  return true;
+}
+
+bool apply_field(std::string_view name, std::string_view value, Framing* f, std::string* error) {
+  switch (name.size()) {
+    case 10:  // Connection
+    case 16:  // Proxy-Connection
+      if (iequals(name, "connection") || iequals(name, "proxy-connection")) {
+        const bool ok = walk_tokens(value, [f](std::string_view t) {
+          if (iequals(t, "close")) f->close = true;
+          if (iequals(t, "keep-alive")) f->keep_alive = true;
+        });
+        return ok || fail(error, "bad Connection header");
+      }
+      return true;
+    case 14:
+      return !iequals(name, "content-length") || apply_content_length(value, f, error);
+    case 17:
+      return !iequals(name, "transfer-encoding") || apply_transfer_encoding(value, f, error);
+    default:
+      return true;
+  }
+}
+
+// One physical line's value part at block[*p]: leading OWS skipped, text bytes to CRLF, trailing
+// OWS trimmed. Advances *p past the CRLF.
+bool value_piece(std::string_view block, size_t* p, std::string_view* piece) {
+  size_t i = *p;
+  while (i < block.size() && is_ows(block[i])) ++i;
+  const size_t start = i;
+  while (i < block.size() && is_text(block[i])) ++i;
+  if (i + 1 >= block.size() || block[i] != '\r' || block[i + 1] != '\n') return false;
+  size_t end = i;
+  while (end > start && is_ows(block[end - 1])) --end;
+  *piece = block.substr(start, end - start);
+  *p = i + 2;
+  return true;
+}
+
+// *( BWS ";" BWS token [ BWS "=" BWS ( token / quoted-string ) ] ), as Beast reads it: BWS after
+// a name must be followed by ";" or "=", and a quoted value's bytes are not checked (the
+// extensions are ignored; the line has no CR before its end).
+bool valid_chunk_extensions(std::string_view e) {
+  size_t i = 0;
+  auto skip_bws = [&] {
+    const size_t from = i;
+    while (i < e.size() && is_ows(e[i])) ++i;
+    return i > from;
+  };
+  auto token = [&] {
+    const size_t from = i;
+    while (i < e.size() && is_token_char(e[i])) ++i;
+    return i > from;
+  };
+  auto quoted = [&] {  // at '"': any bytes to the closing quote, a backslash escaping one
+    for (++i; i < e.size(); ++i) {
+      if (e[i] == '"') return ++i, true;
+      if (e[i] == '\\') ++i;
+    }
+    return false;
+  };
+  while (i < e.size()) {
+    skip_bws();
+    if (i >= e.size() || e[i] != ';') return false;
+    do {
+      ++i;  // ';'
+      skip_bws();
+      if (!token()) return false;
+      const bool bws = skip_bws();
+      if (i < e.size() && e[i] == '=') break;
+      if (i < e.size() && e[i] == ';') continue;
+      return !bws && i == e.size();
+    } while (true);
+    ++i;  // '='
+    skip_bws();
+    if (i < e.size() && e[i] == '"' ? !quoted() : !token()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_status_line(std::string_view line, int* status, Framing* framing, std::string* error) {
+  // "HTTP/" DIGIT "." DIGIT SP 3DIGIT SP reason CRLF
+  if (line.size() < 15 || line.substr(0, 5) != "HTTP/" || !is_digit(line[5]) || line[6] != '.' ||
+      !is_digit(line[7])) {
+    return fail(error, "bad HTTP version");
+  }
+  const int version = (line[5] - '0') * 10 + (line[7] - '0');
+  if ((version != 10 && version != 11) || line[8] != ' ') return fail(error, "bad HTTP version");
+  if (!is_digit(line[9]) || !is_digit(line[10]) || !is_digit(line[11]) || line[12] != ' ') {
+    return fail(error, "bad status code");
+  }
+  size_t i = 13;
+  while (i < line.size() && is_text(line[i])) ++i;
+  if (i + 2 != line.size() || line[i] != '\r' || line[i + 1] != '\n') return fail(error, "bad reason phrase");
+  *status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+  framing->http11 = version == 11;
+  return true;
+}
+
+bool parse_fields(std::string_view block, Framing* framing, std::string* error) {
+  std::string folded;
+  size_t p = 0;
+  for (;;) {
+    if (block.size() - p < 2) return fail(error, "truncated header fields");
+    if (block[p] == '\r') return block[p + 1] == '\n' || fail(error, "bad line ending");
+    const size_t name_start = p;
+    while (p < block.size() && block[p] != ':') {
+      if (!is_token_char(block[p])) return fail(error, "bad header field name");
+      ++p;
+    }
+    if (p == name_start || p == block.size()) return fail(error, "bad header field name");
+    const std::string_view name = block.substr(name_start, p - name_start);
+    ++p;  // ':'
+    std::string_view value;
+    if (!value_piece(block, &p, &value)) return fail(error, "bad header field value");
+    if (p < block.size() && is_ows(block[p])) {
+      // Obsolete line folding: the non-empty pieces joined by single spaces.
+      folded.assign(value);
+      while (p < block.size() && is_ows(block[p])) {
+        std::string_view piece;
+        if (!value_piece(block, &p, &piece)) return fail(error, "bad header field value");
+        if (piece.empty()) continue;
+        if (!folded.empty()) folded += ' ';
+        folded.append(piece);
+      }
+      value = folded;
+    }
+    if (!apply_field(name, value, framing, error)) return false;
+  }
+}
+
+bool parse_chunk_line(std::string_view line, uint64_t* size, std::string* error) {
+  // chunk-size [ chunk-ext ] CRLF, chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] )
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    const char l = static_cast<char>(c | 0x20);
+    return (l >= 'a' && l <= 'f') ? l - 'a' + 10 : -1;
+  };
+  size_t i = 0;
+  uint64_t v = 0;
+  for (; i < line.size() && hex(line[i]) >= 0; ++i) {
+    if (v > std::numeric_limits<uint64_t>::max() / 16) return fail(error, "bad chunk size");
+    v = v * 16 + static_cast<uint64_t>(hex(line[i]));
+  }
+  if (i == 0) return fail(error, "bad chunk size");
+  const std::string_view ext = line.substr(i);
+  if (ext.size() < 2 || ext.substr(ext.size() - 2) != "\r\n") return fail(error, "bad chunk line ending");
+  if (!valid_chunk_extensions(ext.substr(0, ext.size() - 2))) return fail(error, "bad chunk extension");
+  *size = v;
+  return true;
+}
+
+}  // namespace servebench::transport::http1
