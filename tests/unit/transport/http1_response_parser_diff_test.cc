@@ -225,6 +225,59 @@ TEST(Http1ResponseParserDiff, GeneratedResponsesAgreeInEverySplit) {
   EXPECT_EQ(completed, 8000);  // every generated response is well formed
 }
 
+// Hand-picked edges the generator reaches rarely, each in every two-way split.
+TEST(Http1ResponseParserDiff, EdgeCasesAgree) {
+  const std::string chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n";
+  const std::vector<std::string> cases = {
+      chunked + "\r\n3\r\nabc\n0\r\n\r\n",                     // chunk data ended by LF alone
+      chunked + "\r\n3\r\nabc\n\n0\r\n\r\n",                   // by LF LF
+      chunked + "\r\n3\r\nabc\r\r\n0\r\n\r\n",                 // by CR CR LF
+      chunked + "\r\n3\r\nabcX\r\n0\r\n\r\n",                  // chunk longer than its size
+      chunked + "\r\n3\rX\nabc\r\n0\r\n\r\n",                 // CR without LF in a chunk line
+      chunked + "\r\n3 \r\nabc\r\n0\r\n\r\n",                 // BWS without an extension
+      chunked + "\r\n3;a=\"x\\\"\r\n\"\r\nabc\r\n0\r\n\r\n",  // CR inside a quoted extension
+      chunked + "\r\n3;a=\"\n\"\r\nabc\r\n0\r\n\r\n",             // LF inside a quoted extension
+      chunked + "\r\nffffffffffffffffff\r\n",                     // chunk size overflow
+      chunked + "\r\n0\r\nContent-Length: 0\r\n\r\n",           // Content-Length in the trailers
+      chunked + "\r\n0\r\nTransfer-Encoding: chunked\r\n\r\n",  // Transfer-Encoding in the trailers
+      chunked + "\r\n0\r\nConnection: close\r\n\r\n",           // close in the trailers
+      chunked + "Content-Length: 3\r\n\r\nabc",                   // both framings, both orders
+      "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: gzip\r\n\r\nabc",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nContent-Length: 3\r\n\r\nabc",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip;q=1, chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked x\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+      "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
+      "HTTP/1.1 200 OK\r\nContent-Length: 3,,3\r\n\r\nabc",
+      "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\nabc",
+      "HTTP/1.1 204 No Content\r\nContent-Length: 3\r\n\r\nabc",
+      "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "HTTP/1.1 100 Continue\r\nConnection: close\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+      "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.0 200 OK\r\nConnection: close, keep-alive\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\nConnection: close;x\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\nX: a\r\n \r\n\tb\r\nContent-Length: 1\r\n\r\nx",  // folds, one empty
+      "HTTP/1.1 200 OK\r\n Folded-First: a\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\nBad Name: a\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\n: no name\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\nX: a\x01b\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 \r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/2.0 200 OK\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 20x OK\r\nContent-Length: 1\r\n\r\nx",
+      "\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx",
+      "HTTP/1.1 200 OK\r\n\r\nuntil close",
+  };
+  int completed = 0;
+  for (const std::string& c : cases) {
+    expect_same(c, {}, &completed);
+    for (size_t a = 1; a < c.size(); ++a) expect_same(c, {a}, &completed);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(completed, 0);
+}
+
 TEST(Http1ResponseParserDiff, MutatedResponsesAgree) {
   Gen g(7);
   int completed = 0;
