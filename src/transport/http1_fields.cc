@@ -1,6 +1,7 @@
 #include "transport/http1_fields.h"
 
 #include <array>
+#include <cstring>
 #include <limits>
 
 namespace servebench::transport::http1 {
@@ -25,9 +26,10 @@ bool is_text(char c) {
 bool is_ows(char c) { return c == ' ' || c == '\t'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-bool fail(std::string* error, const char* why) {
+// Records why and returns 0 (false): "nothing parsed".
+size_t fail(std::string* error, const char* why) {
   *error = why;
-  return false;
+  return 0;
 }
 
 bool iequals(std::string_view a, std::string_view lower) {
@@ -139,19 +141,40 @@ bool apply_field(std::string_view name, std::string_view value, Framing* f, std:
   }
 }
 
-// One physical line's value part at block[*p]: leading OWS skipped, text bytes to CRLF, trailing
-// OWS trimmed. Advances *p past the CRLF.
-bool value_piece(std::string_view block, size_t* p, std::string_view* piece) {
+// Skips whole 8-byte words of text bytes from block[i] (SWAR: a word passes when none of its
+// bytes is below 0x20 or equal to 0x7f; bytes from 0x80 are text); the caller finishes byte by
+// byte, so a word with a tab or the line's CR is left to it.
+size_t skip_text_words(std::string_view block, size_t i) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
+  while (i + 8 <= block.size()) {
+    uint64_t w;
+    std::memcpy(&w, block.data() + i, 8);
+    const uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+    const uint64_t x = w ^ (kOnes * 0x7f);
+    const uint64_t is_del = (x - kOnes) & ~x & kHighs;
+    if ((below_space | is_del) != 0) break;
+    i += 8;
+  }
+  return i;
+}
+
+enum class Piece { kOk, kIncomplete, kBad };
+
+// One physical line's value part at s[*p]: leading OWS skipped, text bytes to CRLF, trailing OWS
+// trimmed. Advances *p past the CRLF.
+Piece value_piece(std::string_view s, size_t* p, std::string_view* piece) {
   size_t i = *p;
-  while (i < block.size() && is_ows(block[i])) ++i;
+  while (i < s.size() && is_ows(s[i])) ++i;
   const size_t start = i;
-  while (i < block.size() && is_text(block[i])) ++i;
-  if (i + 1 >= block.size() || block[i] != '\r' || block[i + 1] != '\n') return false;
+  i = skip_text_words(s, i);
+  while (i < s.size() && is_text(s[i])) ++i;
+  if (i + 1 >= s.size()) return Piece::kIncomplete;
+  if (s[i] != '\r' || s[i + 1] != '\n') return Piece::kBad;
   size_t end = i;
-  while (end > start && is_ows(block[end - 1])) --end;
-  *piece = block.substr(start, end - start);
+  while (end > start && is_ows(s[end - 1])) --end;
+  *piece = s.substr(start, end - start);
   *p = i + 2;
-  return true;
+  return Piece::kOk;
 }
 
 // *( BWS ";" BWS token [ BWS "=" BWS ( token / quoted-string ) ] ), as Beast reads it: BWS after
@@ -197,55 +220,64 @@ bool valid_chunk_extensions(std::string_view e) {
 
 }  // namespace
 
-bool parse_status_line(std::string_view line, int* status, Framing* framing, std::string* error) {
+size_t parse_status_line(std::string_view s, int* status, Framing* framing, std::string* error) {
   // "HTTP/" DIGIT "." DIGIT SP 3DIGIT SP reason CRLF
-  if (line.size() < 15 || line.substr(0, 5) != "HTTP/" || !is_digit(line[5]) || line[6] != '.' ||
-      !is_digit(line[7])) {
+  if (s.size() < 13) return 0;
+  if (s.substr(0, 5) != "HTTP/" || !is_digit(s[5]) || s[6] != '.' || !is_digit(s[7])) {
     return fail(error, "bad HTTP version");
   }
-  const int version = (line[5] - '0') * 10 + (line[7] - '0');
-  if ((version != 10 && version != 11) || line[8] != ' ') return fail(error, "bad HTTP version");
-  if (!is_digit(line[9]) || !is_digit(line[10]) || !is_digit(line[11]) || line[12] != ' ') {
+  const int version = (s[5] - '0') * 10 + (s[7] - '0');
+  if ((version != 10 && version != 11) || s[8] != ' ') return fail(error, "bad HTTP version");
+  if (!is_digit(s[9]) || !is_digit(s[10]) || !is_digit(s[11]) || s[12] != ' ') {
     return fail(error, "bad status code");
   }
   size_t i = 13;
-  while (i < line.size() && is_text(line[i])) ++i;
-  if (i + 2 != line.size() || line[i] != '\r' || line[i + 1] != '\n') return fail(error, "bad reason phrase");
-  *status = (line[9] - '0') * 100 + (line[10] - '0') * 10 + (line[11] - '0');
+  while (i < s.size() && is_text(s[i])) ++i;
+  if (i + 1 >= s.size()) return 0;
+  if (s[i] != '\r' || s[i + 1] != '\n') return fail(error, "bad reason phrase");
+  *status = (s[9] - '0') * 100 + (s[10] - '0') * 10 + (s[11] - '0');
   framing->http11 = version == 11;
-  return true;
+  return i + 2;
 }
 
-bool parse_fields(std::string_view block, Framing* framing, std::string* error) {
+size_t parse_fields(std::string_view s, Framing* framing, std::string* error) {
   std::string folded;
   size_t p = 0;
+  auto bad_value = [&](Piece r) { return r == Piece::kIncomplete ? 0 : fail(error, "bad header field value"); };
   for (;;) {
-    if (block.size() - p < 2) return fail(error, "truncated header fields");
-    if (block[p] == '\r') return block[p + 1] == '\n' || fail(error, "bad line ending");
+    if (s.size() - p < 2) return 0;
+    if (s[p] == '\r') return s[p + 1] == '\n' ? p + 2 : fail(error, "bad line ending");
     const size_t name_start = p;
-    while (p < block.size() && block[p] != ':') {
-      if (!is_token_char(block[p])) return fail(error, "bad header field name");
-      ++p;
-    }
-    if (p == name_start || p == block.size()) return fail(error, "bad header field name");
-    const std::string_view name = block.substr(name_start, p - name_start);
+    while (p < s.size() && is_token_char(s[p])) ++p;  // ':' is not a token byte
+    if (p == s.size()) return 0;
+    if (p == name_start || s[p] != ':') return fail(error, "bad header field name");
+    const std::string_view name = s.substr(name_start, p - name_start);
     ++p;  // ':'
     std::string_view value;
-    if (!value_piece(block, &p, &value)) return fail(error, "bad header field value");
-    if (p < block.size() && is_ows(block[p])) {
+    if (Piece r = value_piece(s, &p, &value); r != Piece::kOk) return bad_value(r);
+    if (p == s.size()) return 0;  // a folded continuation may follow
+    if (is_ows(s[p])) {
       // Obsolete line folding: the non-empty pieces joined by single spaces.
       folded.assign(value);
-      while (p < block.size() && is_ows(block[p])) {
+      while (p < s.size() && is_ows(s[p])) {
         std::string_view piece;
-        if (!value_piece(block, &p, &piece)) return fail(error, "bad header field value");
+        if (Piece r = value_piece(s, &p, &piece); r != Piece::kOk) return bad_value(r);
         if (piece.empty()) continue;
         if (!folded.empty()) folded += ' ';
         folded.append(piece);
       }
+      if (p == s.size()) return 0;
       value = folded;
     }
-    if (!apply_field(name, value, framing, error)) return false;
+    if (!apply_field(name, value, framing, error)) return 0;
   }
+}
+
+size_t parse_head(std::string_view s, int* status, Framing* framing, std::string* error) {
+  const size_t line = parse_status_line(s, status, framing, error);
+  if (line == 0) return 0;
+  const size_t fields = parse_fields(s.substr(line), framing, error);
+  return fields == 0 ? 0 : line + fields;
 }
 
 bool parse_chunk_line(std::string_view line, uint64_t* size, std::string* error) {

@@ -1,8 +1,8 @@
 // The HTTP/1.1 response grammar pieces Http1ResponseParser needs (RFC 9112): the status line,
 // header and trailer fields (with obsolete line folding), the framing fields (Connection,
 // Proxy-Connection, Content-Length, Transfer-Encoding) and chunk-size lines with extensions.
-// Each function takes a complete unit (the parser gathers bytes until a unit's terminator has
-// arrived) and either accepts it or returns false with a one-line reason.
+// A head is parsed straight from the bytes read when it arrived whole (the usual case); the
+// parser gathers a split one first. Malformed input gets a one-line reason.
 //
 // Acceptance follows Boost.Beast 1.74's basic_parser, which this replaced (differential test:
 // tests/unit/transport/http1_response_parser_diff_test.cc): HTTP/1.0 and 1.1 only, CRLF line
@@ -11,6 +11,7 @@
 // chunked only when it is the last coding.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,13 +28,14 @@ struct Framing {
   bool chunked = false;
 };
 
-// `line` is the status line with its CRLF: "HTTP/1.1 200 OK\r\n". Sets *status and
-// framing->http11.
-bool parse_status_line(std::string_view line, int* status, Framing* framing, std::string* error);
+// A response head at the start of `s`: status line, fields, empty line. Returns its length and
+// sets *status and *framing; returns 0 when it has not all arrived yet (error left empty) or is
+// malformed (*error says why).
+size_t parse_head(std::string_view s, int* status, Framing* framing, std::string* error);
 
-// `block` is a field section ending with its empty line: "A: 1\r\nB: 2\r\n\r\n", or just
-// "\r\n". Applies the framing fields to *framing.
-bool parse_fields(std::string_view block, Framing* framing, std::string* error);
+// A field section at the start of `s` (trailers): fields and the empty line, or the empty line
+// alone. Returns its length, applying the framing fields to *framing; 0 as for parse_head.
+size_t parse_fields(std::string_view s, Framing* framing, std::string* error);
 
 // `line` is a chunk-size line with its CRLF: "1a;name=value\r\n".
 bool parse_chunk_line(std::string_view line, uint64_t* size, std::string* error);

@@ -84,25 +84,38 @@ size_t Http1ResponseParser::gather(std::string_view in, bool block, std::string_
   }
   const size_t end = unit_end(hay, block, old >= 3 ? old - 3 : 0);
   if (end == std::string_view::npos || end > kUnitLimit) {
-    if (old == 0) pending_.assign(in);
-    if (pending_.size() > kUnitLimit) *error = "response header too large";
+    keep(old > 0 ? std::string_view() : in, error);  // (appended above when old > 0)
     return in.size();
   }
   *unit = hay.substr(0, end);
   return end - old;
 }
 
+size_t Http1ResponseParser::keep(std::string_view in, std::string* error) {
+  pending_.append(in);
+  if (pending_.size() > kUnitLimit) *error = "response header too large";
+  return in.size();
+}
+
 size_t Http1ResponseParser::head(std::string_view in, std::string* error) {
-  std::string_view unit;
-  const size_t used = gather(in, /*block=*/true, &unit, error);
-  if (unit.empty()) return used;
+  size_t used;
   framing_ = {};
-  const size_t line_end = unit.find('\n') + 1;  // the unit holds at least one "\r\n"
-  if (!http1::parse_status_line(unit.substr(0, line_end), &status_, &framing_, error) ||
-      !http1::parse_fields(unit.substr(line_end), &framing_, error)) {
-    return used;
+  if (pending_.empty()) {  // usually the whole head is in this read: parse it in place
+    used = http1::parse_head(in, &status_, &framing_, error);
+    if (used == 0) {
+      if (error->empty()) return keep(in, error);
+      return 0;
+    }
+  } else {
+    std::string_view unit;
+    used = gather(in, /*block=*/true, &unit, error);
+    if (unit.empty()) return used;
+    if (http1::parse_head(unit, &status_, &framing_, error) != unit.size() && error->empty()) {
+      *error = "malformed response head";
+    }
+    pending_.clear();
   }
-  pending_.clear();
+  if (!error->empty()) return 0;
   if (status_ / 100 == 1) return used;  // interim response: the real head follows
   if (status_ == 204 || status_ == 304) {
     state_ = State::kDone;
@@ -160,7 +173,9 @@ size_t Http1ResponseParser::trailers(std::string_view in, std::string* error) {
   std::string_view unit;
   const size_t used = gather(in, /*block=*/true, &unit, error);
   if (unit.empty()) return used;
-  if (!http1::parse_fields(unit, &framing_, error)) return used;
+  if (http1::parse_fields(unit, &framing_, error) != unit.size() && error->empty()) {
+    *error = "malformed trailer section";
+  }
   pending_.clear();
   state_ = State::kDone;
   return used;

@@ -52,6 +52,8 @@ class Http1ResponseParser {
   // Gathers bytes up to a unit's terminator ("\r\n" for a line; for a block an empty line, or
   // "\r\n" alone at its start). Returns the bytes of `in` used; *unit is empty until complete.
   size_t gather(std::string_view in, bool block, std::string_view* unit, std::string* error);
+  // Appends the bytes of an incomplete unit to pending_; all of `in` is used.
+  size_t keep(std::string_view in, std::string* error);
 
   Sink* sink_ = nullptr;
   State state_ = State::kHead;
