@@ -1,10 +1,8 @@
 #include "metrics/event_sort.h"
 
 #include <algorithm>
-#include <array>
+#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 namespace servebench::metrics {
 namespace {
@@ -15,63 +13,17 @@ bool event_less(const SweepEvent& a, const SweepEvent& b) {
   return a.delta < b.delta;
 }
 
-// Unsigned image of a double that orders as the double does (-0 and +0 are made equal first).
-uint64_t order_key(double t) {
-  if (t == 0) t = 0;
-  uint64_t u;
-  std::memcpy(&u, &t, sizeof u);
-  return (u >> 63) != 0 ? ~u : (u | (uint64_t{1} << 63));
-}
+constexpr size_t kSmall = 512;       // below this, a comparison sort is as fast
+constexpr size_t kPerBucket = 4;     // events per bucket when the times are spread evenly
+constexpr size_t kInsertion = 24;    // buckets up to this size: insertion sort
 
-// Inverse of order_key (a -0 comes back as +0; the sort treats them as equal anyway).
-double from_order_key(uint64_t key) {
-  const uint64_t u = (key >> 63) != 0 ? key & ~(uint64_t{1} << 63) : ~key;
-  double t;
-  std::memcpy(&t, &u, sizeof t);
-  return t;
-}
-
-// An event with its time replaced by its key: the same 16 bytes, so the events' own storage
-// serves as one of the two radix buffers (elements are moved with memcpy, as bytes).
-struct Keyed {
-  uint64_t key;
-  double delta;
-};
-static_assert(sizeof(Keyed) == sizeof(SweepEvent) && std::is_trivially_copyable_v<SweepEvent>);
-
-Keyed load(const unsigned char* base, size_t i) {
-  Keyed k;
-  std::memcpy(&k, base + i * sizeof(Keyed), sizeof k);
-  return k;
-}
-void store(unsigned char* base, size_t i, const Keyed& k) {
-  std::memcpy(base + i * sizeof(Keyed), &k, sizeof k);
-}
-
-constexpr size_t kSmall = 512;  // below this, a comparison sort is as fast
-constexpr int kDigitBits = 11;  // 2,048 buckets: the counts and the scatter's targets stay cached
-constexpr size_t kBuckets = size_t{1} << kDigitBits;
-
-// One stable counting pass over n keyed events on digit `d`; false (and nothing moved) when
-// every key shares it.
-bool radix_pass(const unsigned char* from, unsigned char* to, size_t n, int d,
-                std::vector<uint32_t>* count) {
-  const int shift = d * kDigitBits;
-  const auto digit = [shift](uint64_t key) { return (key >> shift) & (kBuckets - 1); };
-  std::fill(count->begin(), count->end(), 0);
-  for (size_t i = 0; i < n; ++i) ++(*count)[digit(load(from, i).key)];
-  if ((*count)[digit(load(from, 0).key)] == n) return false;
-  uint32_t sum = 0;
-  for (uint32_t& c : *count) {
-    const uint32_t m = c;
-    c = sum;
-    sum += m;
+void insertion_sort(SweepEvent* first, SweepEvent* last) {
+  for (SweepEvent* i = first + 1; i < last; ++i) {
+    const SweepEvent x = *i;
+    SweepEvent* j = i;
+    for (; j > first && event_less(x, j[-1]); --j) *j = j[-1];
+    *j = x;
   }
-  for (size_t i = 0; i < n; ++i) {
-    const Keyed k = load(from, i);
-    store(to, (*count)[digit(k.key)]++, k);
-  }
-  return true;
 }
 
 }  // namespace
@@ -79,38 +31,39 @@ bool radix_pass(const unsigned char* from, unsigned char* to, size_t n, int d,
 void sort_sweep_events(std::vector<SweepEvent>* events) {
   std::vector<SweepEvent>& ev = *events;
   const size_t n = ev.size();
-  if (n < kSmall || n > UINT32_MAX) {
+  const auto [lo_it, hi_it] = std::minmax_element(
+      ev.begin(), ev.end(), [](const SweepEvent& a, const SweepEvent& b) { return a.t < b.t; });
+  const double range = n > 0 ? hi_it->t - lo_it->t : 0;
+  const size_t buckets = n / kPerBucket;
+  const double scale = static_cast<double>(buckets) / range;  // finite for a finite range > 0 ...
+  if (n < kSmall || n > UINT32_MAX || !(range > 0) || !std::isfinite(range) || !std::isfinite(scale)) {  // ... unless tiny
     std::sort(ev.begin(), ev.end(), event_less);
     return;
   }
-  // Keys in place, then passes between the events' storage and one buffer of the same size.
-  auto* own = reinterpret_cast<unsigned char*>(ev.data());
-  for (size_t i = 0; i < n; ++i) store(own, i, {order_key(ev[i].t), ev[i].delta});
-  std::vector<Keyed> buffer(n);
-  auto* other = reinterpret_cast<unsigned char*>(buffer.data());
-  unsigned char* cur = own;
-  unsigned char* next = other;
-  // Digits every key shares are skipped without a counting pass: times of one run share their
-  // sign and most exponent bits.
-  uint64_t varying = 0;
-  const uint64_t key0 = load(own, 0).key;
-  for (size_t i = 1; i < n; ++i) varying |= load(own, i).key ^ key0;
-  std::vector<uint32_t> count(kBuckets);
-  for (int d = 0; d * kDigitBits < 64; ++d) {
-    if (((varying >> (d * kDigitBits)) & (kBuckets - 1)) == 0) continue;
-    if (radix_pass(cur, next, n, d, &count)) std::swap(cur, next);
+  // Buckets of equal width over [lo, hi]: the bucket of t is monotone in t (a subtraction, a
+  // multiplication by a positive constant and a truncation, each monotone under rounding), so
+  // sorting each bucket sorts the whole. Times cluster only as the load does; a crowded bucket
+  // gets std::sort.
+  const double lo = lo_it->t;
+  const auto bucket = [&](double t) {
+    return std::min(static_cast<size_t>((t - lo) * scale), buckets - 1);
+  };
+  std::vector<uint32_t> end(buckets, 0);
+  for (const SweepEvent& e : ev) ++end[bucket(e.t)];
+  uint32_t sum = 0;
+  for (uint32_t& c : end) c = sum += c;
+  std::vector<SweepEvent> out(n);
+  for (size_t i = n; i-- > 0;) out[--end[bucket(ev[i].t)]] = ev[i];  // end[b] becomes b's start
+  for (size_t b = 0; b < buckets; ++b) {
+    SweepEvent* first = out.data() + end[b];
+    SweepEvent* last = out.data() + (b + 1 < buckets ? end[b + 1] : n);
+    if (last - first <= static_cast<std::ptrdiff_t>(kInsertion)) {
+      insertion_sort(first, last);
+    } else {
+      std::sort(first, last, event_less);
+    }
   }
-  for (size_t i = 0; i < n; ++i) {
-    const Keyed k = load(cur, i);
-    ev[i] = {from_order_key(k.key), k.delta};
-  }
-  // Equal times: decrements first, then by delta.
-  for (size_t i = 0; i < n;) {
-    size_t j = i + 1;
-    while (j < n && ev[j].t == ev[i].t) ++j;
-    if (j - i > 1) std::sort(ev.begin() + static_cast<std::ptrdiff_t>(i), ev.begin() + static_cast<std::ptrdiff_t>(j), event_less);
-    i = j;
-  }
+  std::copy(out.begin(), out.end(), ev.begin());
 }
 
 }  // namespace servebench::metrics

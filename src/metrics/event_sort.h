@@ -1,9 +1,10 @@
 // Sorting the sweep rows' step events (sweep_rows.cc): (time, delta) pairs ordered by time, then
 // decrements before increments, then by delta, so the running sums do not depend on the order
 // of the records. A run of 100,000 requests has a few hundred thousand events per curve, and a
-// comparison sort of them was the largest part of building the curves; this is an LSD radix sort
-// on the time's order-preserving 64-bit image (11-bit digits, digits every key shares skipped),
-// then a comparison sort only inside runs of equal times.
+// comparison sort of them was the largest part of building the curves; this is a bucket sort:
+// one counting pass places each event in one of n/4 buckets of equal time width, then each
+// bucket is sorted with the comparator (insertion sort; std::sort for a crowded one). Events
+// are moved whole, so times and deltas come back bit for bit.
 //
 // Thread safety: pure function.
 #pragma once

@@ -100,6 +100,46 @@ TEST(SweepEventSort, DecrementsComeFirstAtEqualTimes) {
   for (size_t i = 1000; i < 2000; ++i) EXPECT_EQ(ev[i].delta, 1) << i;
 }
 
+// Bucket widths follow the range of times: clusters crowd a few buckets (std::sort inside), far
+// outliers stretch the range, and a range too small to divide falls back to one comparison sort.
+TEST(SweepEventSort, ClusteredOutlyingAndTinyRanges) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<std::vector<SweepEvent>> cases(4);
+  for (size_t i = 0; i < 6000; ++i) {
+    const double delta = u(rng) < 0.5 ? -1.0 : std::round(u(rng) * 8);
+    cases[0].push_back({std::round(u(rng) * 50), delta});                       // 51 distinct times
+    cases[1].push_back({i % 100 == 0 ? 1e12 * u(rng) : 1e6 + u(rng), delta});  // a cluster, outliers
+    cases[2].push_back({std::numeric_limits<double>::denorm_min() * static_cast<double>(i % 7), delta});
+    cases[3].push_back({i < 3000 ? -3e9 : 3e9, delta});                         // two times
+  }
+  for (std::vector<SweepEvent>& ev : cases) {
+    std::vector<SweepEvent> want = ev;
+    std::sort(want.begin(), want.end(), reference_less);
+    sort_sweep_events(&ev);
+    expect_same_order(ev, want);
+  }
+}
+
+// Events move whole: in the bucket path too, every bit of every time and delta comes back.
+TEST(SweepEventSort, BucketPathKeepsEveryBit) {
+  std::mt19937_64 rng(5);
+  std::vector<SweepEvent> ev;
+  for (size_t i = 0; i < 20000; ++i) {
+    const double t = std::ldexp(static_cast<double>(rng() >> 11), -20);  // [0, 2^33), fractional
+    uint64_t bits = rng();
+    double delta;
+    std::memcpy(&delta, &bits, sizeof delta);
+    if (std::isnan(delta) || delta == 0) delta = 1;
+    ev.push_back({i % 9 == 0 ? std::round(t / 1e6) * 1e6 : t, delta});
+  }
+  std::vector<SweepEvent> want = ev;
+  std::sort(want.begin(), want.end(), reference_less);
+  sort_sweep_events(&ev);
+  ASSERT_EQ(ev.size(), want.size());
+  EXPECT_EQ(std::memcmp(ev.data(), want.data(), ev.size() * sizeof(SweepEvent)), 0);
+}
+
 TEST(SweepEventSort, SmallInputs) {
   std::vector<SweepEvent> ev = {{3, 1}, {1, -1}, {2, 1}, {1, 1}};
   sort_sweep_events(&ev);
