@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace servebench::report_html {
 namespace {
 
@@ -64,6 +67,33 @@ TEST(Cdf, LargeSamplesAreOrderStatisticsEndingAtTheMaximum) {
     EXPECT_DOUBLE_EQ(c.y[i], c.x[i] / 10000) << i;
     if (i > 0) {
       EXPECT_GT(c.x[i], c.x[i - 1]);
+    }
+  }
+}
+
+// The points are chosen by selection, not a full sort: they must be the sorted sample's order
+// statistics at the same ranks, with ties, non-finite values dropped, and sizes around `points`.
+TEST(Cdf, SelectedPointsAreTheSortedOrderStatistics) {
+  std::mt19937_64 rng(3);
+  for (size_t n : {1u, 7u, 399u, 400u, 401u, 1000u, 25013u}) {
+    for (size_t points : {1u, 2u, 50u, 400u}) {
+      std::vector<double> v;
+      for (size_t i = 0; i < n; ++i) v.push_back(static_cast<double>(rng() % (n / 3 + 2)) * 0.25);
+      v.push_back(NAN);
+      v.push_back(INFINITY);
+      std::vector<double> sorted(v.begin(), v.end() - 2);
+      std::sort(sorted.begin(), sorted.end());
+      const Cdf c = make_cdf(v, points);
+      const size_t k = std::min(n, points);
+      ASSERT_EQ(c.x.size(), k);
+      for (size_t i = 0; i < k; ++i) {
+        const size_t rank = static_cast<size_t>(std::llround(c.y[i] * static_cast<double>(n)));
+        ASSERT_EQ(c.x[i], sorted[rank - 1]) << "n=" << n << " points=" << points << " i=" << i;
+        if (i > 0) {
+          ASSERT_LT(c.y[i - 1], c.y[i]);
+        }
+      }
+      EXPECT_EQ(c.x.back(), sorted.back());
     }
   }
 }
