@@ -12,8 +12,9 @@
 #include <mutex>
 #include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
+
+#include "transport/timer_slots.h"
 
 namespace servebench::transport {
 
@@ -94,14 +95,13 @@ class EpollEventLoop final : public EventLoop {
   }
 
   TimerId add_timer(int64_t due_ns, std::function<void()> cb) override {
-    const TimerId id = ++last_timer_id_;
-    timers_.emplace(id, std::move(cb));
-    heap_.push(HeapEntry{due_ns, id});
+    const TimerId id = timers_.add(std::move(cb));
+    heap_.push(HeapEntry{due_ns, ++last_timer_seq_, id});
     if (real_clock_ && (armed_ns_ == 0 || due_ns < armed_ns_)) arm(due_ns);
     return id;
   }
 
-  void cancel_timer(TimerId id) override { timers_.erase(id); }
+  void cancel_timer(TimerId id) override { timers_.cancel(id); }
 
   void run() override {
     while (!stop_.exchange(false, std::memory_order_acq_rel)) run_once(-1);
@@ -171,9 +171,10 @@ class EpollEventLoop final : public EventLoop {
   };
   struct HeapEntry {
     int64_t due_ns;
+    uint64_t seq;
     TimerId id;
     bool operator>(const HeapEntry& o) const {
-      return due_ns != o.due_ns ? due_ns > o.due_ns : id > o.id;
+      return due_ns != o.due_ns ? due_ns > o.due_ns : seq > o.seq;
     }
   };
 
@@ -227,25 +228,23 @@ class EpollEventLoop final : public EventLoop {
   }
 
   int64_t next_due_ns() {
-    while (!heap_.empty() && timers_.find(heap_.top().id) == timers_.end()) heap_.pop();
+    while (!heap_.empty() && !timers_.live(heap_.top().id)) heap_.pop();
     return heap_.empty() ? kNoTimer : heap_.top().due_ns;
   }
 
   void run_due_timers() {
     const int64_t now = clock_.now_ns();
-    const TimerId last_existing = last_timer_id_;
+    const uint64_t last_existing = last_timer_seq_;
     while (!heap_.empty()) {
       const HeapEntry top = heap_.top();
       if (top.due_ns > now) break;
-      auto it = timers_.find(top.id);
-      if (it == timers_.end()) {
+      if (!timers_.live(top.id)) {
         heap_.pop();
         continue;
       }
-      if (top.id > last_existing) break;  // added by a callback in this pass: next iteration
+      if (top.seq > last_existing) break;  // added by a callback in this pass: next iteration
       heap_.pop();
-      std::function<void()> cb = std::move(it->second);
-      timers_.erase(it);
+      std::function<void()> cb = timers_.take(top.id);
       cb();
     }
     if (real_clock_) {
@@ -282,8 +281,8 @@ class EpollEventLoop final : public EventLoop {
   bool clear_after_dispatch_ = false;
 
   std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap_;
-  std::unordered_map<TimerId, std::function<void()>> timers_;
-  TimerId last_timer_id_ = 0;
+  TimerSlots timers_;
+  uint64_t last_timer_seq_ = 0;  // creation order: ties in due time, timers added while running
   int64_t armed_ns_ = 0;
 
   std::atomic<bool> stop_{false};

@@ -44,6 +44,24 @@ TEST(EventLoop, TimersRunInDueOrderWithTiesInCreationOrder) {
   EXPECT_EQ(fired.size(), 4u);
 }
 
+// Timers reuse the slots of cancelled ones (their ids then do not grow with creation order):
+// ties still run in creation order, and a cancelled id stays dead.
+TEST(EventLoop, TiesRunInCreationOrderAfterSlotsAreReused) {
+  core::FakeClock clock(0);
+  auto loop = make_loop(clock);
+  std::vector<std::string> fired;
+  std::vector<EventLoop::TimerId> old;
+  for (int i = 0; i < 3; ++i) old.push_back(loop->add_timer(50, [&] { fired.push_back("old"); }));
+  for (EventLoop::TimerId id : old) loop->cancel_timer(id);
+  for (const char* name : {"x", "y", "z"}) {
+    loop->add_timer(10, [&fired, name] { fired.push_back(name); });
+  }
+  for (EventLoop::TimerId id : old) loop->cancel_timer(id);  // stale: must not cancel x, y, z
+  clock.set_ns(100);
+  loop->run_once(0);
+  EXPECT_EQ(fired, (std::vector<std::string>{"x", "y", "z"}));
+}
+
 TEST(EventLoop, CancelledTimersDoNotRun) {
   core::FakeClock clock;
   auto loop = make_loop(clock);
