@@ -229,7 +229,7 @@ void Worker::check_done() {
   if (schedule_->exhausted() || schedule_->requests_claimed()) phase_done_ = true;
 }
 
-constexpr size_t kFirstChunks = 8;
+constexpr size_t kFirstChunks = 4;
 
 Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_t now_ns) {
   Request* req;
@@ -252,8 +252,8 @@ Worker::Request* Worker::new_request(uint64_t index, int64_t intended_ns, int64_
   rec.credit_issued_ns = now_ns;
   rec.url_index = static_cast<int32_t>(index % settings_.urls.size());
   set_request_id(settings_.run_tag, index, &rec.x_request_id);
-  // A stream's chunk list starts with room for a short answer's events (role, a few tokens,
-  // usage): one allocation instead of growing 1, 2, 4.
+  // A stream's chunk list starts with room for the shortest answer's events (role, two tokens,
+  // usage): one allocation instead of growing 1, 2, 4; no more memory than that growth gives.
   if (settings_.streaming) rec.chunks.reserve(kFirstChunks);
   return req;
 }
