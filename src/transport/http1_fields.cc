@@ -88,7 +88,6 @@ bool parse_decimal(std::string_view s, uint64_t* v) {
 bool apply_content_length(std::string_view value, Framing* f, std::string* error) {
   if (f->chunked) return fail(error, "Content-Length with chunked Transfer-Encoding");
   // A list of equal decimals ("5, 5"), each element present.
-  size_t elements = 0;
   bool ok = true;
   for (std::string_view e = value;;) {
     const size_t comma = e.find(',');
@@ -99,11 +98,10 @@ bool apply_content_length(std::string_view value, Framing* f, std::string* error
       f->has_length = true;
       f->length = v;
     }
-    ++elements;
     if (comma == std::string_view::npos) break;
     e.remove_prefix(comma + 1);
   }
-  return (ok && elements > 0) || fail(error, "bad Content-Length");
+  return ok || fail(error, "bad Content-Length");
 }
 
 bool apply_transfer_encoding(std::string_view value, Framing* f, std::string* error) {
