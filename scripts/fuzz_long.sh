@@ -28,7 +28,7 @@ BUILD=build-fuzz
 FLAGS="${FUZZ_CXXFLAGS:--fsanitize=address,fuzzer-no-link}"
 cmake --preset fuzz -DSERVEBENCH_WERROR=OFF -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_C_FLAGS="$FLAGS" >/dev/null
 # Every fuzz_* executable target the fuzz folders define (replay tests excluded).
-mapfile -t all < <(grep -ho 'add_executable(fuzz_[a-z_${}]*' tests/fuzz/*/CMakeLists.txt | sed 's/add_executable(//' |
+mapfile -t all < <(grep -ho 'servebench_libfuzzer(fuzz_[a-z0-9_${}]*' tests/fuzz/*/CMakeLists.txt | sed 's/servebench_libfuzzer(//' |
   while read -r t; do
     if [[ $t == *'${kind}'* ]]; then  # tokenizer: one per corpus kind
       for c in tests/fuzz/tokenizer/*_corpus; do k=$(basename "$c" _corpus); echo "${t//\$\{kind\}/$k}"; done

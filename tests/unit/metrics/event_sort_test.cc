@@ -26,6 +26,23 @@ void expect_same_order(const std::vector<SweepEvent>& got, const std::vector<Swe
   }
 }
 
+// sort_sweep_events gives what std::sort with the reference comparator gives.
+void expect_sorts_like_std_sort(std::vector<SweepEvent> ev) {
+  std::vector<SweepEvent> want = ev;
+  std::sort(want.begin(), want.end(), reference_less);
+  sort_sweep_events(&ev);
+  expect_same_order(ev, want);
+}
+
+// The same, compared as bytes: every time and delta comes back bit for bit.
+void expect_sorts_bit_for_bit(std::vector<SweepEvent> ev) {
+  std::vector<SweepEvent> want = ev;
+  std::sort(want.begin(), want.end(), reference_less);
+  sort_sweep_events(&ev);
+  ASSERT_EQ(ev.size(), want.size());
+  EXPECT_EQ(std::memcmp(ev.data(), want.data(), ev.size() * sizeof(SweepEvent)), 0);
+}
+
 std::vector<SweepEvent> random_events(size_t n, uint32_t seed, double time_span) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> t(-time_span / 4, time_span);
@@ -43,10 +60,7 @@ TEST(SweepEventSort, MatchesComparisonSortOnLargeInputs) {
   for (uint32_t seed : {1u, 2u, 3u}) {
     for (double span : {1e3, 1e9, 1e13}) {
       std::vector<SweepEvent> ev = random_events(20000, seed, span);
-      std::vector<SweepEvent> want = ev;
-      std::sort(want.begin(), want.end(), reference_less);
-      sort_sweep_events(&ev);
-      expect_same_order(ev, want);
+      expect_sorts_like_std_sort(ev);
     }
   }
 }
@@ -69,11 +83,7 @@ TEST(SweepEventSort, TimesAndDeltasComeBackBitForBit) {
     if (std::isnan(delta)) delta = -1;
     ev.push_back({t, delta});
   }
-  std::vector<SweepEvent> want = ev;
-  std::sort(want.begin(), want.end(), reference_less);
-  sort_sweep_events(&ev);
-  ASSERT_EQ(ev.size(), want.size());
-  EXPECT_EQ(std::memcmp(ev.data(), want.data(), ev.size() * sizeof(SweepEvent)), 0);
+  expect_sorts_bit_for_bit(ev);
 }
 
 TEST(SweepEventSort, NegativeZeroAndFractionalTimesOrderAsDoubles) {
@@ -83,10 +93,7 @@ TEST(SweepEventSort, NegativeZeroAndFractionalTimesOrderAsDoubles) {
   ev.push_back({std::nextafter(1000.0, 0.0), 1});
   ev.push_back({1000.0, -1});
   ev.push_back({-1e-300, 1});
-  std::vector<SweepEvent> want = ev;
-  std::sort(want.begin(), want.end(), reference_less);
-  sort_sweep_events(&ev);
-  expect_same_order(ev, want);
+  expect_sorts_like_std_sort(ev);
 }
 
 TEST(SweepEventSort, DecrementsComeFirstAtEqualTimes) {
@@ -114,10 +121,7 @@ TEST(SweepEventSort, ClusteredOutlyingAndTinyRanges) {
     cases[3].push_back({i < 3000 ? -3e9 : 3e9, delta});                         // two times
   }
   for (std::vector<SweepEvent>& ev : cases) {
-    std::vector<SweepEvent> want = ev;
-    std::sort(want.begin(), want.end(), reference_less);
-    sort_sweep_events(&ev);
-    expect_same_order(ev, want);
+    expect_sorts_like_std_sort(ev);
   }
 }
 
@@ -133,11 +137,7 @@ TEST(SweepEventSort, BucketPathKeepsEveryBit) {
     if (std::isnan(delta) || delta == 0) delta = 1;
     ev.push_back({i % 9 == 0 ? std::round(t / 1e6) * 1e6 : t, delta});
   }
-  std::vector<SweepEvent> want = ev;
-  std::sort(want.begin(), want.end(), reference_less);
-  sort_sweep_events(&ev);
-  ASSERT_EQ(ev.size(), want.size());
-  EXPECT_EQ(std::memcmp(ev.data(), want.data(), ev.size() * sizeof(SweepEvent)), 0);
+  expect_sorts_bit_for_bit(ev);
 }
 
 TEST(SweepEventSort, SmallInputs) {

@@ -13,74 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "http1_outcome.h"
 #include "transport/http1_response_parser.h"
 
 namespace servebench::transport {
 namespace {
 
-struct Collect : Http1ResponseParser::Sink {
-  int status = 0;
-  int header_calls = 0;
-  std::string body;
-  void on_response_headers(int s) override {
-    status = s;
-    ++header_calls;
-  }
-  void on_response_body(std::string_view b) override { body.append(b); }
-};
-
-struct Outcome {
-  bool error = false;
-  bool done = false;
-  int status = 0;
-  int header_calls = 0;
-  std::string body;
-  bool keep_alive = false;
-  size_t consumed = 0;
-  bool operator==(const Outcome&) const = default;
-};
-
-std::ostream& operator<<(std::ostream& os, const Outcome& o) {
-  return os << "{error=" << o.error << " done=" << o.done << " status=" << o.status
-            << " headers=" << o.header_calls << " body=" << o.body.size() << "B keep_alive=" << o.keep_alive
-            << " consumed=" << o.consumed << "}";
-}
-
-// Feeds `input` cut at `cuts` (ascending offsets), then EOF. Errors and incompleteness are
-// compared only as "not done": the parsers may notice a malformed byte at different times.
-template <class Parser>
-Outcome run(const std::string& input, const std::vector<size_t>& cuts) {
-  Parser p;
-  Collect c;
-  p.start(&c);
-  Outcome o;
-  size_t from = 0;
-  std::vector<size_t> ends = cuts;
-  ends.push_back(input.size());
-  for (size_t end : ends) {
-    if (end < from) continue;
-    std::string piece = input.substr(from, end - from);  // a copy: parsers may not keep views
-    from = end;
-    std::string err;
-    const size_t n = p.feed(piece, &err);
-    if (!err.empty()) {
-      o.error = true;
-      break;
-    }
-    o.consumed += n;
-    if (p.done()) break;
-  }
-  if (!o.error && !p.done()) p.feed_eof();
-  o.done = !o.error && p.done();
-  o.status = c.status;
-  o.header_calls = c.header_calls;
-  o.body = c.body;
-  o.keep_alive = o.done && p.keep_alive();
-  if (!o.done) {  // partial bodies and counts are not compared for failed responses
-    o = Outcome{};
-  }
-  return o;
-}
+using testing::ResponseOutcome;
 
 class Gen {
  public:
@@ -206,8 +145,8 @@ class Gen {
 };
 
 void expect_same(const std::string& input, const std::vector<size_t>& cuts, int* completed) {
-  const Outcome mine = run<Http1ResponseParser>(input, cuts);
-  const Outcome beast = run<testing::BeastResponseOracle>(input, cuts);
+  const ResponseOutcome mine = testing::feed_response<Http1ResponseParser>(input, cuts);
+  const ResponseOutcome beast = testing::feed_response<testing::BeastResponseOracle>(input, cuts);
   ASSERT_EQ(mine, beast) << "input (" << input.size() << " bytes): " << ::testing::PrintToString(input);
   if (mine.done) ++*completed;
 }

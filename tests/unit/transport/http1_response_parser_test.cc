@@ -5,19 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "http1_outcome.h"
+
 namespace servebench::transport {
 namespace {
 
-struct Collect : Http1ResponseParser::Sink {
-  int status = 0;
-  int header_calls = 0;
-  std::string body;
-  void on_response_headers(int s) override {
-    status = s;
-    ++header_calls;
-  }
-  void on_response_body(std::string_view b) override { body.append(b); }
-};
+using Collect = testing::CollectSink;
 
 struct Outcome {
   int status;
