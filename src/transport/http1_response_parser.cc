@@ -106,6 +106,7 @@ size_t Http1ResponseParser::head(std::string_view in, std::string* error) {
       if (error->empty()) return keep(in, error);
       return 0;
     }
+    if (used > kUnitLimit) *error = "response header too large";
   } else {
     std::string_view unit;
     used = gather(in, /*block=*/true, &unit, error);

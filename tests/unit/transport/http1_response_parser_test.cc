@@ -102,6 +102,21 @@ TEST(Http1ResponseParser, GarbageIsAnError) {
   EXPECT_FALSE(err.empty());
 }
 
+// A head over 64 KiB is refused whether it arrives in one read or in pieces.
+TEST(Http1ResponseParser, OversizedHeadIsAnError) {
+  const std::string head = "HTTP/1.1 200 OK\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\nContent-Length: 0\r\n\r\n";
+  for (size_t piece : {head.size(), size_t{4096}}) {
+    Http1ResponseParser p;
+    Collect c;
+    p.start(&c);
+    std::string err;
+    for (size_t at = 0; at < head.size() && err.empty(); at += piece) p.feed(head.substr(at, piece), &err);
+    EXPECT_FALSE(err.empty()) << piece;
+    EXPECT_FALSE(p.done());
+    EXPECT_EQ(c.header_calls, 0);
+  }
+}
+
 TEST(Http1ResponseParser, ConnectionCloseHeaderDisablesKeepAlive) {
   Outcome o = parse({"HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"});
   EXPECT_TRUE(o.done);
