@@ -34,7 +34,9 @@ TEST(ParityIntegration, WaitsForAMockStartedLateThenProfilesAroundTheLoad) {
   Server mock;
   std::thread late([&] {
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    mock.start_mock({"--port", std::to_string(port), "--record-requests", rec});
+    // 20 ms to the first token: the 12 profiling requests take ~120 ms, longer than the start
+    // POST's round trip (with an instant server the whole load could end before it lands).
+    mock.start_mock({"--port", std::to_string(port), "--record-requests", rec, "--ttft-ms", "20"});
   });
   auto r = run_profile(dir, {"-m", "mock-model", "-u", "http://127.0.0.1:" + std::to_string(port),
                              "--tokenizer", "builtin", "--concurrency", "2", "--request-count", "12",
