@@ -134,15 +134,17 @@ std::string fmt_probe(int index, double load) {
 }
 
 // The mock generates at most 5 requests at once and queues the rest: TTFT stays near its
-// 20 ms up to concurrency 5 and jumps by a queue wait (tens of ms) from 6 on, so the
-// capacity under "TTFT p99 <= 40 ms" is 5, found to resolution 1.
+// 20 ms up to concurrency 5 and jumps by a queue wait (tens of ms) for about a sixth of the
+// requests from 6 on, so the capacity under "TTFT p95 <= 40 ms" is 5, found to resolution 1.
+// p95, not p99: of a probe's 40 requests, one stalled by the VM (69 ms seen at concurrency 2)
+// would set p99 alone.
 TEST(SearchIntegration, FindsMockKnee) {
   Server mock;
   ASSERT_TRUE(mock.start_mock({"--ttft-ms", "20", "--itl-ms", "2", "--max-concurrency", "5"}));
   const std::string dir = make_temp_dir("search");
   const std::string art = dir + "/art";
   std::vector<std::string> argv = {bin_dir() + "/servebench", "search", "--slo",
-                                   "time_to_first_token:p99<=40ms", "--over", "concurrency",
+                                   "time_to_first_token:p95<=40ms", "--over", "concurrency",
                                    "--min", "1", "--max", "32", "-m", "mock-model", "--url",
                                    mock.url(), "--streaming", "--tokenizer", "builtin", "--osl",
                                    "40", "--request-count", "40", "--artifact-dir", art, "-q"};

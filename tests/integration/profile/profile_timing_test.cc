@@ -23,8 +23,9 @@ TEST(ProfileTiming, TimingMatchesInjectedLatenciesAtConcurrency64) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   auto s = r.summary();
   EXPECT_EQ(metric_avg(s, "request_count"), 384);
-  // 1.5 ms: a full suite on an idle 2-core machine once gave 41.36 ms (alone: within 1 ms).
-  EXPECT_NEAR(metric_avg(s, "time_to_first_token", "p50"), 40.0, 1.5);
+  // 2 ms: full suites on an idle 2-core machine gave 41.36 and 41.63 ms once each (alone: within
+  // 1 ms); the old and the current client measure the same here.
+  EXPECT_NEAR(metric_avg(s, "time_to_first_token", "p50"), 40.0, 2.0);
   EXPECT_NEAR(metric_avg(s, "inter_chunk_latency"), 8.0, 0.5);
   EXPECT_NEAR(metric_avg(s, "inter_token_latency"), 8.0, 0.5);
   EXPECT_NEAR(metric_avg(s, "output_sequence_length"), 16.0, 1e-9);
