@@ -9,6 +9,7 @@
 #include "export/line_cursor.h"
 #include "export/records_jsonl.h"
 #include "metrics/slo.h"
+#include "record/pause_point.h"
 
 namespace servebench::exporter {
 
@@ -103,6 +104,7 @@ void RecordStream::add_batch(const std::vector<record::RequestRecord>& batch, si
   const HttpTraceContext* trace = context_.export_http_trace ? &context_.http_trace : nullptr;
   metrics::RecordValues values;
   for (const record::RequestRecord& r : batch) {
+    record::pause_point();  // a waiting worker gets the core back (record/pause_point.h)
     // The accumulator computes the record's metric values once, for itself and for the line
     // (its options carry context_.capabilities, as the line's values must).
     (r.phase == record::Phase::kWarmup ? sl.warmup : sl.profiling).add(r, &values);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "record/pause_point.h"
 #include "record/short_text_counts.h"
 
 namespace servebench::record {
@@ -120,6 +121,9 @@ void RecordProcessor::run(size_t slot) {
   }
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   ShortTextCounts cache(*tok_);
+  // The consumer's per-record work (record_stream.cc) ticks the same pacer.
+  PausePacer pacer(kPauseIntervalNs, pause_clock_ns, pause_yield);
+  ScopedPausePacer paced(&pacer);
   for (;;) {
     std::vector<RequestRecord> batch;
     {
@@ -130,6 +134,7 @@ void RecordProcessor::run(size_t slot) {
       queue_.pop_front();
     }
     for (auto& rec : batch) {
+      pause_point();
       count_tokens(&rec, *tok_, options_, &cache);
       rec.processor_slot = static_cast<uint8_t>(slot);
     }

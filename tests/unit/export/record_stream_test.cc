@@ -21,6 +21,7 @@
 #include "export/records_jsonl.h"
 #include "export/summary_json.h"
 #include "metrics/timeslices.h"
+#include "record/pause_point.h"
 #include "unit/metrics/record_fixtures.h"
 
 namespace servebench::exporter {
@@ -146,6 +147,29 @@ TEST(RecordStream, BatchesFromSeveralSlotsGiveTheWholeRunsSummaryAndLines) {
   size_t raw_lines = 0;
   for (std::string line; std::getline(raw, line);) ++raw_lines;
   EXPECT_EQ(raw_lines, records.size());
+  fs::remove_all(o.artifact_dir);
+}
+
+// Each record a batch processes is a pause point (record/pause_point.h): with a pacer whose
+// interval passes at every tick, a batch yields once per record.
+int64_t g_ticks = 0;
+int64_t ticking_clock() { return g_ticks++; }
+void no_yield() {}
+
+TEST(RecordStream, EachRecordOfABatchIsAPausePoint) {
+  RunContext ctx;
+  ExportOptions o;
+  o.artifact_dir = (fs::temp_directory_path() / ("sb_stream_pause_" + std::to_string(::getpid()))).string();
+  auto stream = RecordStream::open(ctx, o, 1);
+  ASSERT_TRUE(stream);
+  const std::vector<RequestRecord> batch = many_records();
+  record::PausePacer pacer(1, ticking_clock, no_yield);
+  {
+    record::ScopedPausePacer paced(&pacer);
+    (*stream)->add_batch(batch, 0);
+  }
+  EXPECT_EQ(pacer.yields(), batch.size());
+  (*stream)->finish();
   fs::remove_all(o.artifact_dir);
 }
 
