@@ -19,29 +19,26 @@ int g_yield_calls = 0;
 int64_t fake_clock() { return g_now; }
 void count_yield() { ++g_yield_calls; }
 
+// Sets the fake clock to `t`, ticks, and returns the yields so far.
+int tick_at(PausePacer* pacer, int64_t t) {
+  g_now = t;
+  pacer->tick();
+  return g_yield_calls;
+}
+
 TEST(PausePacer, YieldsOnceEachIntervalOfProcessingAndNotBefore) {
   g_now = 1000;
   g_yield_calls = 0;
   PausePacer pacer(50, fake_clock, count_yield);
-  g_now = 1049;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 0);  // 49 ns of work: not yet
-  g_now = 1050;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 1);  // the interval reached
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 1);  // counted again from the yield
-  g_now = 1099;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 1);
-  g_now = 1100;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 2);
+  EXPECT_EQ(tick_at(&pacer, 1049), 0);  // 49 ns of work: not yet
+  EXPECT_EQ(tick_at(&pacer, 1050), 1);  // the interval reached
+  EXPECT_EQ(tick_at(&pacer, 1050), 1);  // counted again from the yield
+  EXPECT_EQ(tick_at(&pacer, 1099), 1);
+  EXPECT_EQ(tick_at(&pacer, 1100), 2);
   EXPECT_EQ(pacer.yields(), 2u);
 }
 
 // The time a yield spends away (the worker running) is not processing time.
-int64_t clock_that_jumps_in_yield() { return g_now; }
 void yield_for_a_while() {
   ++g_yield_calls;
   g_now += 1000;
@@ -50,16 +47,10 @@ void yield_for_a_while() {
 TEST(PausePacer, TimeAwayInTheYieldDoesNotCount) {
   g_now = 0;
   g_yield_calls = 0;
-  PausePacer pacer(50, clock_that_jumps_in_yield, yield_for_a_while);
-  g_now = 50;
-  pacer.tick();
-  ASSERT_EQ(g_yield_calls, 1);  // now at 1050
-  g_now += 49;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 1);
-  g_now += 1;
-  pacer.tick();
-  EXPECT_EQ(g_yield_calls, 2);
+  PausePacer pacer(50, fake_clock, yield_for_a_while);
+  ASSERT_EQ(tick_at(&pacer, 50), 1);  // the clock reads 1050 after the yield
+  EXPECT_EQ(tick_at(&pacer, 1099), 1);
+  EXPECT_EQ(tick_at(&pacer, 1100), 2);
 }
 
 TEST(PausePoint, TicksOnlyTheCallingThreadsPacerAndScopesNest) {
