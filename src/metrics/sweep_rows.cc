@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "metrics/sweep_curves.h"
+#include "metrics/weighted_quantiles.h"
 
 namespace servebench::metrics {
 namespace {
@@ -16,38 +17,7 @@ using sweep::Step;
 
 constexpr double kPerSec = 1e9;  // tokens/ns → tokens/sec
 
-using Seg = std::pair<double, double>;  // (value, duration)
-
-// For each of the n ascending shares q[i], the first value, in value order, whose cumulative
-// duration share reaches q[i] (what a sort and a running sum would give), found by recursive
-// selection in expected O(size) rather than a sort. Everything before `lo` weighs `acc` and no
-// value there exceeds one in [lo, hi); shares past the last segment (round-off) get `top`.
-void shares(Seg* lo, Seg* hi, double acc, double dur_sum, const double* q, double* out,
-            size_t n, double top) {
-  const auto by_value = [](const Seg& a, const Seg& b) { return a.first < b.first; };
-  while (n > 0) {
-    if (lo == hi) {
-      std::fill(out, out + n, top);
-      return;
-    }
-    if (hi - lo == 1) {
-      std::fill(out, out + n, lo->first);
-      return;
-    }
-    Seg* mid = lo + (hi - lo - 1) / 2;
-    std::nth_element(lo, mid, hi, by_value);
-    double left = acc;
-    for (const Seg* s = lo; s <= mid; ++s) left += s->second;
-    size_t k = 0;
-    while (k < n && left / dur_sum >= q[k]) ++k;
-    if (k > 0) shares(lo, mid + 1, acc, dur_sum, q, out, k, mid->first);
-    lo = mid + 1;
-    acc = left;
-    q += k;
-    out += k;
-    n -= k;
-  }
-}
+using Seg = WeightedSegment;  // (value, duration)
 
 // Duration-weighted statistics of (value, duration) segments; `total` is the weight of the
 // whole (the window, or the active time).
@@ -74,7 +44,7 @@ Stats weighted(std::vector<Seg> seg, double total, double scale) {
   // p50, p90, p95, p99 at kPercentiles' indexes 4, 6, 7, 8.
   const double q[] = {0.50, 0.90, 0.95, 0.99};
   double value[4] = {lo, lo, lo, lo};  // a constant curve (an idle span's zeros) needs no selection
-  if (lo != hi) shares(seg.data(), seg.data() + seg.size(), 0, dur_sum, q, value, 4, hi);
+  if (lo != hi) weighted_quantiles(&seg, dur_sum, q, value, 4);
   const size_t idx[] = {4, 6, 7, 8};
   for (size_t i = 0; i < 4; ++i) st.p[idx[i]] = value[i] * scale;
   st.avg = avg * scale;
