@@ -7,14 +7,14 @@
 namespace servebench::metrics {
 namespace {
 
-using Seg = WeightedSegment;
+using WSeg = WeightedSegment;
 
 // For each of the n ascending shares q[i], the first value, in value order, whose cumulative
 // duration share reaches q[i]. Everything before `lo` weighs `acc` and no value there exceeds
 // one in [lo, hi); shares past the last segment (round-off) get `top`.
-void select_shares(Seg* lo, Seg* hi, double acc, double total, const double* q, double* out,
+void select_shares(WSeg* lo, WSeg* hi, double acc, double total, const double* q, double* out,
                    size_t n, double top) {
-  const auto by_value = [](const Seg& a, const Seg& b) { return a.first < b.first; };
+  const auto by_value = [](const WSeg& a, const WSeg& b) { return a.first < b.first; };
   while (n > 0) {
     if (lo == hi) {
       std::fill(out, out + n, top);
@@ -24,10 +24,10 @@ void select_shares(Seg* lo, Seg* hi, double acc, double total, const double* q, 
       std::fill(out, out + n, lo->first);
       return;
     }
-    Seg* mid = lo + (hi - lo - 1) / 2;
+    WSeg* mid = lo + (hi - lo - 1) / 2;
     std::nth_element(lo, mid, hi, by_value);
     double left = acc;
-    for (const Seg* s = lo; s <= mid; ++s) left += s->second;
+    for (const WSeg* s = lo; s <= mid; ++s) left += s->second;
     size_t k = 0;
     while (k < n && left / total >= q[k]) ++k;
     if (k > 0) select_shares(lo, mid + 1, acc, total, q, out, k, mid->first);
@@ -39,13 +39,13 @@ void select_shares(Seg* lo, Seg* hi, double acc, double total, const double* q, 
   }
 }
 
-constexpr double kExactLimit = 9007199254740992.0;  // 2^53: integers up to it add exactly
-constexpr size_t kBuckets = 4096;
-constexpr size_t kSmall = 256;  // fewer segments than this: select directly
-constexpr int kMaxDepth = 4;    // bucketing a bucket narrows the range 4096-fold each time
+constexpr double kExactSumLimit = 9007199254740992.0;  // 2^53: integers up to it add exactly
+constexpr size_t kValueBuckets = 4096;
+constexpr size_t kDirectBelow = 256;  // fewer segments than this: select directly
+constexpr int kMaxBucketDepth = 4;    // bucketing a bucket narrows the range 4096-fold each time
 
 // Where a share's answer lies: bucket `bucket`, for shares [first, last), weight below `before`.
-struct Target {
+struct ShareBucket {
   size_t bucket, first, last;
   double before;
 };
@@ -56,31 +56,31 @@ struct Target {
 // each share's bucket, whose segments are then searched the same way. At depth 0 the inputs are
 // checked first: false (nothing written) for a NaN value or a duration that is not a whole,
 // non-negative number.
-bool bucket_select(std::vector<Seg>* segs, double before, double total, const double* q,
+bool bucket_select(std::vector<WSeg>* segs, double before, double total, const double* q,
                    double* out, size_t n, int depth) {
-  std::vector<Seg>& seg = *segs;
+  std::vector<WSeg>& seg = *segs;
   double lo = seg.front().first, hi = lo;
   bool nan = false;
-  for (const Seg& s : seg) {
+  for (const WSeg& s : seg) {
     lo = std::min(lo, s.first);
     hi = std::max(hi, s.first);
     nan |= s.first != s.first;
   }
   if (nan) return false;
-  const double scale = static_cast<double>(kBuckets) / (hi - lo);
-  const bool direct = seg.size() < kSmall || depth == kMaxDepth || !std::isfinite(scale);
+  const double scale = static_cast<double>(kValueBuckets) / (hi - lo);
+  const bool direct = seg.size() < kDirectBelow || depth == kMaxBucketDepth || !std::isfinite(scale);
   std::vector<uint16_t> ids;
   std::vector<double> weight;
   if (depth == 0 || !direct) {
     if (!direct) ids.resize(seg.size());
-    weight.assign(kBuckets, 0.0);
+    weight.assign(kValueBuckets, 0.0);
     bool whole = true;
     for (size_t i = 0; i < seg.size(); ++i) {
       const double d = seg[i].second;
-      whole &= d >= 0 && d < kExactLimit && d == static_cast<double>(static_cast<int64_t>(d));
+      whole &= d >= 0 && d < kExactSumLimit && d == static_cast<double>(static_cast<int64_t>(d));
       if (direct) continue;
       const auto b = static_cast<uint16_t>(
-          std::min(kBuckets - 1, static_cast<size_t>((seg[i].first - lo) * scale)));
+          std::min(kValueBuckets - 1, static_cast<size_t>((seg[i].first - lo) * scale)));
       ids[i] = b;
       weight[b] += d;
     }
@@ -95,17 +95,17 @@ bool bucket_select(std::vector<Seg>* segs, double before, double total, const do
     return true;
   }
   // The first bucket whose running weight reaches each share (the reference's answer is in it).
-  std::vector<Target> targets;
+  std::vector<ShareBucket> targets;
   for (size_t b = 0, i = 0; i < n;) {
-    while (b + 1 < kBuckets && !((before + weight[b]) / total >= q[i])) before += weight[b++];
+    while (b + 1 < kValueBuckets && !((before + weight[b]) / total >= q[i])) before += weight[b++];
     size_t k = i + 1;
     while (k < n && (before + weight[b]) / total >= q[k]) ++k;
     targets.push_back({b, i, k, before});
     i = k;
     before += weight[b];
-    if (b + 1 < kBuckets) ++b;
+    if (b + 1 < kValueBuckets) ++b;
   }
-  std::vector<int16_t> slot(kBuckets, -1);
+  std::vector<int16_t> slot(kValueBuckets, -1);
   for (size_t t = 0; t < targets.size(); ++t) slot[targets[t].bucket] = static_cast<int16_t>(t);
   // A bucket of one value (a saturated run's concurrency sits at its top value most of the time)
   // answers without copying its segments.
@@ -119,7 +119,7 @@ bool bucket_select(std::vector<Seg>* segs, double before, double total, const do
     if (count[u]++ == 0) first[u] = seg[i].first;
     mixed[u] |= seg[i].first != first[u];
   }
-  std::vector<std::vector<Seg>> members(targets.size());
+  std::vector<std::vector<WSeg>> members(targets.size());
   for (size_t t = 0; t < targets.size(); ++t) {
     if (mixed[t]) members[t].reserve(count[t]);
   }
@@ -130,7 +130,7 @@ bool bucket_select(std::vector<Seg>* segs, double before, double total, const do
     }
   }
   for (size_t t = 0; t < targets.size(); ++t) {
-    const Target& g = targets[t];
+    const ShareBucket& g = targets[t];
     if (count[t] == 0) {  // only past the last bucket, which exact sums never reach
       std::fill(out + g.first, out + g.last, hi);
     } else if (!mixed[t]) {
@@ -144,21 +144,21 @@ bool bucket_select(std::vector<Seg>* segs, double before, double total, const do
 }
 
 // The bucketed selection when exact; false (nothing written) otherwise.
-bool bucketed(std::vector<Seg>* seg, double total, const double* q, double* out, size_t n) {
-  if (!(total < kExactLimit) || seg->empty()) return false;
+bool bucketed(std::vector<WSeg>* seg, double total, const double* q, double* out, size_t n) {
+  if (!(total < kExactSumLimit) || seg->empty()) return false;
   return bucket_select(seg, 0, total, q, out, n, 0);
 }
 
 }  // namespace
 
-void reference_weighted_quantiles(std::vector<Seg>* seg, double total, const double* q,
+void reference_weighted_quantiles(std::vector<WSeg>* seg, double total, const double* q,
                                   double* out, size_t n) {
   double top = -INFINITY;
   for (const auto& s : *seg) top = std::max(top, s.first);
   select_shares(seg->data(), seg->data() + seg->size(), 0, total, q, out, n, top);
 }
 
-void weighted_quantiles(std::vector<Seg>* seg, double total, const double* q, double* out,
+void weighted_quantiles(std::vector<WSeg>* seg, double total, const double* q, double* out,
                         size_t n) {
   if (!bucketed(seg, total, q, out, n)) reference_weighted_quantiles(seg, total, q, out, n);
 }
