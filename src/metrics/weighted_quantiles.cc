@@ -53,46 +53,31 @@ struct ShareBucket {
 // out[i] for q[i] (i < n) among `seg`, whose values all exceed those of the segments before it,
 // which weigh `before`. Equal-width buckets of value: a bucket index is monotone in the value
 // (subtraction, a positive scale and truncation all are), so the buckets' exact weights locate
-// each share's bucket, whose segments are then searched the same way. At depth 0 the inputs are
-// checked first: false (nothing written) for a NaN value or a duration that is not a whole,
-// non-negative number.
-bool bucket_select(std::vector<WSeg>* segs, double before, double total, const double* q,
+// each share's bucket, whose segments are then searched the same way.
+void bucket_select(std::vector<WSeg>* segs, double before, double total, const double* q,
                    double* out, size_t n, int depth) {
   std::vector<WSeg>& seg = *segs;
   double lo = seg.front().first, hi = lo;
-  bool nan = false;
   for (const WSeg& s : seg) {
     lo = std::min(lo, s.first);
     hi = std::max(hi, s.first);
-    nan |= s.first != s.first;
   }
-  if (nan) return false;
   const double scale = static_cast<double>(kValueBuckets) / (hi - lo);
-  const bool direct = seg.size() < kDirectBelow || depth == kMaxBucketDepth || !std::isfinite(scale);
-  std::vector<uint16_t> ids;
-  std::vector<double> weight;
-  if (depth == 0 || !direct) {
-    if (!direct) ids.resize(seg.size());
-    weight.assign(kValueBuckets, 0.0);
-    bool whole = true;
-    for (size_t i = 0; i < seg.size(); ++i) {
-      const double d = seg[i].second;
-      whole &= d >= 0 && d < kExactSumLimit && d == static_cast<double>(static_cast<int64_t>(d));
-      if (direct) continue;
-      const auto b = static_cast<uint16_t>(
-          std::min(kValueBuckets - 1, static_cast<size_t>((seg[i].first - lo) * scale)));
-      ids[i] = b;
-      weight[b] += d;
-    }
-    if (!whole) return false;
-  }
   if (lo == hi) {  // one value: it is every answer here
     std::fill(out, out + n, lo);
-    return true;
+    return;
   }
-  if (direct) {
+  if (seg.size() < kDirectBelow || depth == kMaxBucketDepth || !std::isfinite(scale)) {
     select_shares(seg.data(), seg.data() + seg.size(), before, total, q, out, n, hi);
-    return true;
+    return;
+  }
+  std::vector<uint16_t> ids(seg.size());
+  std::vector<double> weight(kValueBuckets, 0.0);
+  for (size_t i = 0; i < seg.size(); ++i) {
+    const auto b = static_cast<uint16_t>(
+        std::min(kValueBuckets - 1, static_cast<size_t>((seg[i].first - lo) * scale)));
+    ids[i] = b;
+    weight[b] += seg[i].second;
   }
   // The first bucket whose running weight reaches each share (the reference's answer is in it).
   std::vector<ShareBucket> targets;
@@ -140,13 +125,17 @@ bool bucket_select(std::vector<WSeg>* segs, double before, double total, const d
                     depth + 1);
     }
   }
-  return true;
 }
 
-// The bucketed selection when exact; false (nothing written) otherwise.
+// The bucketed selection when every partial sum is exact; false (nothing written) for a NaN
+// value, a duration that is not a whole, non-negative number, or a total of 2^53 or more.
 bool bucketed(std::vector<WSeg>* seg, double total, const double* q, double* out, size_t n) {
   if (!(total < kExactSumLimit) || seg->empty()) return false;
-  return bucket_select(seg, 0, total, q, out, n, 0);
+  for (const auto& [v, d] : *seg) {
+    if (std::isnan(v) || !(d >= 0) || d != static_cast<double>(static_cast<int64_t>(d))) return false;
+  }
+  bucket_select(seg, 0, total, q, out, n, 0);
+  return true;
 }
 
 }  // namespace

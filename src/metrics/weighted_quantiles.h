@@ -7,11 +7,11 @@
 // (nth_element, kept as reference_weighted_quantiles) was the largest user-space item of the end of
 // the run. When every duration is a whole number of ns and the total is below 2^53 (the curves'
 // times are integer ns, so this is the usual case), every partial sum is exact in any order, so
-// buckets can be summed first: one pass puts each segment into a bucket of its value's
-// order-preserving bit pattern (buckets of a relative, not absolute, width: skewed rates spread
-// out), the bucket sums locate each share's bucket, and only the segments of those buckets are
-// sorted. The result is then bit for bit the reference's. Anything else (a fractional duration,
-// a NaN) goes to the reference unchanged.
+// buckets can be summed first: one pass puts each segment into one of 4,096 equal-width value
+// buckets, the bucket sums locate each share's bucket, and only that bucket is searched (bucketed
+// again while it is large, so a few outliers that stretch the range cost one more level; a
+// bucket of one value answers at once). The result is then bit for bit the reference's. Anything
+// else (a fractional duration, a NaN) goes to the reference unchanged.
 //
 // Thread safety: pure functions.
 #pragma once

@@ -4,7 +4,7 @@
 // a core, the scheduler lets a running processor thread finish its time slice (milliseconds)
 // before a worker woken by the network gets the core back, and the requests that worker would
 // have sent meanwhile wait. Measured at concurrency 64 against an instant server with the whole
-// process on one core, the processor then held 12-17 % of the core during the load
+// process on one core, the processor then held 11-17 % of the core during the load
 // (docs/performance.md). So record processing calls pause_point() once per record, and every
 // kPauseIntervalNs of processing the thread yields its core: at once if a worker (or anything
 // else) is waiting for it, a no-op costing one system call if nothing is. sched_yield keeps the

@@ -2,8 +2,9 @@
 //
 // Workers hand over batches of finished records (one hand-off per batch, every ~100 ms, never
 // per request); processor threads (lowered priority so they do not disturb the workers'
-// timestamps, and a yield of their core every 50 µs of work: record/pause_point.h) fill output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer,
-// or take them from the server's `usage` under --use-server-token-count.
+// timestamps, and a yield of their core every 50 µs of work: record/pause_point.h) fill
+// output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer, or take them from
+// the server's `usage` under --use-server-token-count.
 //
 // Two modes. With a BatchConsumer (a run: record_stream.h writes the JSONL lines and feeds the
 // summary accumulators), each counted batch is handed to the consumer on the processor thread
