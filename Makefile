@@ -10,7 +10,11 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros
 # CI (CI=true) builds with warnings as errors.
 WERROR := $(if $(filter true 1,$(CI)),ON,OFF)
-CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR)
+# The release build compiles src/ and tools/ in batches and each test executable as one unit
+# (cmake/unity_build.cmake): a cold build needs about half the CPU time (docs/reliability.md,
+# "CI time"). UNITY=OFF compiles file by file, for quick one-file rebuilds while developing.
+UNITY ?= ON
+CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR) -DSERVEBENCH_UNITY=$(UNITY) -DSERVEBENCH_UNITY_TESTS=$(UNITY)
 # Sanitizer builds keep warnings as warnings: GCC's instrumentation at -O1 produces spurious
 # -Wmaybe-uninitialized reports; the release build is the warnings gate.
 SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
@@ -19,22 +23,41 @@ SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup configure build test test-release test-asan test-tsan test-container test-parity container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
+.PHONY: package all setup setup-build setup-tests configure compile build test-prefetch test test-release test-asan test-tsan test-container test-parity container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
 
 all: build
 
 setup:
 	@scripts/setup.sh
 
-configure: setup
+# What compiling needs: Debian packages and the npm fixtures (the report embeds uPlot).
+setup-build:
+	@scripts/setup.sh --build
+
+# What only the tests use: Debian packages and the pinned Python oracles (scripts/setup_oracles.sh).
+setup-tests: setup-build
+	@scripts/setup.sh --tests
+
+configure: setup-build
 	@cmake --preset release $(CMAKE_FLAGS) >/dev/null
 
-build: configure
+compile: configure
 	@cmake --build build -j $(JOBS)
+
+build: compile setup-tests
+
+# What the later suites download: AIPerf's venv (test-parity) and llama.cpp's source
+# (test-conformance). `make test` fetches it while the release build compiles.
+test-prefetch: setup-tests
+	@scripts/parity/setup_aiperf.sh
+	@scripts/llama/build_server.sh --source >/dev/null
 
 # Every suite: release (unit + integration against servebench-mock), ASan+UBSan (unit + fuzz
 # corpus replays), TSan (unit). Slow suites have their own targets and a short version here.
-test: build
+# The downloads (setup-tests, test-prefetch) run beside the release build: on a cold machine
+# they wait minutes on Debian's mirror, PyPI and npm, which the compile now fills.
+test:
+	@$(MAKE) --no-print-directory -j2 build test-prefetch
 	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance test-container test-parity
 	@echo "make test: all suites passed"
 

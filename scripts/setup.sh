@@ -3,26 +3,35 @@
 # test fixtures into a cache folder outside the source tree. Idempotent: a second run installs
 # nothing and finishes in about a second.
 #
-#   scripts/setup.sh            # packages + npm fixtures
-#   SERVEBENCH_SKIP_NPM=1 ...   # packages only
+#   scripts/setup.sh            # everything: packages, npm fixtures and the Python oracles
+#   scripts/setup.sh --build    # what compiling needs: build packages and npm fixtures
+#   scripts/setup.sh --tests    # the rest: test-only packages and the Python oracles
+#   SERVEBENCH_SKIP_NPM=1 ...   # no npm fixtures
 #
 # Not root: prints the exact apt-get command to run and exits 1 if anything is missing.
 set -euo pipefail
 
-APT_PACKAGES=(
+# What compiling needs (`scripts/setup.sh --build`, `make setup-build`).
+APT_BUILD_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
+  mold            # the linker: test executables link in less than half the CPU time (cmake/linker.cmake)
   libcurl4-openssl-dev libnghttp2-dev libssl-dev
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libyaml-cpp-dev
   libexpected-dev libpcre2-dev libutf8proc-dev libboost-dev libasio-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev clang-14
+  libgtest-dev libgmock-dev libbenchmark-dev
   libsnappy-dev libzstd-dev zlib1g-dev   # Parquet pages (src/parquet)
   libpng-dev libjpeg62-turbo-dev libmp3lame-dev   # synthetic media (src/media)
-  python3-pil ffmpeg   # media tests decode what servebench encodes with independent decoders
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev   # synthetic video (src/media)
-
-  wrk nghttp2-client nghttp2-proxy openssl curl python3
+  python3
+)
+# What only the tests and the other make targets use (`scripts/setup.sh --tests`): `make test`
+# installs these beside the release build (make setup-tests).
+APT_TEST_PACKAGES=(
+  clang-14 libclang-rt-14-dev   # the libFuzzer preset (make fuzz-long)
+  python3-pil ffmpeg   # media tests decode what servebench encodes with independent decoders
+  wrk nghttp2-client nghttp2-proxy openssl curl
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
-  python3-venv    # the pinned Python reference packages below
+  python3-venv    # the pinned Python reference packages (scripts/setup_oracles.sh)
   strace          # relocation test: no file of the source or build tree is opened
   dpkg-dev        # make package: dpkg-shlibdeps computes the .deb's Depends
   openmpi-bin     # the shard tests' `mpirun --oversubscribe -n 4` (tests/integration/shard)
@@ -31,8 +40,16 @@ APT_PACKAGES=(
   libcairo2       # servebench plot: PNG output (dlopen'ed at run time, no headers needed)
 )
 
+part="${1:-all}"
+case "$part" in
+  all) packages=("${APT_BUILD_PACKAGES[@]}" "${APT_TEST_PACKAGES[@]}") ;;
+  --build) packages=("${APT_BUILD_PACKAGES[@]}") ;;
+  --tests) packages=("${APT_TEST_PACKAGES[@]}") ;;
+  *) echo "setup.sh: unknown argument '$part' (use no argument, --build or --tests)" >&2; exit 2 ;;
+esac
+
 missing=()
-for p in "${APT_PACKAGES[@]}"; do
+for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
@@ -49,6 +66,11 @@ if ((${#missing[@]})); then
     echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
     exit 1
   fi
+fi
+
+# --tests: the Python oracles; the npm fixtures below came with --build.
+if [[ $part == --tests ]]; then
+  exec "$(dirname "$0")/setup_oracles.sh"
 fi
 
 # Node.js 20 + npm come with the machine image (nodesource build); Debian's nodejs package conflicts
@@ -93,51 +115,9 @@ if [[ "${SERVEBENCH_SKIP_NPM:-0}" != "1" ]]; then
     SERVEBENCH_NPM_DIR="$NPM_DIR" node "$(dirname "$0")/tokenizer/build_fixtures.js"
   fi
 fi
-# Python reference packages for differential tests (the JMESPath subset against the `jmespath`
-# package), pinned, in a venv outside the tree. SERVEBENCH_SKIP_PY=1 skips them; the tests that
-# use them skip when they are absent.
-if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
-  PY_DIR="${SERVEBENCH_PY_DIR:-$HOME/.cache/servebench/pyvenv}"
-  PY_PACKAGES=(jmespath==1.1.0)
-  pystamp="$PY_DIR/.stamp"
-  want="${PY_PACKAGES[*]}"
-  if [[ ! -f "$pystamp" || "$(cat "$pystamp")" != "$want" ]]; then
-    echo "setup: installing Python reference packages into $PY_DIR" >&2
-    python3 -m venv "$PY_DIR"
-    "$PY_DIR/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
-    echo "$want" >"$pystamp"
-  fi
-fi
-# prometheus_client (pinned) in a venv outside the tree: the Prometheus/OpenMetrics parser's
-# differential test (tests/unit/telemetry/prom_reference.py) writes and parses expositions with it.
-PROM_VENV="${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}"
-PROM_PIN="prometheus_client==0.21.1"
-if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]; then
-  echo "setup: installing $PROM_PIN into $PROM_VENV" >&2
-  python3 -m venv "$PROM_VENV"
-  "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
-  echo "$PROM_PIN" >"$PROM_VENV/.stamp"
-fi
-# pyarrow (pinned) in a venv outside the tree: the Parquet reader's differential fixtures.
-if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
-  "$(dirname "$0")/parquet/setup_pyarrow.sh"
-fi
-# transformers + jinja2 (pinned): the chat-template renderer's reference renderings.
-"$(dirname "$0")/jinja_venv.sh"
-# Scale-out oracle: the Kubernetes Job schema validator (scripts/setup_scaleout_venv.sh).
-if [ "${SERVEBENCH_SKIP_PY:-}" != 1 ]; then
-  "$(dirname "$0")/setup_scaleout_venv.sh"
-fi
-# Result-sink oracles (docs/sinks.md): opentelemetry-proto decodes what --otel-url sends; a real
-# MLflow tracking server for `make sinks-test`. SERVEBENCH_SKIP_PY=1 skips them.
-if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
-  # The MLflow server (hundreds of MB) is installed by `make sinks-test`, which alone uses it.
-  "$(dirname "$0")/sinks_venvs.sh" otel
-fi
-# NVIDIA AIPerf (pinned) in its own venv: the flag-parity list generator and the side-by-side
-# parity suite (scripts/parity/). About 140 packages; `make test` installs them itself when it
-# reaches its parity suite (test-parity), so here only with SERVEBENCH_WITH_AIPERF=1.
-if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" && "${SERVEBENCH_WITH_AIPERF:-0}" == "1" ]]; then
-  "$(dirname "$0")/parity/setup_aiperf.sh"
+# The Python oracles (scripts/setup_oracles.sh); `--build` stops before them: the build needs
+# only the packages and npm fixtures above (make setup-build).
+if [[ $part != --build ]]; then
+  "$(dirname "$0")/setup_oracles.sh"
 fi
 echo "setup: ok" >&2
