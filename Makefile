@@ -15,15 +15,15 @@ WERROR := $(if $(filter true 1,$(CI)),ON,OFF)
 # "CI time"). UNITY=OFF compiles file by file, for quick one-file rebuilds while developing.
 UNITY ?= ON
 CMAKE_FLAGS := -DSERVEBENCH_WERROR=$(WERROR) -DSERVEBENCH_UNITY=$(UNITY) -DSERVEBENCH_UNITY_TESTS=$(UNITY)
-# Sanitizer builds keep warnings as warnings: GCC's instrumentation at -O1 produces spurious
-# -Wmaybe-uninitialized reports; the release build is the warnings gate.
+# Sanitizer builds (clang 14, CMakePresets.json) keep warnings as warnings; the release build
+# (GCC) is the warnings gate.
 SAN_CMAKE_FLAGS := -DSERVEBENCH_WERROR=OFF
 
 # A Debian package of servebench and servebench-mock (cmake/packaging.cmake; docs/scale-out.md).
 package: build
 	@cd build && cpack -G DEB
 
-.PHONY: package all setup setup-build setup-tests configure compile build test-prefetch test test-release test-asan test-tsan test-container test-parity container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
+.PHONY: package all setup setup-build setup-tests configure compile build test-prefetch llama-server-idle test test-release test-asan test-tsan test-container test-parity container-check demo bench fuzz fuzz-long soak conformance parity sinks-test clean format
 
 all: build
 
@@ -58,8 +58,16 @@ test-prefetch: setup-tests
 # they wait minutes on Debian's mirror, PyPI and npm, which the compile now fills.
 test:
 	@$(MAKE) --no-print-directory -j2 build test-prefetch
-	@$(MAKE) --no-print-directory test-release test-asan test-tsan test-conformance test-container test-parity
+	@$(MAKE) --no-print-directory -j2 test-release llama-server-idle
+	@$(MAKE) --no-print-directory test-asan test-tsan test-conformance test-container test-parity
 	@echo "make test: all suites passed"
+
+# llama-server (for test-conformance) compiles beside the release suite at idle CPU priority
+# (SCHED_IDLE: the compiler gets a core only while no test wants it); the suite's tests wait on
+# sockets and timers about half of the time.
+IDLE := $(shell command -v chrt >/dev/null && echo chrt --idle 0 || echo nice -n 19)
+llama-server-idle:
+	@$(IDLE) scripts/llama/build_server.sh >/dev/null
 
 test-release:
 	@cd build && ctest --output-on-failure -j $(CTEST_JOBS) --timeout 300

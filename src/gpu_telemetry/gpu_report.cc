@@ -167,7 +167,8 @@ std::vector<DerivedMetric> energy_metrics(const GpuSeriesSet& series, const Repo
     ++s.gpus;
   }
   std::vector<DerivedMetric> out;
-  for (const auto& [platform, s] : by_platform) {
+  for (const auto& [platform_key, s] : by_platform) {
+    const std::string& platform = platform_key;  // lambdas capture bindings only from clang 16
     auto add = [&](const char* name, const char* header, const char* unit, double v) {
       out.push_back({platform + "_" + name, header, unit, v});
     };

@@ -17,7 +17,7 @@ TEST(JinjaFuzzReplay, CorpusRunsClean) {
 // Every prefix of every corpus file (every 7th for the long templates): truncated templates must
 // fail cleanly or render. Sanitizer builds (-O0, ~20x slower here: 150 s for every prefix) take
 // every 3rd prefix and every 29th of the long templates; the release suite takes them all.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(SERVEBENCH_SANITIZED)
 constexpr size_t kShortStep = 3, kLongStep = 29;
 #else
 constexpr size_t kShortStep = 1, kLongStep = 7;

@@ -207,7 +207,7 @@ TEST(CliOptions, RandomArgvNeverThrowsAndErrorsAreOneLine) {
   };
   // Each parse builds the whole option table: ~13 ms in the release build, ~200 ms under ASan+UBSan
   // at -O0, where 3,000 rounds would outlast the test timeout (fuzz_config covers more inputs).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(SERVEBENCH_SANITIZED)
   constexpr int kRounds = 300;
 #else
   constexpr int kRounds = 3000;
