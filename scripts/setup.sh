@@ -27,7 +27,7 @@ APT_BUILD_PACKAGES=(
 # What only the tests and the other make targets use (`scripts/setup.sh --tests`): `make test`
 # installs these beside the release build (make setup-tests).
 APT_TEST_PACKAGES=(
-  clang-14 libclang-rt-14-dev   # the libFuzzer preset (make fuzz-long)
+  clang-14 libclang-rt-14-dev   # the sanitizer presets (make test-asan, test-tsan) and libFuzzer (make fuzz-long)
   python3-pil ffmpeg   # media tests decode what servebench encodes with independent decoders
   wrk nghttp2-client nghttp2-proxy openssl curl
   python3-numpy   # conformance: tiny GGUF models (scripts/llama/make_tiny_gguf.py)
