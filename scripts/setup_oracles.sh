@@ -9,31 +9,17 @@
 #   SERVEBENCH_SKIP_PY=1 ...          # only prometheus_client and jinja (the other tests skip)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/pinned_venv.sh
 # Python reference packages for differential tests (the JMESPath subset against the `jmespath`
 # package), pinned, in a venv outside the tree. SERVEBENCH_SKIP_PY=1 skips them; the tests that
 # use them skip when they are absent.
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
-  PY_DIR="${SERVEBENCH_PY_DIR:-$HOME/.cache/servebench/pyvenv}"
-  PY_PACKAGES=(jmespath==1.1.0)
-  pystamp="$PY_DIR/.stamp"
-  want="${PY_PACKAGES[*]}"
-  if [[ ! -f "$pystamp" || "$(cat "$pystamp")" != "$want" ]]; then
-    echo "setup: installing Python reference packages into $PY_DIR" >&2
-    python3 -m venv "$PY_DIR"
-    "$PY_DIR/bin/pip" install --quiet --disable-pip-version-check "${PY_PACKAGES[@]}"
-    echo "$want" >"$pystamp"
-  fi
+  pinned_venv "${SERVEBENCH_PY_DIR:-$HOME/.cache/servebench/pyvenv}" jmespath==1.1.0
 fi
 # prometheus_client (pinned) in a venv outside the tree: the Prometheus/OpenMetrics parser's
 # differential test (tests/unit/telemetry/prom_reference.py) writes and parses expositions with it.
-PROM_VENV="${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}"
-PROM_PIN="prometheus_client==0.21.1"
-if [[ ! -f "$PROM_VENV/.stamp" || "$(cat "$PROM_VENV/.stamp")" != "$PROM_PIN" ]]; then
-  echo "setup: installing $PROM_PIN into $PROM_VENV" >&2
-  python3 -m venv "$PROM_VENV"
-  "$PROM_VENV/bin/pip" install --quiet --disable-pip-version-check "$PROM_PIN"
-  echo "$PROM_PIN" >"$PROM_VENV/.stamp"
-fi
+pinned_venv "${SERVEBENCH_PROM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/prom-venv}" \
+  prometheus_client==0.21.1
 # pyarrow (pinned) in a venv outside the tree: the Parquet reader's differential fixtures.
 if [[ "${SERVEBENCH_SKIP_PY:-0}" != "1" ]]; then
   scripts/parquet/setup_pyarrow.sh

@@ -11,16 +11,10 @@ MLFLOW_VENV="${SERVEBENCH_MLFLOW_VENV:-$ROOT/mlflow-venv}"
 OTEL_PINS="opentelemetry-proto==1.45.2"
 MLFLOW_PINS="mlflow==3.17.2"
 
-install() {  # venv pins...
-  local venv="$1"; shift
-  local want="$*"
-  if [[ -f "$venv/.stamp" && "$(cat "$venv/.stamp")" == "$want" ]]; then return 0; fi
-  echo "setup: installing $want into $venv" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "$@"
-  echo "$want" >"$venv/.stamp"
-}
+source "$(dirname "$0")/lib/pinned_venv.sh"
 
 what="${1:-all}"
-if [[ "$what" == otel || "$what" == all ]]; then install "$OTEL_VENV" $OTEL_PINS; fi
-if [[ "$what" == mlflow || "$what" == all ]]; then install "$MLFLOW_VENV" $MLFLOW_PINS; fi
+# shellcheck disable=SC2086  # the pins are words
+if [[ "$what" == otel || "$what" == all ]]; then pinned_venv "$OTEL_VENV" $OTEL_PINS; fi
+# shellcheck disable=SC2086
+if [[ "$what" == mlflow || "$what" == all ]]; then pinned_venv "$MLFLOW_VENV" $MLFLOW_PINS; fi

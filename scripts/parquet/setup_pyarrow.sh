@@ -3,11 +3,6 @@
 # (tests/data/parquet, scripts/parquet/make_fixtures.py), in a venv outside the source tree.
 # Idempotent: does nothing when the pinned version is already there.
 set -euo pipefail
-VENV="${SERVEBENCH_PYARROW_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/pyarrow-venv}"
-PIN="pyarrow==17.0.0"
-if [[ ! -f "$VENV/.stamp" || "$(cat "$VENV/.stamp")" != "$PIN" ]]; then
-  echo "setup: installing $PIN into $VENV" >&2
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet --disable-pip-version-check "$PIN"
-  echo "$PIN" >"$VENV/.stamp"
-fi
+source "$(dirname "$0")/../lib/pinned_venv.sh"
+pinned_venv "${SERVEBENCH_PYARROW_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/servebench/pyarrow-venv}" \
+  pyarrow==17.0.0
