@@ -64,8 +64,8 @@ test:
 
 # llama-server (for test-conformance) compiles beside the release suite at idle CPU priority
 # (SCHED_IDLE: the compiler gets a core only while no test wants it); the suite's tests wait on
-# sockets and timers about half of the time.
-IDLE := $(shell chrt --idle 0 true 2>/dev/null && echo chrt --idle 0 || echo nice -n 19)
+# sockets and timers about half of the time. IDLE is expanded only when this recipe runs.
+IDLE = $(shell chrt --idle 0 true 2>/dev/null && echo chrt --idle 0 || echo nice -n 19)
 llama-server-idle:
 	@$(IDLE) scripts/llama/build_server.sh >/dev/null
 
