@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -65,7 +66,10 @@ struct Worker::Request final : transport::ResponseHandler {
     step_kind = 0;
     step_url.clear();
     follow_up_armed = false;
-    rec = record::RequestRecord();
+    // Rebuilt in place: the record was usually moved into the batch (Worker::finish), so there
+    // is nothing to keep, and a move-assignment from a temporary costs twice the work.
+    std::destroy_at(&rec);
+    std::construct_at(&rec);
     sse.reset();
     body.clear();
     transfer = 0;

@@ -6,6 +6,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,19 @@
 #include "transport/http1_client_internal.h"
 
 namespace servebench::transport::http1_internal {
+namespace {
+
+// send() and recv() as the bare system calls. glibc's wrappers are cancellation points, which in
+// a multi-threaded process brackets every call with two more calls (enable, then disable
+// asynchronous cancellation); servebench never cancels a thread, and these run once per request.
+ssize_t sock_send(int fd, const char* data, size_t n) {
+  return syscall(SYS_sendto, fd, data, n, MSG_NOSIGNAL, nullptr, 0);
+}
+ssize_t sock_recv(int fd, char* data, size_t n) {
+  return syscall(SYS_recvfrom, fd, data, n, 0, nullptr, nullptr);
+}
+
+}  // namespace
 
 void Http1Client::assign_connection(Transfer* t) {
   Conn* c = nullptr;
@@ -112,7 +126,7 @@ void Http1Client::set_interest(Conn* c, uint32_t interest) {
 void Http1Client::write_request(Transfer* t) {
   Conn* c = t->conn;
   while (t->written < t->wire.size()) {
-    ssize_t n = ::send(c->fd, t->wire.data() + t->written, t->wire.size() - t->written, MSG_NOSIGNAL);
+    ssize_t n = sock_send(c->fd, t->wire.data() + t->written, t->wire.size() - t->written);
     if (n > 0) {
       t->written += static_cast<size_t>(n);
       ++t->writes;
@@ -168,7 +182,7 @@ void Http1Client::on_event(int fd, uint32_t events) {
 void Http1Client::read_response(Transfer* t) {
   Conn* c = t->conn;
   for (int reads = 0; reads < 4; ++reads) {
-    ssize_t n = ::recv(c->fd, read_buf_.data(), read_buf_.size(), 0);
+    ssize_t n = sock_recv(c->fd, read_buf_.data(), read_buf_.size());
     const int64_t now = loop_.clock().now_ns();  // before any parsing
     if (n > 0) {
       t->read_ns = now;
