@@ -22,6 +22,17 @@ set(CPACK_PACKAGE_CONTACT "servebench maintainers <servebench@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Benchmark client for LLM inference servers (AIPerf-compatible)")
 set(CPACK_DEBIAN_PACKAGE_SECTION "net")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# FFmpeg is opened with dlopen when a video is made (src/media/ffmpeg_api.h), so dpkg-shlibdeps
+# does not see it: its runtime packages, for the major versions the headers were compiled
+# against, are named here (CPack adds the computed dependencies after them).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(SB_PKG_FFMPEG REQUIRED libavcodec libavformat libavutil libswscale)
+set(_sb_ffmpeg_depends "")
+foreach(lib libavcodec libavformat libavutil libswscale)
+  string(REGEX MATCH "^[0-9]+" _major "${SB_PKG_FFMPEG_${lib}_VERSION}")
+  list(APPEND _sb_ffmpeg_depends "${lib}${_major}")
+endforeach()
+string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${_sb_ffmpeg_depends}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # servebench_<version>_<arch>.deb
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")

@@ -1,12 +1,5 @@
 #include "media/video_codecs.h"
 
-extern "C" {
-#include <libavutil/channel_layout.h>
-#include <libavutil/dict.h>
-#include <libavutil/error.h>
-#include <libavutil/log.h>
-}
-
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -58,8 +51,8 @@ AVPixelFormat pixel_format(const AVCodec* codec) {
 // percent. Other encoders keep FFmpeg's defaults, as `ffmpeg -c:v <codec>` would use.
 void set_speed_options(const std::string& codec, AVDictionary** opts) {
   if (codec == "libvpx-vp9" || codec == "libvpx") {
-    av_dict_set(opts, "deadline", "realtime", 0);
-    av_dict_set(opts, "cpu-used", "8", 0);
+    av().av_dict_set(opts, "deadline", "realtime", 0);
+    av().av_dict_set(opts, "cpu-used", "8", 0);
   }
 }
 
@@ -76,7 +69,8 @@ std::string video_audio_codec(const VideoEncodeSpec& spec) {
 
 int video_audio_rate(const VideoEncodeSpec& spec) {
   const int want = spec.audio.sample_rate_hz;
-  const AVCodec* codec = avcodec_find_encoder_by_name(video_audio_codec(spec).c_str());
+  if (!ffmpeg_api()) return want;  // check_video_encoding reports the missing libraries
+  const AVCodec* codec = av().avcodec_find_encoder_by_name(video_audio_codec(spec).c_str());
   if (codec == nullptr || codec->supported_samplerates == nullptr) return want;
   // An Opus stream decodes at 48 kHz whatever rate went in, and its file says so.
   if (codec->id == AV_CODEC_ID_OPUS) return 48000;
@@ -92,12 +86,12 @@ namespace detail {
 
 void quiet_av_logging() {
   static std::once_flag once;
-  std::call_once(once, [] { av_log_set_callback(&log_sink); });
+  std::call_once(once, [] { av().av_log_set_callback(&log_sink); });
 }
 
 std::string av_message(int err) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(err, text, sizeof text);
+  av().av_strerror(err, text, sizeof text);
   std::string out = text;
   if (!t_last_av_error.empty()) out += " (" + t_last_av_error + ")";
   t_last_av_error.clear();
@@ -107,7 +101,8 @@ std::string av_message(int err) {
 Result<const AVOutputFormat*> output_format(const VideoEncodeSpec& spec) {
   if (spec.format != "mp4" && spec.format != "webm")
     return bad(fmt::format("--video-format '{}': expected webm or mp4", spec.format));
-  const AVOutputFormat* f = av_guess_format(spec.format.c_str(), nullptr, nullptr);
+  if (auto api = ffmpeg_api(); !api) return tl::unexpected(api.error());
+  const AVOutputFormat* f = av().av_guess_format(spec.format.c_str(), nullptr, nullptr);
   if (f == nullptr)
     return bad(fmt::format("--video-format {}: this FFmpeg build has no {} muxer", spec.format,
                            spec.format));
@@ -116,13 +111,13 @@ Result<const AVOutputFormat*> output_format(const VideoEncodeSpec& spec) {
 
 Result<CodecCtx> open_video_codec(const VideoEncodeSpec& spec, const AVOutputFormat* container) {
   quiet_av_logging();
-  const AVCodec* codec = avcodec_find_encoder_by_name(spec.codec.c_str());
+  const AVCodec* codec = av().avcodec_find_encoder_by_name(spec.codec.c_str());
   if (codec == nullptr || codec->type != AVMEDIA_TYPE_VIDEO)
     return bad(fmt::format(
         "--video-codec '{}': this FFmpeg build has no such video encoder; use libvpx-vp9 "
         "(webm) or libx264 (mp4)",
         spec.codec));
-  if (avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 0)
+  if (av().avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 0)
     return bad(fmt::format("--video-codec {} with --video-format {}: {} does not carry {} video; "
                            "use {}",
                            spec.codec, spec.format, container_name(spec), codec->name,
@@ -134,7 +129,7 @@ Result<CodecCtx> open_video_codec(const VideoEncodeSpec& spec, const AVOutputFor
     return bad(fmt::format("--video-codec {} takes even --video-width/--video-height (4:2:0 "
                            "chroma); got {}x{}",
                            spec.codec, spec.width, spec.height));
-  CodecCtx ctx(avcodec_alloc_context3(codec));
+  CodecCtx ctx(av().avcodec_alloc_context3(codec));
   if (!ctx) return make_error(ErrorCode::kInternal, "video encoder: out of memory");
   ctx->width = spec.width;
   ctx->height = spec.height;
@@ -145,8 +140,8 @@ Result<CodecCtx> open_video_codec(const VideoEncodeSpec& spec, const AVOutputFor
   if ((container->flags & AVFMT_GLOBALHEADER) != 0) ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   AVDictionary* opts = nullptr;
   set_speed_options(spec.codec, &opts);
-  const int err = avcodec_open2(ctx.get(), codec, &opts);
-  av_dict_free(&opts);
+  const int err = av().avcodec_open2(ctx.get(), codec, &opts);
+  av().av_dict_free(&opts);
   if (err < 0)
     return bad(fmt::format("--video-codec {} does not open at {}x{} pixels, {} fps: {}; check "
                            "--video-width/--video-height/--video-fps",
@@ -157,13 +152,13 @@ Result<CodecCtx> open_video_codec(const VideoEncodeSpec& spec, const AVOutputFor
 Result<CodecCtx> open_audio_codec(const VideoEncodeSpec& spec, const AVOutputFormat* container) {
   quiet_av_logging();
   const std::string name = video_audio_codec(spec);
-  const AVCodec* codec = avcodec_find_encoder_by_name(name.c_str());
+  const AVCodec* codec = av().avcodec_find_encoder_by_name(name.c_str());
   if (codec == nullptr || codec->type != AVMEDIA_TYPE_AUDIO)
     return bad(fmt::format(
         "--video-audio-codec '{}': this FFmpeg build has no such audio encoder; use aac, "
         "libvorbis or libopus",
         name));
-  if (avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 0)
+  if (av().avformat_query_codec(container, codec->id, FF_COMPLIANCE_NORMAL) == 0)
     return bad(fmt::format("--video-audio-codec {} with --video-format {}: {} does not carry it; "
                            "use {}",
                            name, spec.format, container_name(spec),
@@ -173,16 +168,16 @@ Result<CodecCtx> open_audio_codec(const VideoEncodeSpec& spec, const AVOutputFor
     return bad(fmt::format("--video-audio-codec {}: its sample formats are not supported here; "
                            "use aac, libvorbis or libopus",
                            name));
-  CodecCtx ctx(avcodec_alloc_context3(codec));
+  CodecCtx ctx(av().avcodec_alloc_context3(codec));
   if (!ctx) return make_error(ErrorCode::kInternal, "audio encoder: out of memory");
   ctx->sample_fmt = sample_fmt;
   ctx->sample_rate = video_audio_rate(spec);
-  av_channel_layout_default(&ctx->ch_layout, spec.audio.channels);
+  av().av_channel_layout_default(&ctx->ch_layout, spec.audio.channels);
   ctx->time_base = AVRational{1, ctx->sample_rate};
   ctx->thread_count = 1;
   ctx->flags |= AV_CODEC_FLAG_BITEXACT;
   if ((container->flags & AVFMT_GLOBALHEADER) != 0) ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-  const int err = avcodec_open2(ctx.get(), codec, nullptr);
+  const int err = av().avcodec_open2(ctx.get(), codec, nullptr);
   if (err < 0)
     return bad(fmt::format("--video-audio-codec {} does not open at {} Hz, {} channel(s): {}; "
                            "check --video-audio-sample-rate/--video-audio-num-channels",

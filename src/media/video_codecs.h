@@ -8,21 +8,17 @@
 // Thread safety: the functions are safe to call from any thread.
 #pragma once
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-}
-
 #include <memory>
 #include <string>
 
 #include "core/result.h"
+#include "media/ffmpeg_api.h"
 #include "media/video_encoder.h"
 
 namespace servebench::media::detail {
 
 struct CodecFree {
-  void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+  void operator()(AVCodecContext* c) const { av().avcodec_free_context(&c); }
 };
 using CodecCtx = std::unique_ptr<AVCodecContext, CodecFree>;
 

@@ -1,16 +1,12 @@
 #include "media/video_encoder.h"
 
-extern "C" {
-#include <libavutil/frame.h>
-#include <libswscale/swscale.h>
-}
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "media/ffmpeg_api.h"
 #include "media/video_codecs.h"
 #include "media/video_memio.h"
 
@@ -22,16 +18,16 @@ using detail::av_message;
 using detail::CodecCtx;
 
 struct FormatFree {
-  void operator()(AVFormatContext* f) const { avformat_free_context(f); }
+  void operator()(AVFormatContext* f) const { av().avformat_free_context(f); }
 };
 struct FrameFree {
-  void operator()(AVFrame* f) const { av_frame_free(&f); }
+  void operator()(AVFrame* f) const { av().av_frame_free(&f); }
 };
 struct PacketFree {
-  void operator()(AVPacket* p) const { av_packet_free(&p); }
+  void operator()(AVPacket* p) const { av().av_packet_free(&p); }
 };
 struct SwsFree {
-  void operator()(SwsContext* s) const { sws_freeContext(s); }
+  void operator()(SwsContext* s) const { av().sws_freeContext(s); }
 };
 
 tl::unexpected<Error> failed(const char* what, int err) {
@@ -46,7 +42,7 @@ void fill_audio(AVFrame* f, const std::vector<float>& audio, size_t first, int c
   const double q = std::ldexp(1.0, depth - 1) - 1;
   const size_t frames_in = audio.size() / static_cast<size_t>(channels);
   const auto fmt = static_cast<AVSampleFormat>(f->format);
-  const bool planar = av_sample_fmt_is_planar(fmt) != 0;
+  const bool planar = av().av_sample_fmt_is_planar(fmt) != 0;
   for (int s = 0; s < f->nb_samples; ++s) {
     for (int c = 0; c < channels; ++c) {
       const size_t at = first + static_cast<size_t>(s);
@@ -89,7 +85,7 @@ class Muxer {
   AVStream* ast_ = nullptr;
   std::unique_ptr<SwsContext, SwsFree> sws_;
   std::unique_ptr<AVFrame, FrameFree> vframe_, aframe_;
-  std::unique_ptr<AVPacket, PacketFree> pkt_{av_packet_alloc()};
+  std::unique_ptr<AVPacket, PacketFree> pkt_{av().av_packet_alloc()};
   std::vector<uint8_t> rgb_;
   size_t audio_pos_ = 0;  // samples per channel sent
 };
@@ -98,7 +94,7 @@ Status Muxer::open() {
   auto container = detail::output_format(spec_);
   if (!container) return tl::unexpected(container.error());
   AVFormatContext* raw = nullptr;
-  int err = avformat_alloc_output_context2(&raw, *container, nullptr, nullptr);
+  int err = av().avformat_alloc_output_context2(&raw, *container, nullptr, nullptr);
   if (err < 0) return failed("muxer", err);
   fmt_.reset(raw);
   fmt_->flags |= AVFMT_FLAG_BITEXACT;  // no random track ids, no version strings
@@ -114,17 +110,17 @@ Status Muxer::open() {
     if (auto st = add_stream(actx_.get(), &ast_); !st) return st;
   }
   AVDictionary* options = nullptr;
-  if (spec_.format == "mp4") av_dict_set(&options, "movflags", "faststart", 0);
-  err = avformat_write_header(fmt_.get(), &options);
-  av_dict_free(&options);
+  if (spec_.format == "mp4") av().av_dict_set(&options, "movflags", "faststart", 0);
+  err = av().avformat_write_header(fmt_.get(), &options);
+  av().av_dict_free(&options);
   if (err < 0) return failed("container header", err);
   return {};
 }
 
 Status Muxer::add_stream(AVCodecContext* ctx, AVStream** st) {
-  *st = avformat_new_stream(fmt_.get(), nullptr);
+  *st = av().avformat_new_stream(fmt_.get(), nullptr);
   if (*st == nullptr) return make_error(ErrorCode::kInternal, "video muxer: out of memory");
-  const int err = avcodec_parameters_from_context((*st)->codecpar, ctx);
+  const int err = av().avcodec_parameters_from_context((*st)->codecpar, ctx);
   if (err < 0) return failed("stream parameters", err);
   (*st)->time_base = ctx->time_base;
   if (ctx->codec_type == AVMEDIA_TYPE_VIDEO) (*st)->avg_frame_rate = ctx->framerate;
@@ -132,16 +128,16 @@ Status Muxer::add_stream(AVCodecContext* ctx, AVStream** st) {
 }
 
 Status Muxer::send(AVCodecContext* ctx, AVStream* st, AVFrame* frame) {
-  int err = avcodec_send_frame(ctx, frame);
+  int err = av().avcodec_send_frame(ctx, frame);
   if (err < 0) return failed("encode", err);
   for (;;) {
-    err = avcodec_receive_packet(ctx, pkt_.get());
+    err = av().avcodec_receive_packet(ctx, pkt_.get());
     if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return {};
     if (err < 0) return failed("encode", err);
     if (pkt_->duration == 0 && ctx->codec_type == AVMEDIA_TYPE_VIDEO) pkt_->duration = 1;
-    av_packet_rescale_ts(pkt_.get(), ctx->time_base, st->time_base);
+    av().av_packet_rescale_ts(pkt_.get(), ctx->time_base, st->time_base);
     pkt_->stream_index = st->index;
-    err = av_interleaved_write_frame(fmt_.get(), pkt_.get());
+    err = av().av_interleaved_write_frame(fmt_.get(), pkt_.get());
     if (err < 0) return failed("mux", err);
   }
 }
@@ -149,25 +145,25 @@ Status Muxer::send(AVCodecContext* ctx, AVStream* st, AVFrame* frame) {
 Status Muxer::video_frame(int index, const PaintFrame& paint) {
   const int w = spec_.width, h = spec_.height;
   if (!vframe_) {
-    vframe_.reset(av_frame_alloc());
+    vframe_.reset(av().av_frame_alloc());
     if (!vframe_) return make_error(ErrorCode::kInternal, "video encoder: out of memory");
     vframe_->format = vctx_->pix_fmt;
     vframe_->width = w;
     vframe_->height = h;
-    if (int err = av_frame_get_buffer(vframe_.get(), 0); err < 0) return failed("frame", err);
+    if (int err = av().av_frame_get_buffer(vframe_.get(), 0); err < 0) return failed("frame", err);
     // Bit-exact, accurately rounded conversion: the same pixels on every CPU.
-    sws_.reset(sws_getContext(w, h, AV_PIX_FMT_RGB24, w, h, vctx_->pix_fmt,
+    sws_.reset(av().sws_getContext(w, h, AV_PIX_FMT_RGB24, w, h, vctx_->pix_fmt,
                               SWS_BICUBIC | SWS_BITEXACT | SWS_ACCURATE_RND, nullptr, nullptr,
                               nullptr));
     if (!sws_) return make_error(ErrorCode::kInternal, "video encoder: no RGB conversion");
     // libswscale's SIMD loads read up to 16 bytes past the last pixel: padding, not pixels.
     rgb_.resize(static_cast<size_t>(w) * h * 3 + 64);
   }
-  if (int err = av_frame_make_writable(vframe_.get()); err < 0) return failed("frame", err);
+  if (int err = av().av_frame_make_writable(vframe_.get()); err < 0) return failed("frame", err);
   paint(index, rgb_.data());
   const uint8_t* src[1] = {rgb_.data()};
   const int stride[1] = {3 * w};
-  sws_scale(sws_.get(), src, stride, 0, h, vframe_->data, vframe_->linesize);
+  av().sws_scale(sws_.get(), src, stride, 0, h, vframe_->data, vframe_->linesize);
   vframe_->pts = index;
   return send(vctx_.get(), vst_, vframe_.get());
 }
@@ -181,14 +177,14 @@ Status Muxer::audio_frame(const std::vector<float>& audio) {
   int n = frame_size;
   if (small_last || variable)
     n = static_cast<int>(std::min<size_t>(static_cast<size_t>(frame_size), total - audio_pos_));
-  aframe_.reset(av_frame_alloc());
+  aframe_.reset(av().av_frame_alloc());
   if (!aframe_) return make_error(ErrorCode::kInternal, "audio encoder: out of memory");
   aframe_->format = actx_->sample_fmt;
   aframe_->sample_rate = actx_->sample_rate;
   aframe_->nb_samples = n;
-  if (int err = av_channel_layout_copy(&aframe_->ch_layout, &actx_->ch_layout); err < 0)
+  if (int err = av().av_channel_layout_copy(&aframe_->ch_layout, &actx_->ch_layout); err < 0)
     return failed("audio frame", err);
-  if (int err = av_frame_get_buffer(aframe_.get(), 0); err < 0) return failed("audio frame", err);
+  if (int err = av().av_frame_get_buffer(aframe_.get(), 0); err < 0) return failed("audio frame", err);
   fill_audio(aframe_.get(), audio, audio_pos_, channels, spec_.audio.depth_bits);
   aframe_->pts = static_cast<int64_t>(audio_pos_);
   audio_pos_ += static_cast<size_t>(n);
@@ -213,7 +209,7 @@ Result<std::string> Muxer::run(const PaintFrame& paint, const std::vector<float>
   if (actx_) {
     if (auto st = send(actx_.get(), ast_, nullptr); !st) return tl::unexpected(st.error());
   }
-  if (int err = av_write_trailer(fmt_.get()); err < 0) return failed("container trailer", err);
+  if (int err = av().av_write_trailer(fmt_.get()); err < 0) return failed("container trailer", err);
   return file_.take();
 }
 
@@ -236,6 +232,7 @@ Result<std::string> encode_video(const VideoEncodeSpec& spec, const PaintFrame& 
   if (spec.frames < 1) return make_error(ErrorCode::kInvalidArgument, "video: no frames to encode");
   if (spec.audio.channels > 0 && audio.size() < static_cast<size_t>(spec.audio.channels))
     return make_error(ErrorCode::kInvalidArgument, "video: an audio track needs samples");
+  if (auto api = ffmpeg_api(); !api) return tl::unexpected(api.error());
   Muxer muxer(spec);
   return muxer.run(paint, audio);
 }

@@ -1,9 +1,6 @@
 #include "media/video_memio.h"
 
-extern "C" {
-#include <libavformat/avformat.h>
-#include <libavutil/mem.h>
-}
+#include "media/ffmpeg_api.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -49,19 +46,19 @@ int64_t seek_bytes(void* opaque, int64_t offset, int whence) {
 }
 
 AVIOContext* make_context(MemoryCursor* cursor, bool write) {
-  auto* buffer = static_cast<unsigned char*>(av_malloc(kBufferBytes));
+  auto* buffer = static_cast<unsigned char*>(av().av_malloc(kBufferBytes));
   if (buffer == nullptr) return nullptr;
-  AVIOContext* pb = avio_alloc_context(buffer, kBufferBytes, write ? 1 : 0, cursor,
+  AVIOContext* pb = av().avio_alloc_context(buffer, kBufferBytes, write ? 1 : 0, cursor,
                                        write ? nullptr : &read_bytes,
                                        write ? &write_bytes : nullptr, &seek_bytes);
-  if (pb == nullptr) av_free(buffer);
+  if (pb == nullptr) av().av_free(buffer);
   return pb;
 }
 
 void free_context(AVIOContext** pb) {
   if (*pb == nullptr) return;
-  av_freep(&(*pb)->buffer);
-  avio_context_free(pb);
+  av().av_freep(&(*pb)->buffer);
+  av().avio_context_free(pb);
 }
 
 int open_hook(AVFormatContext* s, AVIOContext** pb, const char* /*url*/, int flags,
@@ -93,7 +90,7 @@ Status MemoryFile::attach(AVFormatContext* fmt) {
 }
 
 AVIOContext* MemoryFile::open_reader() {
-  avio_flush(pb_);
+  av().avio_flush(pb_);
   auto* cursor = new MemoryCursor{&data_, 0};
   AVIOContext* pb = make_context(cursor, false);
   if (pb == nullptr) delete cursor;
@@ -101,7 +98,7 @@ AVIOContext* MemoryFile::open_reader() {
 }
 
 std::string MemoryFile::take() {
-  avio_flush(pb_);
+  av().avio_flush(pb_);
   return std::move(data_);
 }
 

@@ -1,7 +1,7 @@
 // Synthetic video end to end: `servebench profile --video-*` against servebench-mock. Every
 // video of inputs.json is decoded with libavformat/libavcodec and compared with the flags; the
 // mock's request record shows the video parts on the wire; the same seed gives the same bytes;
-// bad video flags are one-line usage errors.
+// bad video flags are one-line usage errors; FFmpeg is opened only when a video is made.
 #include "integration/profile/harness.h"
 #include "unit/media/video_probe.h"
 
@@ -128,6 +128,18 @@ TEST(ProfileVideo, BadVideoFlagsAreOneLineUsageErrors) {
     EXPECT_NE(r.stderr_text.find("--video"), std::string::npos) << r.stderr_text;
     EXPECT_LT(r.wall_s, 2.0);
   }
+}
+
+// FFmpeg and the ~130 libraries it pulls in are not loaded at start-up (media/ffmpeg_api.h):
+// the dynamic linker's list for the binary (what ldd prints) has libc and no libavcodec. The
+// tests above make videos, so the dlopen path works.
+TEST(ProfileVideo, FfmpegIsNotLoadedAtStartUp) {
+  const std::string dir = make_temp_dir("video-startup");
+  const Proc p = run_process(dir, {"/usr/bin/env", "LD_TRACE_LOADED_OBJECTS=1", bin_dir() + "/servebench"});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("libc.so"), std::string::npos) << p.out;
+  EXPECT_EQ(p.out.find("libavcodec"), std::string::npos) << p.out;
+  EXPECT_EQ(p.out.find("libavformat"), std::string::npos) << p.out;
 }
 
 }  // namespace
