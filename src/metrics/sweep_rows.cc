@@ -62,6 +62,7 @@ Stats time_weighted(const Step& s, double ws, double we, double scale) {
     const size_t first =
         static_cast<size_t>(std::upper_bound(s.ts.begin(), s.ts.end(), ws) - s.ts.begin());
     double prev_t = ws, prev_v = first == 0 ? 0.0 : s.vals[first - 1];
+    seg.reserve(s.ts.size() - first + 1);  // at most one segment per step, plus the tail
     for (size_t i = first; i < s.ts.size(); ++i) {
       if (s.ts[i] >= we) break;
       if (s.ts[i] > prev_t) seg.emplace_back(prev_v, s.ts[i] - prev_t);
@@ -82,6 +83,7 @@ Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, 
     grid.insert(grid.begin(), ws);
     grid.push_back(we);
     Cursor r(rate, ws), m(mask, ws);
+    seg.reserve(grid.size() - 1);  // at most one segment per grid interval
     for (size_t i = 0; i + 1 < grid.size(); ++i) {
       const double d = grid[i + 1] - grid[i];
       const double mv = m.at(grid[i]), rv = r.at(grid[i]);
