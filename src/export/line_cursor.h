@@ -72,7 +72,7 @@ class LineCursor {
   }
   void integer(int64_t v) {
     room(24);
-    p_ = std::to_chars(p_, p_ + 24, v).ptr;
+    p_ = write_int(p_, v);
   }
   // append_scaled_number / append_json_number.
   void scaled(double base, double divisor) {

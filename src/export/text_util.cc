@@ -95,6 +95,36 @@ char* write_decimal(char* p, const char* digits, int n, int e10) {
 
 }  // namespace
 
+namespace {
+
+// The 8 decimal digits of n < 10^8 (leading zeros included) as ASCII bytes in a 64-bit word,
+// most significant at the lowest address. Lanes of one word are worked on together: two 4-digit
+// halves in 32-bit lanes, split into 2-digit quarters (16-bit lanes), split into digits (bytes).
+// A quotient by 100 or 10 is a multiplication and a shift (exact below 10^4 and 10^2), and no
+// lane's product reaches the next lane's bits.
+uint64_t eight_digits(uint32_t n) {
+  uint64_t x = (n / 10000) | (static_cast<uint64_t>(n % 10000) << 32);
+  uint64_t q = ((x * 10486) >> 20) & 0x0000007F0000007FULL;  // v / 100 per 32-bit lane
+  x = q | ((x - q * 100) << 16);
+  q = ((x * 103) >> 10) & 0x000F000F000F000FULL;  // v / 10 per 16-bit lane
+  x = q | ((x - q * 10) << 8);
+  return x | 0x3030303030303030ULL;
+}
+
+}  // namespace
+
+char* write_int(char* p, int64_t v) {
+  constexpr int64_t k16 = 10'000'000'000'000'000;
+  if (v < k16) return std::to_chars(p, p + 20, v).ptr;
+  p = std::to_chars(p, p + 4, v / k16).ptr;  // 1 to 3 digits (v < 2^63)
+  const auto rest = static_cast<uint64_t>(v % k16);
+  const uint64_t hi = eight_digits(static_cast<uint32_t>(rest / 100'000'000));
+  const uint64_t lo = eight_digits(static_cast<uint32_t>(rest % 100'000'000));
+  std::memcpy(p, &hi, 8);
+  std::memcpy(p + 8, &lo, 8);
+  return p + 16;
+}
+
 char* write_json_number(char* p, double v) {
   if (!std::isfinite(v)) return copy(p, "null", 4);
   if (v == 0) v = 0;  // no "-0"

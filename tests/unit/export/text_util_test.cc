@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <random>
 
@@ -102,6 +103,41 @@ TEST(TextUtilTest, ScaledNumberIsTheShortestRoundTripTextOfTheQuotient) {
     for (double d : {1.0, 1e3, 1e6, 1e9, 7.0, 1e12, 1024.0}) {
       EXPECT_EQ(scaled(base, d), general(base, d)) << base << " / " << d;
     }
+  }
+}
+
+std::string written(int64_t v) {
+  char buf[32];
+  return std::string(buf, write_int(buf, v));
+}
+std::string reference(int64_t v) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+TEST(TextUtilTest, WriteIntIsToChars) {
+  // Every value of every 4-digit group (each lane of the word arithmetic), in 19-digit numbers.
+  for (int64_t q = 0; q < 10000; ++q) {
+    const int64_t v = 1'000'000'000'000'000'000 + q * 1'000'000'000'000 + q * 100'000'000 + q * 10'000 + q;
+    ASSERT_EQ(written(v), reference(v)) << v;
+    const int64_t w = v + 7'000'000'000'000'000'000;  // a leading group of 8
+    ASSERT_EQ(written(w), reference(w)) << w;
+  }
+  std::mt19937_64 rng(20261207);
+  std::uniform_int_distribution<int> digits(1, 19);
+  for (int i = 0; i < 300000; ++i) {
+    const int n = digits(rng);
+    int64_t v = static_cast<int64_t>(rng() >> 1);
+    if (n < 19) v %= static_cast<int64_t>(std::pow(10.0, n));
+    if (i % 5 == 0) v = -v;
+    ASSERT_EQ(written(v), reference(v)) << v;
+  }
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{9'999'999'999'999'999}, int64_t{10'000'000'000'000'000},
+                    int64_t{10'000'000'000'000'001}, int64_t{99'999'999'999'999'999},
+                    int64_t{100'000'000'000'000'000}, int64_t{1'796'650'105'884'212'853},
+                    int64_t{1'000'000'000'000'000'000}, int64_t{9'000'000'000'000'000'009},
+                    std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    EXPECT_EQ(written(v), reference(v)) << v;
   }
 }
 
