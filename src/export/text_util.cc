@@ -2,6 +2,7 @@
 
 #include "core/secrets.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -95,6 +96,12 @@ char* write_decimal(char* p, const char* digits, int n, int e10) {
 
 }  // namespace
 
+char* write_json_number(char* p, double v) {
+  if (!std::isfinite(v)) return copy(p, "null", 4);
+  if (v == 0) v = 0;  // no "-0"
+  return std::to_chars(p, p + kMaxNumberChars, v).ptr;
+}
+
 namespace {
 
 // The 8 decimal digits of n < 10^8 (leading zeros included) as ASCII bytes in a 64-bit word,
@@ -111,28 +118,6 @@ uint64_t eight_digits(uint32_t n) {
   return x | 0x3030303030303030ULL;
 }
 
-}  // namespace
-
-char* write_int(char* p, int64_t v) {
-  constexpr int64_t k16 = 10'000'000'000'000'000;
-  if (v < k16) return std::to_chars(p, p + 20, v).ptr;
-  p = std::to_chars(p, p + 4, v / k16).ptr;  // 1 to 3 digits (v < 2^63)
-  const auto rest = static_cast<uint64_t>(v % k16);
-  const uint64_t hi = eight_digits(static_cast<uint32_t>(rest / 100'000'000));
-  const uint64_t lo = eight_digits(static_cast<uint32_t>(rest % 100'000'000));
-  std::memcpy(p, &hi, 8);
-  std::memcpy(p + 8, &lo, 8);
-  return p + 16;
-}
-
-char* write_json_number(char* p, double v) {
-  if (!std::isfinite(v)) return copy(p, "null", 4);
-  if (v == 0) v = 0;  // no "-0"
-  return std::to_chars(p, p + kMaxNumberChars, v).ptr;
-}
-
-namespace {
-
 // ns → ms with a fractional part and a value of at least 0.001 (most of a record line's values):
 // the whole milliseconds, a point and the six digits of the rest less its trailing zeros. Fixed
 // notation is then always the shorter (it is at least as short at 0.001 and gains from there), so
@@ -140,17 +125,12 @@ namespace {
 char* write_ns_as_ms(char* p, int64_t ns) {
   p = std::to_chars(p, p + 20, ns / 1'000'000).ptr;
   *p++ = '.';
-  int64_t rest = ns % 1'000'000;
-  int len = 6;
-  while (rest % 10 == 0) {
-    rest /= 10;
-    --len;
-  }
-  for (int i = len - 1; i >= 0; --i) {
-    p[i] = static_cast<char>('0' + rest % 10);
-    rest /= 10;
-  }
-  return p + len;
+  // The six digits of the rest (eight_digits' first two are its leading zeros), written whole;
+  // the cursor then stops after the last one that is not '0' (there is one: ns % 1e6 != 0).
+  const uint64_t six = eight_digits(static_cast<uint32_t>(ns % 1'000'000)) >> 16;
+  std::memcpy(p, &six, 8);
+  const uint64_t nonzero = six ^ 0x0000303030303030ULL;  // bytes of digit 0 become 0
+  return p + (63 - std::countl_zero(nonzero)) / 8 + 1;
 }
 
 // digits × 10^e10 (digits > 0) as std::to_chars writes that double, when its significant digits
@@ -167,6 +147,18 @@ char* write_exact_decimal(char* p, uint64_t digits, int e10) {
 }
 
 }  // namespace
+
+char* write_int(char* p, int64_t v) {
+  constexpr int64_t k16 = 10'000'000'000'000'000;
+  if (v < k16) return std::to_chars(p, p + 20, v).ptr;
+  p = std::to_chars(p, p + 4, v / k16).ptr;  // 1 to 3 digits (v < 2^63)
+  const auto rest = static_cast<uint64_t>(v % k16);
+  const uint64_t hi = eight_digits(static_cast<uint32_t>(rest / 100'000'000));
+  const uint64_t lo = eight_digits(static_cast<uint32_t>(rest % 100'000'000));
+  std::memcpy(p, &hi, 8);
+  std::memcpy(p + 8, &lo, 8);
+  return p + 16;
+}
 
 char* write_scaled_number(char* p, double base, double divisor) {
   if (base == 0 && divisor > 0) {  // a third of a record's values (no "-0", as append_number)
