@@ -142,5 +142,34 @@ TEST(ProfileVideo, FfmpegIsNotLoadedAtStartUp) {
   EXPECT_EQ(p.out.find("libavformat"), std::string::npos) << p.out;
 }
 
+// The file this process mapped for `lib` (the test links FFmpeg to decode), or "".
+std::string mapped_library(const std::string& lib) {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    const size_t at = line.find('/');
+    if (at != std::string::npos && line.find(lib, at) != std::string::npos) return line.substr(at);
+  }
+  return "";
+}
+
+// Without libavcodec (hidden in a private mount namespace: needs root, else skipped), a video
+// run is a one-line usage error naming the packages; nothing is sent.
+TEST(ProfileVideo, MissingFfmpegIsAOneLineErrorNamingThePackages) {
+  const std::string lib = mapped_library("libavcodec.so");
+  ASSERT_FALSE(lib.empty());
+  const std::string dir = make_temp_dir("video-noffmpeg");
+  if (run_process(dir, {"/usr/bin/unshare", "-m", "/bin/true"}).exit_code != 0)
+    GTEST_SKIP() << "no private mount namespace here (needs root)";
+  std::string cmd = "mount --bind /dev/null '" + lib + "' && exec '" + bin_dir() + "/servebench' profile";
+  for (const auto& a : video_args("http://127.0.0.1:9", {"--video-width", "64", "--video-height", "48"}))
+    cmd += " '" + a + "'";
+  cmd += " --artifact-dir '" + dir + "/art' -q";
+  const Proc p = run_process(dir, {"/usr/bin/unshare", "-m", "/bin/sh", "-c", cmd});
+  EXPECT_EQ(p.exit_code, 2) << p.err;
+  EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << p.err;
+  EXPECT_NE(p.err.find("libavcodec59"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("video inputs need FFmpeg"), std::string::npos) << p.err;
+}
+
 }  // namespace
 }  // namespace servebench::itest
