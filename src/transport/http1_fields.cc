@@ -144,7 +144,7 @@ bool apply_field(std::string_view name, std::string_view value, Framing* f, std:
 }
 
 #if defined(__SSE2__)
-// The index of the first byte of the 16 at p for which `bad` has its high bit set, or 16.
+// The index of the first of 16 bytes whose lane of `bad` is set (all ones), or 16.
 inline size_t first_flagged(__m128i bad) {
   const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(bad));
   return mask == 0 ? 16 : static_cast<size_t>(__builtin_ctz(mask));
