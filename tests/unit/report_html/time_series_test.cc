@@ -1,9 +1,13 @@
 #include "report_html/time_series.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include <gtest/gtest.h>
+
+#include "report_html/distributions.h"
 
 namespace servebench::report_html {
 namespace {
@@ -70,6 +74,37 @@ TEST(TimeSeries, CountsSendsCompletionsTokensAndErrorsPerBin) {
   EXPECT_TRUE(std::isnan(ts.ttft_ms.p50[150]));
   EXPECT_DOUBLE_EQ(ts.lag_ms.p99[10], 2);
   EXPECT_DOUBLE_EQ(ts.intended_per_s[10], 2);
+}
+
+// The bands' percentiles by selection are those of a full sort, bin by bin, for bins of 1 to 101
+// values with ties.
+TEST(TimeSeries, BandsAreTheSortedValuesPercentiles) {
+  RequestColumns c;
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> ttft(1, 400);  // whole ms: ties are common
+  const int counts[] = {1, 2, 3, 4, 7, 10, 33, 100, 101};
+  std::vector<std::vector<double>> want(200);
+  for (int s = 0; s < 200; ++s) {
+    const int n = counts[s % std::size(counts)];
+    for (int k = 0; k < n; ++k) {
+      const double start = s * 1000.0 + 1 + k * 0.5;
+      const double t = ttft(rng);
+      add(&c, start, start + 450, t);
+      want[static_cast<size_t>(s)].push_back(t);
+    }
+  }
+  const TimeSeries ts = make_time_series(c);
+  ASSERT_DOUBLE_EQ(ts.bin_s, 1.0);
+  ASSERT_EQ(ts.ttft_ms.p50.size(), 200u);
+  for (size_t b = 0; b < 200; ++b) {
+    std::vector<double> sorted = want[b];
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(ts.ttft_ms.p10[b], percentile_of_sorted(sorted, 10)) << b;
+    EXPECT_EQ(ts.ttft_ms.p50[b], percentile_of_sorted(sorted, 50)) << b;
+    EXPECT_EQ(ts.ttft_ms.p90[b], percentile_of_sorted(sorted, 90)) << b;
+    EXPECT_EQ(ts.ttft_ms.p99[b], percentile_of_sorted(sorted, 99)) << b;
+    EXPECT_EQ(ts.ttft_ms.max[b], sorted.back()) << b;
+  }
 }
 
 TEST(TimeSeries, ConcurrencyOfRequestsSpanningManyBins) {
