@@ -33,6 +33,10 @@ void multi_select(std::vector<double>& v, size_t begin, size_t end, const size_t
 
 }  // namespace
 
+void select_order_statistics(std::vector<double>* values, const size_t* first, const size_t* last) {
+  multi_select(*values, 0, values->size(), first, last);
+}
+
 bool Stats::get(const char* name, double* out) const {
   if (std::strcmp(name, "avg") == 0) { *out = avg; return true; }
   if (std::strcmp(name, "min") == 0) { *out = min; return true; }

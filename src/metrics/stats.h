@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -47,6 +48,10 @@ Stats compute_stats(std::vector<double>& values,
 // Same, leaving the input untouched (copies it).
 Stats compute_stats_copy(const std::vector<double>& values,
                          PercentileMethod method = PercentileMethod::kLinear);
+
+// Puts the order statistics for the ascending, distinct 0-based ranks [first, last) of `values`
+// at their sorted positions (recursive selection, O(n log k)); the rest is left partitioned.
+void select_order_statistics(std::vector<double>* values, const size_t* first, const size_t* last);
 
 // Percentile q (0..100) of an already SORTED sample with numpy's linear method. For tests and
 // small inputs.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "metrics/stats.h"
+
 namespace servebench::report_html {
 namespace {
 
@@ -84,12 +86,33 @@ Cdf make_cdf(const std::vector<double>& values, size_t points) {
   return c;
 }
 
+namespace {
+
+// The fractional rank of share q among n values (numpy's linear method) and its floor.
+double percentile_rank(size_t n, double q) { return q / 100.0 * static_cast<double>(n - 1); }
+size_t lower_rank(double h) { return static_cast<size_t>(std::floor(h)); }
+
+}  // namespace
+
 double percentile_of_sorted(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return NAN;
-  const double h = q / 100.0 * static_cast<double>(sorted.size() - 1);
-  const size_t lo = static_cast<size_t>(std::floor(h));
+  const double h = percentile_rank(sorted.size(), q);
+  const size_t lo = lower_rank(h);
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+void place_percentile_ranks(std::vector<double>* s, std::initializer_list<double> shares) {
+  const size_t n = s->size();
+  std::vector<size_t> ranks = {n - 1};
+  for (double q : shares) {
+    const size_t lo = lower_rank(percentile_rank(n, q));
+    ranks.push_back(lo);
+    ranks.push_back(std::min(lo + 1, n - 1));
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  metrics::select_order_statistics(s, ranks.data(), ranks.data() + ranks.size());
 }
 
 }  // namespace servebench::report_html

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 namespace servebench::report_html {
@@ -33,5 +34,10 @@ Cdf make_cdf(const std::vector<double>& values, size_t points = kCdfPoints);
 
 // Percentile q (0..100) of `sorted` (numpy's linear method); NaN when empty.
 double percentile_of_sorted(const std::vector<double>& sorted, double q);
+
+// Puts the values percentile_of_sorted(*s, q) reads for each of `shares` (two neighbours each),
+// and the maximum, at their sorted positions by selection: percentile_of_sorted and s->back()
+// then give a full sort's answers, at a fraction of its cost. REQUIRES: !s->empty().
+void place_percentile_ranks(std::vector<double>* s, std::initializer_list<double> shares);
 
 }  // namespace servebench::report_html

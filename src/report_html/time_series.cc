@@ -20,36 +20,13 @@ struct Binner {
   }
 };
 
-constexpr double kBandShares[] = {10, 50, 90, 99};
-
-// Puts the values percentile_of_sorted reads for kBandShares (two neighbours each) and the
-// maximum at their sorted positions, by selection from the lowest rank up: those positions then
-// hold what a full sort would put there, at a fraction of its cost.
-void place_band_ranks(std::vector<double>* s) {
-  const size_t n = s->size();
-  std::vector<size_t> ranks = {n - 1};
-  for (double q : kBandShares) {
-    const auto lo = static_cast<size_t>(std::floor(q / 100.0 * static_cast<double>(n - 1)));
-    ranks.push_back(lo);
-    ranks.push_back(std::min(lo + 1, n - 1));
-  }
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  size_t from = 0;
-  for (size_t r : ranks) {
-    std::nth_element(s->begin() + static_cast<std::ptrdiff_t>(from),
-                     s->begin() + static_cast<std::ptrdiff_t>(r), s->end());
-    from = r + 1;
-  }
-}
-
 void fill_band(const std::vector<std::vector<double>>& per_bin, Band* band) {
   for (auto* v : {&band->p10, &band->p50, &band->p90, &band->p99, &band->max})
     v->assign(per_bin.size(), NAN);
   for (size_t b = 0; b < per_bin.size(); ++b) {
     std::vector<double> s = per_bin[b];
     if (s.empty()) continue;
-    place_band_ranks(&s);
+    place_percentile_ranks(&s, {10, 50, 90, 99});
     band->p10[b] = percentile_of_sorted(s, 10);
     band->p50[b] = percentile_of_sorted(s, 50);
     band->p90[b] = percentile_of_sorted(s, 90);
