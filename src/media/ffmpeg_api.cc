@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+extern "C" {
+#include <libavutil/macros.h>  // AV_STRINGIFY
+}
+
 #include <string>
 
 #include <fmt/format.h>
@@ -9,15 +13,11 @@
 namespace servebench::media {
 namespace {
 
-#define SB_STR2(x) #x
-#define SB_STR(x) SB_STR2(x)
 // The sonames of the headers' major versions.
-constexpr const char* kAvutil = "libavutil.so." SB_STR(LIBAVUTIL_VERSION_MAJOR);
-constexpr const char* kSwscale = "libswscale.so." SB_STR(LIBSWSCALE_VERSION_MAJOR);
-constexpr const char* kAvcodec = "libavcodec.so." SB_STR(LIBAVCODEC_VERSION_MAJOR);
-constexpr const char* kAvformat = "libavformat.so." SB_STR(LIBAVFORMAT_VERSION_MAJOR);
-#undef SB_STR
-#undef SB_STR2
+constexpr const char* kAvutil = "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR);
+constexpr const char* kSwscale = "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR);
+constexpr const char* kAvcodec = "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR);
+constexpr const char* kAvformat = "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR);
 
 std::string missing(const std::string& what) {
   return fmt::format(
