@@ -212,7 +212,7 @@ RunResult run_benchmark(const config::BenchmarkConfig& cfg, const RunHooks& hook
         if (sink_hooks.records) sink_hooks.records(batch);
       });
   load::Runner runner(plan, settings, workers, clock,
-                      [&processor](std::vector<record::RequestRecord>&& batch) {
+                      [&processor](record::PackedRecords&& batch) {
                         processor.submit(std::move(batch));
                         batch = processor.spare_batch();
                       });

@@ -370,7 +370,7 @@ void Worker::finish(Request* req) {
     if (schedule_)
       schedule_->on_request_done(now, is_connection_failure(req->rec) ? req->slot_failures + 1 : 0);
   }
-  batch_.push_back(std::move(req->rec));
+  batch_.append(req->rec);  // the request keeps the record's buffers for its next use
   pool_.emplace_back(req);
   need_pump_ = true;
 }
@@ -392,17 +392,17 @@ void Worker::cancel_all(record::CancelReason reason) {
 
 void Worker::flush_records() {
   if (batch_.empty()) return;
-  // The next batch is about as large: one allocation for it, not a doubling (and a move of
-  // every record so far) each time it fills. The sink may leave a recycled vector in batch_
+  // The next batch is about as large: one allocation for it, not a doubling (and a copy of
+  // every record so far) each time it fills. The sink may leave a recycled buffer in batch_
   // (RecordSink), whose pages are already mapped.
-  const size_t n = batch_.size();
+  const size_t n = batch_.bytes();
   sink_(std::move(batch_));
   batch_.clear();
-  if (batch_.capacity() < n) {
-    // With headroom: batches vary in size, and a recycled vector that is a little too small
+  if (batch_.capacity_bytes() < n) {
+    // With headroom: batches vary in size, and a recycled buffer that is a little too small
     // would be replaced by fresh memory (a page fault per 4 KiB of it) every other flush.
-    batch_ = std::vector<record::RequestRecord>();
-    batch_.reserve(n + n / 2);
+    batch_ = record::PackedRecords();
+    batch_.reserve_bytes(n + n / 2);
   }
 }
 

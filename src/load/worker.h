@@ -28,6 +28,7 @@
 #include "load/idle_gap_cap.h"
 #include "load/schedule.h"
 #include "load/sessions.h"
+#include "record/packed_records.h"
 #include "record/request_record.h"
 #include "transport/http_client.h"
 
@@ -114,9 +115,10 @@ struct WorkerSettings {
   std::shared_ptr<IdleGapCap> idle_cap;
 };
 
-// Takes a batch of finished records; it may leave an empty vector with capacity (a recycled
-// batch) in its argument for the worker's next batch, or leave it moved-from.
-using RecordSink = std::function<void(std::vector<record::RequestRecord>&&)>;
+// Takes a batch of finished records, packed (record/packed_records.h); it may leave an empty
+// batch with a buffer (a recycled one) in its argument for the worker's next batch, or leave it
+// moved-from.
+using RecordSink = std::function<void(record::PackedRecords&&)>;
 
 // Counters a worker reports after each phase.
 struct WorkerPhaseStats {
@@ -240,7 +242,7 @@ class Worker {
   uint64_t flush_timer_ = 0;
   std::vector<Request*> active_;
   std::vector<std::unique_ptr<Request>> pool_;
-  std::vector<record::RequestRecord> batch_;
+  record::PackedRecords batch_;
 
   // Session state (multi-turn; see sessions.h).
   const SessionWorkload* sessions_ = nullptr;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "record/packed_records.h"
 #include "record/pause_point.h"
 #include "record/short_text_counts.h"
 
@@ -82,7 +83,7 @@ RecordProcessor::~RecordProcessor() {
   if (!threads_.empty()) finish();
 }
 
-void RecordProcessor::submit(std::vector<RequestRecord>&& batch) {
+void RecordProcessor::submit(PackedRecords&& batch) {
   if (batch.empty()) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -91,23 +92,35 @@ void RecordProcessor::submit(std::vector<RequestRecord>&& batch) {
   cv_.notify_one();
 }
 
-std::vector<RequestRecord> RecordProcessor::spare_batch() {
+void RecordProcessor::submit(const std::vector<RequestRecord>& batch) {
+  PackedRecords packed;
+  for (const auto& r : batch) packed.append(r);
+  submit(std::move(packed));
+}
+
+PackedRecords RecordProcessor::spare_batch() {
   std::lock_guard<std::mutex> lock(mu_);
   if (spares_.empty()) return {};
-  std::vector<RequestRecord> v = std::move(spares_.back());
+  PackedRecords v = std::move(spares_.back());
   spares_.pop_back();
   return v;
 }
 
-void RecordProcessor::keep_spare(std::vector<RequestRecord>&& batch) {
+void RecordProcessor::keep_spare(PackedRecords&& batch) {
   // A few spares cover the workers' alternation; one from a burst (a huge catch-up batch) is not
   // worth pinning for the rest of the run.
   constexpr size_t kMaxSpares = 4;
-  constexpr size_t kMaxSpareRecords = size_t{1} << 16;
+  constexpr size_t kMaxSpareBytes = size_t{16} << 20;
   batch.clear();
-  if (batch.capacity() > kMaxSpareRecords) return;
+  if (batch.capacity_bytes() > kMaxSpareBytes) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (spares_.size() < kMaxSpares) spares_.push_back(std::move(batch));
+}
+
+void RecordProcessor::count(RequestRecord* rec, size_t slot, ShortTextCounts* cache) const {
+  pause_point();
+  count_tokens(rec, *tok_, options_, cache);
+  rec->processor_slot = static_cast<uint8_t>(slot);
 }
 
 void RecordProcessor::run(size_t slot) {
@@ -124,8 +137,12 @@ void RecordProcessor::run(size_t slot) {
   // The consumer's per-record work (record_stream.cc) ticks the same pacer.
   PausePacer pacer(kPauseIntervalNs, pause_clock_ns, pause_yield);
   ScopedPausePacer paced(&pacer);
+  // Unpacked a few hundred at a time into the same records, whose strings and chunk lists keep
+  // their capacity, and which stay in cache from unpacking through the consumer.
+  constexpr size_t kUnpackRecords = 512;
+  std::vector<RequestRecord> records;
   for (;;) {
-    std::vector<RequestRecord> batch;
+    PackedRecords batch;
     {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return closing_ || !queue_.empty(); });
@@ -133,18 +150,23 @@ void RecordProcessor::run(size_t slot) {
       batch = std::move(queue_.front());
       queue_.pop_front();
     }
-    for (auto& rec : batch) {
-      pause_point();
-      count_tokens(&rec, *tok_, options_, &cache);
-      rec.processor_slot = static_cast<uint8_t>(slot);
-    }
-    if (consumer_) {
-      consumer_(batch, slot);
-      keep_spare(std::move(batch));  // its records, texts and chunks included, are freed here
+    PackedRecords::Reader reader(batch);
+    if (!consumer_) {
+      auto& out = done_[slot];
+      while (reader.next(&out.emplace_back())) count(&out.back(), slot, &cache);
+      out.pop_back();
       continue;
     }
-    auto& out = done_[slot];
-    out.insert(out.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
+    for (size_t left = batch.size(); left > 0;) {
+      records.resize(std::min(left, kUnpackRecords));
+      for (auto& rec : records) {
+        reader.next(&rec);
+        count(&rec, slot, &cache);
+      }
+      left -= records.size();
+      consumer_(records, slot);
+    }
+    keep_spare(std::move(batch));
   }
 }
 

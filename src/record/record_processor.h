@@ -1,15 +1,15 @@
 // Record processing: token counting for finished requests, off the workers' threads.
 //
-// Workers hand over batches of finished records (one hand-off per batch, every ~100 ms, never
-// per request); processor threads (lowered priority so they do not disturb the workers'
+// Workers hand over batches of finished records, packed (record/packed_records.h; one hand-off
+// per batch, every ~100 ms, never per request); processor threads (lowered priority so they do not disturb the workers'
 // timestamps, and a yield of their core every 50 µs of work: record/pause_point.h) fill
 // output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer, or take them from
 // the server's `usage` under --use-server-token-count.
 //
 // Two modes. With a BatchConsumer (a run: record_stream.h writes the JSONL lines and feeds the
-// summary accumulators), each counted batch is handed to the consumer on the processor thread
-// that counted it and then dropped: no record, output text, reasoning text, prompt text or chunk
-// list outlives its batch, and finish() returns nothing. Without one (tests, tools), finish()
+// summary accumulators), each batch is unpacked a few hundred records at a time into records the
+// thread reuses, counted, and handed to the consumer on that thread: no record, output text,
+// reasoning text, prompt text or chunk list outlives its batch, and finish() returns nothing. Without one (tests, tools), finish()
 // joins the threads and returns every record in (phase, request_index) order.
 //
 // Token rule (AIPerf): output text (content + tool-call text) concatenated and encoded once,
@@ -18,10 +18,9 @@
 // input = usage.prompt_tokens, reasoning = usage.reasoning_tokens (0 when absent),
 // output = usage.completion_tokens − reasoning; records without usage keep the client counts.
 //
-// Batch vectors are recycled: with a consumer, a processed batch is emptied (its records freed)
-// and kept, up to a few, for spare_batch(), so a worker's next batch reuses memory that is already
-// mapped. A fresh vector of thousands of records each flush cost a page fault per 4 KiB of it
-// (about 0.15 faults per request at 70,000 requests/s, docs/performance.md).
+// Batch buffers are recycled: with a consumer, a processed batch is emptied and kept, up to a
+// few, for spare_batch(), so a worker's next batch reuses memory that is already mapped (a fresh
+// buffer costs a page fault per 4 KiB of it, docs/performance.md).
 //
 // Thread safety: submit() and spare_batch() from any thread; finish() once, from the owning
 // thread. The consumer
@@ -36,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "record/packed_records.h"
 #include "record/request_record.h"
 #include "tokenizer/tokenizer.h"
 
@@ -77,27 +77,30 @@ class RecordProcessor {
   RecordProcessor(const RecordProcessor&) = delete;
   RecordProcessor& operator=(const RecordProcessor&) = delete;
 
-  void submit(std::vector<RequestRecord>&& batch);
-  // An empty batch vector with the capacity of an earlier one when one is kept, else an empty
-  // one without capacity.
-  std::vector<RequestRecord> spare_batch();
+  void submit(PackedRecords&& batch);
+  // Packs and submits (tests, tools).
+  void submit(const std::vector<RequestRecord>& batch);
+  // An empty batch with the buffer of an earlier one when one is kept, else an empty one
+  // without a buffer.
+  PackedRecords spare_batch();
   // Drains the queue, joins the threads, returns all records sorted by (phase, request_index)
   // (empty with a consumer: it has had them).
   std::vector<RequestRecord> finish();
 
  private:
   void run(size_t slot);
-  void keep_spare(std::vector<RequestRecord>&& batch);
+  void count(RequestRecord* rec, size_t slot, ShortTextCounts* cache) const;
+  void keep_spare(PackedRecords&& batch);
 
   std::shared_ptr<const tokenizer::Tokenizer> tok_;
   const CountOptions options_;
   const BatchConsumer consumer_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::vector<RequestRecord>> queue_;
+  std::deque<PackedRecords> queue_;
   bool closing_ = false;
   std::vector<std::vector<RequestRecord>> done_;  // one output vector per thread
-  std::vector<std::vector<RequestRecord>> spares_;  // emptied batches, under mu_
+  std::vector<PackedRecords> spares_;  // emptied batches, under mu_
   std::vector<std::thread> threads_;
 };
 

@@ -5,8 +5,8 @@
 // Timestamps are steady-clock ns (core::Clock::now_ns) of the run; RunInfo::anchor maps them to
 // wall time. A timestamp of 0 means "did not happen" (e.g. no first byte on a connect error).
 //
-// Thread safety: plain value type. A record is written by one worker thread, then moved to a
-// record processor, then read-only.
+// Thread safety: plain value type. A record is written by one worker thread, handed packed
+// (packed_records.h) to a record processor, unpacked and counted there, then read-only.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +66,7 @@ struct Chunk {
   ChunkKind kind = ChunkKind::kEmpty;
   // Tokens in this chunk, filled by record processing (-1 until then).
   int32_t tokens = -1;
+  bool operator==(const Chunk&) const = default;
 };
 
 // Server-reported usage from the last non-empty `usage` object; -1 = absent.
@@ -94,6 +95,7 @@ struct Usage {
   // unless the run asked for per-chunk usage, so a server that volunteers it changes nothing.
   int64_t first_content_chunk_tokens = -1;
   bool present() const { return prompt_tokens >= 0 || completion_tokens >= 0 || total_tokens >= 0; }
+  bool operator==(const Usage&) const = default;
 };
 
 struct RequestRecord {
@@ -183,6 +185,7 @@ struct RequestRecord {
   bool cancelled() const { return error == ErrorKind::kCancelled; }
   // Cancelled by the run itself (grace expiry, Ctrl-C): excluded from requests and errors.
   bool dropped() const { return cancelled() && cancel_reason != CancelReason::kRate; }
+  bool operator==(const RequestRecord&) const = default;
 };
 
 // The run's steady → wall mapping (one type for the whole tree: core::WallAnchor).

@@ -10,7 +10,6 @@
 
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_fast_event.h"
-#include "unit/record/usage_equal.h"
 
 namespace {
 
@@ -46,7 +45,7 @@ void check_same(const servebench::record::RequestRecord& a,
   }
   check(a.output_text == b.output_text && a.reasoning_text == b.reasoning_text);
   check(a.finish_reason == b.finish_reason && a.error == b.error);
-  check(a.error_message == b.error_message && servebench::testing::same_usage(a.usage, b.usage));
+  check(a.error_message == b.error_message && a.usage == b.usage);
 }
 
 }  // namespace

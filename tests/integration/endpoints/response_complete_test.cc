@@ -48,9 +48,12 @@ std::vector<record::RequestRecord> run(const std::string& type, bool streaming, 
   std::mutex mu;
   std::vector<record::RequestRecord> out;
   load::Runner runner(plan, settings, 1, core::SteadyClock::instance(),
-                      [&](std::vector<record::RequestRecord>&& batch) {
+                      [&](record::PackedRecords&& batch) {
                         std::lock_guard<std::mutex> lock(mu);
-                        for (auto& r : batch) out.push_back(std::move(r));
+                        record::PackedRecords::Reader reader(batch);
+                        while (reader.next(&out.emplace_back())) {
+                        }
+                        out.pop_back();
                       });
   EXPECT_TRUE(runner.run().has_value());
   return out;

@@ -19,7 +19,6 @@
 #include "endpoints/endpoint.h"
 #include "endpoints/openai_fast_event.h"
 #include "fuzz/sse/replay.h"
-#include "unit/record/usage_equal.h"
 
 namespace servebench::endpoints {
 namespace {
@@ -304,19 +303,10 @@ std::string mutate(std::string s, Rng& rng) {
 // ---- comparison ----
 
 bool same_record(const RequestRecord& a, const RequestRecord& b) {
-  if (a.chunks.size() != b.chunks.size()) return false;
-  for (size_t i = 0; i < a.chunks.size(); ++i) {
-    const auto& x = a.chunks[i];
-    const auto& y = b.chunks[i];
-    if (x.kind != y.kind || x.text_offset != y.text_offset || x.text_bytes != y.text_bytes ||
-        x.recv_ns != y.recv_ns || x.tokens != y.tokens) {
-      return false;
-    }
-  }
-  return a.output_text == b.output_text && a.reasoning_text == b.reasoning_text &&
+  return a.chunks == b.chunks && a.output_text == b.output_text && a.reasoning_text == b.reasoning_text &&
          a.finish_reason == b.finish_reason && a.error == b.error &&
          a.error_message == b.error_message && a.output_items == b.output_items &&
-         a.http_status == b.http_status && servebench::testing::same_usage(a.usage, b.usage);
+         a.http_status == b.http_status && a.usage == b.usage;
 }
 
 std::string quoted(const std::string& s) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -165,32 +166,72 @@ TEST(RecordProcessor, ConsumerSeesEveryCountedBatchOnItsSlotAndNothingIsKept) {
   for (size_t s : slots) EXPECT_LT(s, 2u);
 }
 
-// Processed batches come back empty with their capacity (a worker's next batch reuses mapped
+// Processed batches come back empty with their buffer (a worker's next batch reuses mapped
 // memory), a few at most; without a consumer nothing is recycled.
-TEST(RecordProcessor, ProcessedBatchesAreRecycledEmptyWithTheirCapacity) {
+TEST(RecordProcessor, ProcessedBatchesAreRecycledEmptyWithTheirBuffer) {
   RecordProcessor proc(simple(), CountOptions{}, 1, [](const std::vector<RequestRecord>&, size_t) {});
-  EXPECT_EQ(proc.spare_batch().capacity(), 0u);  // none yet
+  EXPECT_EQ(proc.spare_batch().capacity_bytes(), 0u);  // none yet
+  PackedRecords one_batch;
+  for (int k = 0; k < 300; ++k) one_batch.append(sample());
   for (int b = 0; b < 8; ++b) {
-    std::vector<RequestRecord> batch;
-    batch.reserve(300);
-    for (int k = 0; k < 300; ++k) batch.push_back(sample());
+    PackedRecords batch = one_batch;
     proc.submit(std::move(batch));
   }
   EXPECT_TRUE(proc.finish().empty());  // joins: every batch has been processed
   size_t spares = 0;
-  for (std::vector<RequestRecord> v = proc.spare_batch(); v.capacity() > 0; v = proc.spare_batch()) {
+  for (PackedRecords v = proc.spare_batch(); v.capacity_bytes() > 0; v = proc.spare_batch()) {
     EXPECT_TRUE(v.empty());
-    EXPECT_GE(v.capacity(), 300u);
+    EXPECT_EQ(v.bytes(), 0u);
+    EXPECT_GE(v.capacity_bytes(), one_batch.bytes());
     ++spares;
   }
   EXPECT_GE(spares, 1u);
   EXPECT_LE(spares, 4u);
 
   RecordProcessor keeps_all(simple(), CountOptions{}, 1);
-  std::vector<RequestRecord> batch(5, sample());
-  keeps_all.submit(std::move(batch));
+  keeps_all.submit(std::vector<RequestRecord>(5, sample()));
   EXPECT_EQ(keeps_all.finish().size(), 5u);
-  EXPECT_EQ(keeps_all.spare_batch().capacity(), 0u);
+  EXPECT_EQ(keeps_all.spare_batch().capacity_bytes(), 0u);
+}
+
+// A large batch reaches the consumer in pieces of at most a few hundred records, unpacked into
+// reused records: each one it sees is exactly the record submitted, counted, whatever the record
+// before it in the same slot held.
+TEST(RecordProcessor, ConsumerSeesEachRecordOfALargeBatchExactlyAsSubmittedAndCounted) {
+  std::vector<RequestRecord> submitted;
+  for (int k = 0; k < 1300; ++k) {
+    RequestRecord r = sample();
+    r.request_index = static_cast<uint64_t>(k);
+    if (k % 3 == 0) {
+      r.error = ErrorKind::kHttpStatus;
+      r.error_message = "HTTP 500: " + std::string(static_cast<size_t>(k % 50), 'e');
+      r.chunks.clear();
+      r.output_text.clear();
+      r.reasoning_text.clear();
+    }
+    if (k % 5 == 0) r.input_texts = {"a prompt of six words here", "and two"};
+    if (k % 5 == 0) r.input_tokens = -1;
+    submitted.push_back(r);
+  }
+  std::vector<RequestRecord> seen;
+  size_t largest_piece = 0;
+  RecordProcessor proc(simple(), CountOptions{}, 1, [&](const std::vector<RequestRecord>& batch, size_t) {
+    largest_piece = std::max(largest_piece, batch.size());
+    seen.insert(seen.end(), batch.begin(), batch.end());
+  });
+  proc.submit(submitted);
+  proc.finish();
+  ASSERT_EQ(seen.size(), submitted.size());
+  EXPECT_LE(largest_piece, 512u);
+  EXPECT_GT(largest_piece, 1u);
+  for (size_t i = 0; i < seen.size(); ++i) {
+    RequestRecord expected = submitted[i];
+    count_tokens(&expected, *simple(), false);
+    expected.processor_slot = 0;
+    ASSERT_TRUE(seen[i] == expected) << "record " << i;
+  }
+  EXPECT_EQ(seen[5].input_tokens, 8);  // counted from its prompt texts, which are then dropped
+  EXPECT_TRUE(seen[5].input_texts.empty());
 }
 
 }  // namespace

@@ -1,0 +1,323 @@
+#include "record/packed_records.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+namespace servebench::record {
+
+// A field added to one of these must be added to record_fields (and usage_fields, or the chunk
+// loop) below, and to the round-trip test's fully set record; then update the size here.
+static_assert(sizeof(RequestRecord) == 760, "RequestRecord changed: list the field in record_fields");
+static_assert(sizeof(Usage) == 136, "Usage changed: list the field in usage_fields");
+static_assert(sizeof(Chunk) == 24, "Chunk changed: list the field in the archives' chunks()");
+
+namespace {
+
+uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+int64_t unzigzag(uint64_t u) { return static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1); }
+// v − base without signed overflow.
+int64_t diff(int64_t v, int64_t base) {
+  return static_cast<int64_t>(static_cast<uint64_t>(v) - static_cast<uint64_t>(base));
+}
+int64_t add(int64_t d, int64_t base) {
+  return static_cast<int64_t>(static_cast<uint64_t>(d) + static_cast<uint64_t>(base));
+}
+const uint64_t kMinusOneBits = std::bit_cast<uint64_t>(-1.0);
+
+// A timestamp is its zigzagged difference from `base`, with two codes swapped so that 0 ("did not
+// happen", common) is one byte: the code of the time 0 and the code 0 (the time `base`). The
+// swap is its own inverse, so it maps codes to times and times to codes.
+uint64_t time_code(uint64_t code, int64_t base) {
+  const uint64_t zero_time = zigzag(diff(0, base));
+  if (code == 0) return zero_time;
+  if (code == zero_time) return 0;
+  return code;
+}
+
+// Writes the fields (the archive's methods take const references).
+struct Out {
+  uint8_t* p;
+  void u(uint64_t v) {
+    while (v >= 0x80) {
+      *p++ = static_cast<uint8_t>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<uint8_t>(v);
+  }
+  template <class T>
+  void i(const T& v, int64_t usual) { u(zigzag(diff(static_cast<int64_t>(v), usual))); }
+  void t(const int64_t& v, int64_t base) { u(time_code(zigzag(diff(v, base)), base)); }
+  template <class E>
+  void e(const E& v, E) { *p++ = static_cast<uint8_t>(v); }
+  void b(const bool& v) { *p++ = v ? 1 : 0; }
+  void d(const double& v) {
+    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    if (bits == kMinusOneBits) {
+      *p++ = 0;
+      return;
+    }
+    *p++ = 1;
+    std::memcpy(p, &bits, sizeof bits);
+    p += sizeof bits;
+  }
+  void s(const std::string& v) {
+    u(v.size());
+    std::memcpy(p, v.data(), v.size());
+    p += v.size();
+  }
+  // A string that usually equals `other` (a single turn's correlation id is its request id).
+  void same_or(const std::string& v, const std::string& other) {
+    if (v == other) return u(0);
+    u(v.size() + 1);
+    std::memcpy(p, v.data(), v.size());
+    p += v.size();
+  }
+  void texts(const std::vector<std::string>& v) {
+    u(v.size());
+    for (const auto& x : v) s(x);
+  }
+  void chunks(const std::vector<Chunk>& v, int64_t base) {
+    u(v.size());
+    for (const Chunk& c : v) {
+      t(c.recv_ns, base);
+      if (c.recv_ns != 0) base = c.recv_ns;
+      u(c.text_offset);
+      u(c.text_bytes);
+      e(c.kind, ChunkKind::kEmpty);
+      i(c.tokens, -1);
+    }
+  }
+};
+
+// Reads the fields back in the same order.
+struct In {
+  const uint8_t* p;
+  uint64_t u() {
+    uint64_t v = *p++;
+    if (v < 0x80) return v;
+    v &= 0x7f;
+    for (int shift = 7;; shift += 7) {
+      const uint64_t byte = *p++;
+      v |= (byte & 0x7f) << shift;
+      if (byte < 0x80) return v;
+    }
+  }
+  void u(uint64_t& v) { v = u(); }
+  template <class T>
+  void i(T& v, int64_t usual) { v = static_cast<T>(add(unzigzag(u()), usual)); }
+  void t(int64_t& v, int64_t base) { v = add(unzigzag(time_code(u(), base)), base); }
+  template <class E>
+  void e(E& v, E) { v = static_cast<E>(*p++); }
+  void b(bool& v) { v = *p++ != 0; }
+  void d(double& v) {
+    if (*p++ == 0) {
+      v = -1;
+      return;
+    }
+    uint64_t bits;
+    std::memcpy(&bits, p, sizeof bits);
+    p += sizeof bits;
+    v = std::bit_cast<double>(bits);
+  }
+  void s(std::string& v) {
+    const size_t n = u();
+    v.assign(reinterpret_cast<const char*>(p), n);
+    p += n;
+  }
+  void same_or(std::string& v, const std::string& other) {
+    const size_t n = u();
+    if (n == 0) {
+      v = other;
+      return;
+    }
+    v.assign(reinterpret_cast<const char*>(p), n - 1);
+    p += n - 1;
+  }
+  void texts(std::vector<std::string>& v) {
+    v.resize(u());
+    for (auto& x : v) s(x);
+  }
+  void chunks(std::vector<Chunk>& v, int64_t base) {
+    v.resize(u());
+    for (Chunk& c : v) {
+      t(c.recv_ns, base);
+      if (c.recv_ns != 0) base = c.recv_ns;
+      uint64_t x;
+      u(x);
+      c.text_offset = static_cast<uint32_t>(x);
+      u(x);
+      c.text_bytes = static_cast<uint32_t>(x);
+      e(c.kind, ChunkKind::kEmpty);
+      i(c.tokens, -1);
+    }
+  }
+};
+
+// Sets every field to its default, keeping containers' capacity.
+struct Reset {
+  void u(uint64_t& v) { v = 0; }
+  template <class T>
+  void i(T& v, int64_t usual) { v = static_cast<T>(usual); }
+  void t(int64_t& v, int64_t) { v = 0; }
+  template <class E>
+  void e(E& v, E usual) { v = usual; }
+  void b(bool& v) { v = false; }
+  void d(double& v) { v = -1; }
+  void s(std::string& v) { v.clear(); }
+  void same_or(std::string& v, const std::string&) { v.clear(); }
+  void texts(std::vector<std::string>& v) { v.clear(); }
+  void chunks(std::vector<Chunk>& v, int64_t) { v.clear(); }
+};
+
+template <class A, class U>
+void usage_fields(A& a, U& u) {
+  a.i(u.spec_draft_tokens, -1);
+  a.i(u.spec_accepted_tokens, -1);
+  a.i(u.spec_steps, -1);
+  a.i(u.prompt_tokens, -1);
+  a.i(u.completion_tokens, -1);
+  a.i(u.total_tokens, -1);
+  a.i(u.reasoning_tokens, -1);
+  a.i(u.prompt_cache_read_tokens, -1);
+  a.i(u.prompt_cache_write_tokens, -1);
+  a.i(u.prompt_cache_miss_tokens, -1);
+  a.i(u.prompt_audio_tokens, -1);
+  a.i(u.completion_audio_tokens, -1);
+  a.i(u.accepted_prediction_tokens, -1);
+  a.i(u.rejected_prediction_tokens, -1);
+  a.i(u.tool_use_prompt_tokens, -1);
+  a.d(u.prompt_audio_seconds);
+  a.i(u.first_content_chunk_tokens, -1);
+}
+
+// Every field of the record, in declaration order, with its usual value.
+template <class A, class R>
+void record_fields(A& a, R& r) {
+  a.u(r.request_index);
+  a.s(r.x_request_id);
+  a.same_or(r.x_correlation_id, r.x_request_id);
+  a.s(r.conversation_id);
+  a.i(r.session_num, 0);
+  a.i(r.turn_index, 0);
+  a.i(r.worker_id, 0);
+  a.i(r.url_index, 0);
+  a.e(r.phase, Phase::kProfiling);
+  a.i(r.phase_index, 0);
+  a.i(r.processor_slot, 0);
+  a.s(r.model);
+  a.i(r.request_start_ns, 0);
+  const int64_t base = r.request_start_ns;  // read back by now on the way in
+  a.t(r.intended_ns, base);
+  a.t(r.credit_issued_ns, base);
+  a.t(r.request_sent_ns, base);
+  a.t(r.first_byte_ns, base);
+  a.t(r.end_ns, base);
+  a.t(r.response_complete_ns, base);
+  a.t(r.cancel_ns, base);
+  a.t(r.conn_start_ns, base);
+  a.t(r.dns_done_ns, base);
+  a.t(r.connected_ns, base);
+  a.t(r.tls_done_ns, base);
+  a.i(r.response_reads, 0);
+  a.i(r.request_writes, 0);
+  a.e(r.cancel_reason, CancelReason::kNone);
+  a.i(r.http_status, 0);
+  a.b(r.streaming);
+  a.chunks(r.chunks, base);
+  a.s(r.output_text);
+  a.s(r.reasoning_text);
+  usage_fields(a, r.usage);
+  a.s(r.finish_reason);
+  a.i(r.output_items, -1);
+  a.d(r.video_inference_s);
+  a.d(r.video_peak_memory_mb);
+  a.i(r.request_bytes, 0);
+  a.i(r.response_bytes, 0);
+  a.b(r.connection_reused);
+  a.e(r.error, ErrorKind::kNone);
+  a.s(r.error_message);
+  a.i(r.input_tokens, -1);
+  a.i(r.requested_output_tokens, -1);
+  a.i(r.input_images, -1);
+  a.i(r.prefix_hit_blocks, -1);
+  a.i(r.prefix_total_blocks, -1);
+  a.i(r.payload_index, -1);
+  a.texts(r.input_texts);
+  a.texts(r.input_roles);
+  a.s(r.request_body);
+  a.i(r.output_tokens, -1);
+  a.i(r.reasoning_tokens, -1);
+}
+
+// At most 10 bytes per varint: 64 scalar fields, 2 doubles at 9, the texts' lengths.
+constexpr size_t kFixedBound = 1024;
+constexpr size_t kChunkBound = 4 * 10 + 1;
+
+size_t bound(const RequestRecord& r) {
+  size_t n = kFixedBound + r.x_request_id.size() + r.x_correlation_id.size() +
+             r.conversation_id.size() + r.model.size() + r.output_text.size() +
+             r.reasoning_text.size() + r.finish_reason.size() + r.error_message.size() +
+             r.request_body.size() + r.chunks.size() * kChunkBound;
+  for (const auto& x : r.input_texts) n += x.size() + 10;
+  for (const auto& x : r.input_roles) n += x.size() + 10;
+  return n;
+}
+
+}  // namespace
+
+PackedRecords& PackedRecords::operator=(const PackedRecords& other) {
+  if (this == &other) return *this;
+  clear();
+  reserve_bytes(other.used_);
+  if (other.used_ > 0) std::memcpy(buf_.get(), other.buf_.get(), other.used_);
+  used_ = other.used_;
+  count_ = other.count_;
+  return *this;
+}
+
+PackedRecords& PackedRecords::operator=(PackedRecords&& other) noexcept {
+  if (this == &other) return *this;
+  buf_ = std::move(other.buf_);
+  capacity_ = std::exchange(other.capacity_, 0);
+  used_ = std::exchange(other.used_, 0);
+  count_ = std::exchange(other.count_, 0);
+  return *this;
+}
+
+void PackedRecords::reserve_bytes(size_t n) {
+  if (capacity_ >= n) return;
+  std::unique_ptr<uint8_t[]> bigger(new uint8_t[n]);  // default-initialized: not touched
+  if (used_ > 0) std::memcpy(bigger.get(), buf_.get(), used_);
+  buf_ = std::move(bigger);
+  capacity_ = n;
+}
+
+uint8_t* PackedRecords::room(size_t n) {
+  if (capacity_ - used_ < n) reserve_bytes(std::max(capacity_ * 2, used_ + n));
+  return buf_.get() + used_;
+}
+
+void PackedRecords::append(const RequestRecord& rec) {
+  Out out{room(bound(rec))};
+  uint8_t* const start = out.p;
+  record_fields(out, rec);
+  used_ += static_cast<size_t>(out.p - start);
+  ++count_;
+}
+
+bool PackedRecords::Reader::next(RequestRecord* rec) {
+  if (p_ >= end_) return false;
+  In in{p_};
+  record_fields(in, *rec);
+  p_ = in.p;
+  return true;
+}
+
+void reset_record(RequestRecord* rec) {
+  Reset reset;
+  record_fields(reset, *rec);
+}
+
+}  // namespace servebench::record
