@@ -28,7 +28,7 @@ void insertion_sort(SweepEvent* first, SweepEvent* last) {
 
 }  // namespace
 
-void sort_sweep_events(std::vector<SweepEvent>* events) {
+void sort_sweep_events(std::vector<SweepEvent>* events, std::vector<SweepEvent>* scratch) {
   std::vector<SweepEvent>& ev = *events;
   const size_t n = ev.size();
   const auto [lo_it, hi_it] = std::minmax_element(
@@ -45,15 +45,21 @@ void sort_sweep_events(std::vector<SweepEvent>* events) {
   // sorting each bucket sorts the whole. Times cluster only as the load does; a crowded bucket
   // gets std::sort.
   const double lo = lo_it->t;
-  const auto bucket = [&](double t) {
-    return std::min(static_cast<size_t>((t - lo) * scale), buckets - 1);
-  };
   std::vector<uint32_t> end(buckets, 0);
-  for (const SweepEvent& e : ev) ++end[bucket(e.t)];
+  std::vector<uint32_t> bucket_of(n);  // computed once, for the count and the placement
+  for (size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<uint32_t>(
+        std::min(static_cast<size_t>((ev[i].t - lo) * scale), buckets - 1));
+    bucket_of[i] = b;
+    ++end[b];
+  }
   uint32_t sum = 0;
   for (uint32_t& c : end) c = sum += c;
-  std::vector<SweepEvent> out(n);
-  for (size_t i = n; i-- > 0;) out[--end[bucket(ev[i].t)]] = ev[i];  // end[b] becomes b's start
+  // Placed into the scratch vector, which then trades places with the events: no copy back,
+  // and the caller's next curve reuses both allocations.
+  std::vector<SweepEvent>& out = *scratch;
+  out.resize(n);
+  for (size_t i = n; i-- > 0;) out[--end[bucket_of[i]]] = ev[i];  // end[b] becomes b's start
   for (size_t b = 0; b < buckets; ++b) {
     SweepEvent* first = out.data() + end[b];
     SweepEvent* last = out.data() + (b + 1 < buckets ? end[b + 1] : n);
@@ -63,7 +69,7 @@ void sort_sweep_events(std::vector<SweepEvent>* events) {
       std::sort(first, last, event_less);
     }
   }
-  std::copy(out.begin(), out.end(), ev.begin());
+  ev.swap(out);
 }
 
 }  // namespace servebench::metrics

@@ -19,6 +19,12 @@ struct SweepEvent {
 };
 
 // Orders `events` as described above (the result equals a std::sort with that comparator).
-void sort_sweep_events(std::vector<SweepEvent>* events);
+// `scratch` is working space; it is left holding some other allocation of events (reuse it for
+// the next call: both vectors keep their capacity).
+void sort_sweep_events(std::vector<SweepEvent>* events, std::vector<SweepEvent>* scratch);
+inline void sort_sweep_events(std::vector<SweepEvent>* events) {
+  std::vector<SweepEvent> scratch;
+  sort_sweep_events(events, &scratch);
+}
 
 }  // namespace servebench::metrics

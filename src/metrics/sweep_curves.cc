@@ -11,12 +11,12 @@ using Event = SweepEvent;
 
 // Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
 // the delta too, so the sums, and the summary, do not depend on the order of the records. The
-// events are sorted in place (their vector is reused for the next curve). Events at the same
+// scratch vectors are reused for the next curve. Events at the same
 // time make one step holding the sum after the last of them: every reader takes the last step
 // at or before a time and skips zero-length segments, so the steps in between never show.
-Step sweep(std::vector<Event>* events) {
-  std::vector<Event>& ev = *events;
-  sort_sweep_events(&ev);
+Step sweep(EventScratch* scratch) {
+  sort_sweep_events(&scratch->events, &scratch->spare);
+  const std::vector<Event>& ev = scratch->events;
   const auto last_at_its_time = [&ev](size_t i) {
     return i + 1 == ev.size() || ev[i + 1].t != ev[i].t;
   };
@@ -97,10 +97,10 @@ Times times_of(const SweepRecord& r, int64_t origin) {
 
 }  // namespace
 
-Step build_curve(const SweepData& data, int64_t origin, Curve curve, std::vector<Event>* events) {
+Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch) {
   const bool per_chunk = data.per_chunk && !data.gaps.empty();
   const double* gaps = data.gaps.data();
-  std::vector<Event>& ev = *events;
+  std::vector<Event>& ev = scratch->events;
   ev.clear();
   for (const SweepRecord& r : data.records) {
     const Times t = times_of(r, origin);
@@ -137,7 +137,7 @@ Step build_curve(const SweepData& data, int64_t origin, Curve curve, std::vector
       case Curve::kPrefillUser: return {};  // divide() of two built curves
     }
   }
-  return sweep(&ev);
+  return sweep(scratch);
 }
 
 // The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:

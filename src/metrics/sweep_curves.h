@@ -1,7 +1,7 @@
 // Internal to sb_metrics: the step functions behind the sweep rows (sweep_rows.h) and how each
-// is built from a SweepData. A curve is built alone (its events collected, sorted in place and
-// summed), so a caller can hold only the curves it is reading: the end of a long run then never
-// holds every curve, their events and the sort buffers at once.
+// is built from a SweepData. A curve is built alone (its events collected, sorted and summed in
+// reused buffers), so a caller can hold only the curves it is reading: the end of a long run then
+// never holds every curve, their events and the sort buffers at once.
 //
 // Thread safety: pure functions; a Step is a value (const Steps may be read from several threads).
 #pragma once
@@ -29,10 +29,13 @@ enum class Curve : uint8_t {
 };
 inline constexpr size_t kNumCurves = 9;
 
-// Builds `curve` (not a per-user one) over times relative to `origin` (ns); `events` is scratch,
-// reused between calls.
-Step build_curve(const SweepData& data, int64_t origin, Curve curve,
-                 std::vector<SweepEvent>* events);
+// Working space for building curves, reused between calls: the events and the sort's spare.
+struct EventScratch {
+  std::vector<SweepEvent> events, spare;
+};
+
+// Builds `curve` (not a per-user one) over times relative to `origin` (ns).
+Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch);
 // num / den on the union of their step times (0 where den is not positive): the per-user curves.
 Step divide(const Step& num, const Step& den);
 // The union of two curves' step times in (lo, hi), sorted, once each.

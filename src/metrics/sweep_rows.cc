@@ -189,7 +189,7 @@ Stats row_stats(const RowSpec& s, const Curves& c, double ws, double we) {
 // Builds the curves of `group` into `c`: a per-user curve right after its rate and
 // concurrency, which the group lists first.
 void build_group(const SweepData& data, int64_t origin, std::initializer_list<Curve> group,
-                 std::vector<SweepEvent>* events, Curves* c) {
+                 sweep::EventScratch* events, Curves* c) {
   for (Curve k : group) {
     if (k == Curve::kDecodeUser) {
       at(*c, k) = sweep::divide(at(*c, Curve::kDecode), at(*c, Curve::kDecodeConc));
@@ -275,7 +275,7 @@ SweepCurves::SweepCurves(const SweepData& data, int64_t origin_ns) : impl_(new I
   m.origin_ns = origin_ns;
   m.has_records = !data.records.empty();
   if (!m.has_records) return;
-  std::vector<SweepEvent> events;
+  sweep::EventScratch events;
   for (const auto& group : kGroups) build_group(data, origin_ns, group, &events, &m.c);
 }
 
@@ -307,7 +307,7 @@ void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t w
   if (data.records.empty() || window_end_ns <= window_start_ns) return;
   const double we = static_cast<double>(window_end_ns - window_start_ns);
   std::array<Stats, kNumRows> stats;
-  std::vector<SweepEvent> events;
+  sweep::EventScratch events;
   Curves c;
   for (const auto& group : kGroups) {
     build_group(data, window_start_ns, group, &events, &c);

@@ -64,15 +64,18 @@ struct Out {
   }
   void s(const std::string& v) {
     u(v.size());
-    std::memcpy(p, v.data(), v.size());
-    p += v.size();
+    bytes(v.data(), v.size());
+  }
+  void bytes(const char* src, size_t n) {
+    if (n == 0) return;  // most of a record's strings are empty
+    std::memcpy(p, src, n);
+    p += n;
   }
   // A string that usually equals `other` (a single turn's correlation id is its request id).
   void same_or(const std::string& v, const std::string& other) {
     if (v == other) return u(0);
     u(v.size() + 1);
-    std::memcpy(p, v.data(), v.size());
-    p += v.size();
+    bytes(v.data(), v.size());
   }
   void texts(const std::vector<std::string>& v) {
     u(v.size());
@@ -121,8 +124,9 @@ struct In {
     p += sizeof bits;
     v = std::bit_cast<double>(bits);
   }
-  void s(std::string& v) {
-    const size_t n = u();
+  void s(std::string& v) { text(v, u()); }
+  void text(std::string& v, size_t n) {
+    if (n == 0) return v.clear();  // most of a record's strings are empty
     v.assign(reinterpret_cast<const char*>(p), n);
     p += n;
   }
@@ -132,8 +136,7 @@ struct In {
       v = other;
       return;
     }
-    v.assign(reinterpret_cast<const char*>(p), n - 1);
-    p += n - 1;
+    text(v, n - 1);
   }
   void texts(std::vector<std::string>& v) {
     v.resize(u());
