@@ -1,5 +1,7 @@
 #include "metrics/stats.h"
 
+#include "metrics/rank_select.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -35,6 +37,11 @@ void multi_select(std::vector<double>& v, size_t begin, size_t end, const size_t
 
 void select_order_statistics(std::vector<double>* values, const size_t* first, const size_t* last) {
   multi_select(*values, 0, values->size(), first, last);
+}
+
+void select_order_statistics(std::vector<double>* values, size_t begin, size_t end,
+                             const size_t* first, const size_t* last) {
+  multi_select(*values, begin, end, first, last);
 }
 
 bool Stats::get(const char* name, double* out) const {
@@ -115,9 +122,10 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
     s.p.fill(mn);
     return s;
   }
-  // Exact order statistics by multi-selection: collect every index the percentiles need (lo and,
-  // for interpolation, lo + 1), then select them recursively: nth_element on the middle index
-  // splits the range, and each side only holds the indices that fall in it. O(n log k).
+  // Exact order statistics: collect every index the percentiles need (lo and, for
+  // interpolation, lo + 1), then select them by value buckets (rank_select.h) or, for a small
+  // sample, recursively: nth_element on the middle index splits the range, and each side only
+  // holds the indices that fall in it. O(n log k).
   std::array<size_t, 18> idx{};
   std::array<double, 9> frac{};
   std::array<size_t, 9> lo_of{};
@@ -135,14 +143,21 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
   std::sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k));
   k = static_cast<size_t>(std::unique(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k)) -
                           idx.begin());
-  multi_select(values, 0, n, idx.data(), idx.data() + k);
+  std::array<double, 18> at{};  // at[j]: the idx[j]-th smallest value
+  if (!select_ranks_by_buckets(values, mn, mx, idx.data(), k, at.data())) {
+    multi_select(values, 0, n, idx.data(), idx.data() + k);
+    for (size_t j = 0; j < k; ++j) at[j] = values[idx[j]];
+  }
+  const auto value_at = [&](size_t rank) {
+    return at[static_cast<size_t>(std::lower_bound(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k), rank) - idx.begin())];
+  };
   for (size_t i = 0; i < kPercentiles.size(); ++i) {
-    const double a = values[lo_of[i]];
+    const double a = value_at(lo_of[i]);
     if (frac[i] == 0 || lo_of[i] + 1 >= n) {
       s.p[i] = a;
       continue;
     }
-    const double b = values[lo_of[i] + 1];
+    const double b = value_at(lo_of[i] + 1);
     if (a == b) {
       s.p[i] = a;
     } else {

@@ -40,7 +40,7 @@ struct Stats {
   bool get(const char* name, double* out) const;
 };
 
-// Computes the statistics of `values`. Reorders `values` (selection). REQUIRES: !values.empty()
+// Computes the statistics of `values`. May reorder `values` (selection). REQUIRES: !values.empty()
 // and no NaN. +inf samples are allowed (adj_* distributions): avg/sum/max become +inf.
 Stats compute_stats(std::vector<double>& values,
                     PercentileMethod method = PercentileMethod::kLinear);
@@ -52,6 +52,9 @@ Stats compute_stats_copy(const std::vector<double>& values,
 // Puts the order statistics for the ascending, distinct 0-based ranks [first, last) of `values`
 // at their sorted positions (recursive selection, O(n log k)); the rest is left partitioned.
 void select_order_statistics(std::vector<double>* values, const size_t* first, const size_t* last);
+// The same within positions [begin, end) of `values` (the ranks are positions in that range).
+void select_order_statistics(std::vector<double>* values, size_t begin, size_t end,
+                             const size_t* first, const size_t* last);
 
 // Percentile q (0..100) of an already SORTED sample with numpy's linear method. For tests and
 // small inputs.

@@ -4,8 +4,12 @@
 #include "metrics/stats.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -115,6 +119,45 @@ TEST(StatsTest, SelectionMatchesSortedReference) {
     Stats s = compute_stats_copy(v);
     for (size_t i = 0; i < 9; ++i) {
       EXPECT_DOUBLE_EQ(s.p[i], percentile_sorted(sorted, kPercentiles[i])) << n << " " << i;
+    }
+  }
+}
+
+// Large samples take the bucketed selection (rank_select.h): every percentile, linear and
+// nearest, equals the sorted reference bit for bit, for continuous, skewed, tied, signed,
+// infinite, huge-range and nearly constant samples.
+TEST(StatsTest, BucketedSelectionMatchesSortedReferenceOnLargeSamples) {
+  std::mt19937_64 rng(11);
+  std::lognormal_distribution<double> skewed(3.5, 1.2);
+  std::normal_distribution<double> signed_values(0, 1e3);
+  const double inf = std::numeric_limits<double>::infinity();
+  using Gen = std::function<double(size_t)>;
+  const std::vector<std::pair<const char*, Gen>> kinds = {
+      {"lognormal", [&](size_t) { return skewed(rng); }},
+      {"few whole values", [&](size_t) { return double(90 + rng() % 21); }},
+      {"signed with zeros", [&](size_t i) { return i % 5 == 0 ? (i % 2 ? -0.0 : 0.0) : signed_values(rng); }},
+      {"huge range", [&](size_t i) { return i % 3 == 0 ? 1e-300 * double(rng() % 1000) : 1e300 / double(1 + rng() % 1000); }},
+      {"one outlier", [&](size_t i) { return i == 7 ? 1e9 : 5.0 + double(rng() % 2) * 1e-12; }},
+      {"adjusted with infinities", [&](size_t i) { return i % 10 == 0 ? inf : double(rng() % 100000); }},
+      {"nearly sorted", [&](size_t i) { return double(i) * 7.3 + double(rng() % 50); }},
+  };
+  for (const auto& [name, gen] : kinds) {
+    for (size_t n : {4095u, 4096u, 4097u, 50'000u}) {
+      std::vector<double> v(n);
+      for (size_t i = 0; i < n; ++i) v[i] = gen(i);
+      std::vector<double> sorted = v;
+      std::sort(sorted.begin(), sorted.end());
+      for (auto method : {PercentileMethod::kLinear, PercentileMethod::kNearest}) {
+        const Stats s = compute_stats_copy(v, method);
+        for (size_t i = 0; i < 9; ++i) {
+          const double h = kPercentiles[i] / 100.0 * double(n - 1);
+          const double expected = method == PercentileMethod::kLinear
+                                      ? percentile_sorted(sorted, kPercentiles[i])
+                                      : sorted[static_cast<size_t>(std::nearbyint(h))];
+          EXPECT_EQ(std::bit_cast<uint64_t>(s.p[i] + 0.0), std::bit_cast<uint64_t>(expected + 0.0))
+              << name << " n=" << n << " p" << kPercentiles[i] << ": " << s.p[i] << " vs " << expected;
+        }
+      }
     }
   }
 }

@@ -1,0 +1,116 @@
+#include "metrics/rank_select.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "metrics/stats.h"
+
+namespace servebench::metrics {
+namespace {
+
+constexpr int kBucketBits = 12;
+constexpr size_t kMinSize = 4096;   // below this, the recursive selection is as fast
+constexpr uint8_t kUnwanted = 0xFF;
+
+// An integer whose order is the doubles' order (-0 and +0 as one).
+uint64_t order_key(double v) {
+  const uint64_t b = std::bit_cast<uint64_t>(v + 0.0);
+  return (b >> 63) != 0 ? ~b : b | (uint64_t{1} << 63);
+}
+
+// Buckets of equal width over the integer images of [min, max].
+struct Buckets {
+  uint64_t lo;
+  int shift;
+  size_t count;
+  uint64_t of(double v) const { return (order_key(v) - lo) >> shift; }
+};
+
+Buckets buckets_over(double min, double max) {
+  const uint64_t lo = order_key(min);
+  const uint64_t range = order_key(max) - lo;
+  const int width = std::bit_width(range);
+  const int shift = width > kBucketBits ? width - kBucketBits : 0;
+  return {lo, shift, static_cast<size_t>(range >> shift) + 1};
+}
+
+// The values of the wanted buckets (slot[b] != kUnwanted), slot by slot: slot s's values are
+// members[from[s], end[s]).
+struct Gathered {
+  std::vector<double> members;
+  std::array<uint32_t, 256> from{}, end{};
+};
+
+void gather(const std::vector<double>& values, const Buckets& bk, const std::vector<uint8_t>& slot,
+            const std::vector<uint32_t>& start, const std::vector<size_t>& wanted, Gathered* g) {
+  uint32_t total = 0;
+  for (size_t s = 0; s < wanted.size(); ++s) {
+    g->from[s] = g->end[s] = total;
+    total += start[wanted[s] + 1] - start[wanted[s]];
+  }
+  auto& cursor = g->end;
+  cursor[kUnwanted] = total;
+  g->members.resize(total + 1);
+  double* out = g->members.data();
+  if (total < values.size() / 4) {  // mostly unwanted: a well-predicted branch
+    for (double v : values) {
+      const uint8_t s = slot[bk.of(v)];
+      if (s != kUnwanted) out[cursor[s]++] = v;
+    }
+    return;
+  }
+  for (double v : values) {  // no branch to mispredict: an unwanted value goes to the spare end
+    const uint8_t s = slot[bk.of(v)];
+    out[cursor[s]] = v;
+    cursor[s] += s != kUnwanted ? 1 : 0;
+  }
+}
+
+}  // namespace
+
+bool select_ranks_by_buckets(const std::vector<double>& values, double min, double max,
+                             const size_t* idx, size_t k, double* out) {
+  const size_t n = values.size();
+  if (n < kMinSize || k == 0 || k >= kUnwanted || n > UINT32_MAX) return false;
+  const Buckets bk = buckets_over(min, max);
+  std::vector<uint32_t> start(bk.count + 1, 0);  // start[b]: values in buckets before b
+  for (double v : values) {
+    const uint64_t b = bk.of(v);
+    if (b >= bk.count) return false;
+    ++start[b + 1];
+  }
+  for (size_t b = 1; b <= bk.count; ++b) start[b] += start[b - 1];
+  // The bucket of each rank (ranks ascend, so buckets do), and a slot per wanted bucket.
+  std::vector<uint8_t> slot(bk.count, kUnwanted);
+  std::vector<size_t> wanted;
+  std::vector<size_t> rank_bucket(k);
+  for (size_t j = 0, b = 0; j < k; ++j) {
+    while (start[b + 1] <= idx[j]) ++b;
+    rank_bucket[j] = b;
+    if (slot[b] == kUnwanted) {
+      slot[b] = static_cast<uint8_t>(wanted.size());
+      wanted.push_back(b);
+    }
+  }
+  Gathered g;
+  gather(values, bk, slot, start, wanted, &g);
+  // Each bucket's ranks, as positions among its members, selected there.
+  std::vector<size_t> local(k);
+  for (size_t j = 0; j < k;) {
+    const size_t b = rank_bucket[j];
+    const uint8_t s = slot[b];
+    size_t last = j;
+    for (; last < k && rank_bucket[last] == b; ++last) local[last] = idx[last] - start[b] + g.from[s];
+    const double* first = g.members.data() + g.from[s];
+    const double* end = g.members.data() + g.end[s];
+    // A bucket of one repeated value (whole token counts, say) needs no selection.
+    if (std::any_of(first, end, [first](double v) { return v != *first; }))
+      select_order_statistics(&g.members, g.from[s], g.end[s], local.data() + j, local.data() + last);
+    for (; j < last; ++j) out[j] = g.members[local[j]];
+  }
+  return true;
+}
+
+}  // namespace servebench::metrics
