@@ -79,14 +79,15 @@ print(f"{rps:.0f} {(u + s) * 1e6 / n:.2f}")
 PY
 }
 
+SB_CMD=(taskset -c "$CLIENT_CPU" "$BIN/servebench" profile -m mock-model -u "$URL"
+  --endpoint-type chat --streaming --concurrency "$CONC" --request-count "$N"
+  --isl 1 --osl 2 --tokenizer "$TOKENIZER" --random-seed 1 --artifact-dir "$WORK/art" -q)
+echo "\$ /usr/bin/time ${SB_CMD[*]}"
+
 run_sb() {  # prints "rps cpu_us_per_request user_s sys_s wall_s"
   local art=$WORK/art
   rm -rf "$art"
-  local cmd=(taskset -c "$CLIENT_CPU" "$BIN/servebench" profile -m mock-model -u "$URL"
-    --endpoint-type chat --streaming --concurrency "$CONC" --request-count "$N"
-    --isl 1 --osl 2 --tokenizer "$TOKENIZER" --random-seed 1 --artifact-dir "$art" -q)
-  [[ ${SHOWN:-0} == 1 ]] || { echo "\$ /usr/bin/time ${cmd[*]}" >&2; SHOWN=1; }
-  /usr/bin/time -f "cpu_s=%U %S %e" "${cmd[@]}" > "$WORK/sb.out" 2> "$WORK/sb.err" || {
+  /usr/bin/time -f "cpu_s=%U %S %e" "${SB_CMD[@]}" > "$WORK/sb.out" 2> "$WORK/sb.err" || {
     cat "$WORK/sb.err" >&2; exit 1; }
   python3 - "$N" "$art" "$WORK/sb.err" <<'PY'
 import glob, json, re, sys

@@ -1,5 +1,5 @@
-// Exact order statistics of a large sample by value buckets (internal to sb_metrics: the
-// percentiles of compute_stats, stats.h).
+// Exact order statistics of a large sample by value buckets: the percentiles of compute_stats
+// (stats.h) and report.html's CDF points.
 //
 // The recursive selection (select_order_statistics) reads a 300,000-value column about a dozen
 // times for the 18 ranks of nine interpolated percentiles: ~8 ms per latency column, most of the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "metrics/rank_select.h"
 #include "metrics/stats.h"
 
 namespace servebench::report_html {
@@ -82,7 +83,15 @@ Cdf make_cdf(const std::vector<double>& values, size_t points) {
     c.y.push_back(static_cast<double>(ranks[i]) / static_cast<double>(n));
   }
   c.x.resize(k);
-  select_ranks(&s, 0, n, ranks, 0, k, &c.x);
+  // A large sample by value buckets (metrics/rank_select.h, 0-based ranks), else recursively.
+  std::vector<size_t> zero_based(k);
+  for (size_t i = 0; i < k; ++i) zero_based[i] = ranks[i] - 1;
+  const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+  if (*lo == *hi) {
+    c.x.assign(k, *lo);
+  } else if (!metrics::select_ranks_by_buckets(s, *lo, *hi, zero_based.data(), k, c.x.data())) {
+    select_ranks(&s, 0, n, ranks, 0, k, &c.x);
+  }
   return c;
 }
 
