@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -35,6 +36,78 @@ uint64_t time_code(uint64_t code, int64_t base) {
   if (code == zero_time) return 0;
   return code;
 }
+
+// Sets every field to its default, keeping containers' capacity.
+struct Reset {
+  void u(uint64_t& v) { v = 0; }
+  template <class T>
+  void i(T& v, int64_t usual) { v = static_cast<T>(usual); }
+  void t(int64_t& v, int64_t) { v = 0; }
+  template <class E>
+  void e(E& v, E usual) { v = usual; }
+  void b(bool& v) { v = false; }
+  void d(double& v) { v = -1; }
+  void s(std::string& v) { v.clear(); }
+  void same_or(std::string& v, const std::string&) { v.clear(); }
+  void texts(std::vector<std::string>& v) { v.clear(); }
+  void chunks(std::vector<Chunk>& v, int64_t) { v.clear(); }
+  template <class F>
+  void group(F&& fields) { fields(*this); }
+};
+
+// A group's bitmask: bit k set when the group's k-th field is away from its usual value (the
+// value Reset gives it). At most 64 fields per group.
+struct Mask {
+  uint64_t bits = 0;
+  int k = 0;
+  void bit(bool on) { bits |= static_cast<uint64_t>(on) << k++; }
+  void u(const uint64_t& v) { bit(v != 0); }
+  template <class T>
+  void i(const T& v, int64_t usual) { bit(static_cast<int64_t>(v) != usual); }
+  void t(const int64_t& v, int64_t) { bit(v != 0); }
+  template <class E>
+  void e(const E& v, E usual) { bit(v != usual); }
+  void b(const bool& v) { bit(v); }
+  void d(const double& v) { bit(std::bit_cast<uint64_t>(v) != kMinusOneBits); }
+  void s(const std::string& v) { bit(!v.empty()); }
+  void texts(const std::vector<std::string>& v) { bit(!v.empty()); }
+  void chunks(const std::vector<Chunk>& v, int64_t) { bit(!v.empty()); }
+};
+
+// Does nothing with a field (a group's unset fields on the way out).
+struct Skip {
+  template <class... A> void u(A&&...) {}
+  template <class... A> void i(A&&...) {}
+  template <class... A> void t(A&&...) {}
+  template <class... A> void e(A&&...) {}
+  template <class... A> void b(A&&...) {}
+  template <class... A> void d(A&&...) {}
+  template <class... A> void s(A&&...) {}
+  template <class... A> void texts(A&&...) {}
+  template <class... A> void chunks(A&&...) {}
+};
+
+// Visits a group's fields with `set` where the mask has the field's bit, else with `unset`.
+template <class Set, class Unset>
+struct Masked {
+  Set& set;
+  Unset unset;
+  uint64_t bits;
+  bool next() {
+    const bool on = (bits & 1) != 0;
+    bits >>= 1;
+    return on;
+  }
+  template <class... A> void u(A&&... a) { next() ? set.u(a...) : unset.u(a...); }
+  template <class... A> void i(A&&... a) { next() ? set.i(a...) : unset.i(a...); }
+  template <class... A> void t(A&&... a) { next() ? set.t(a...) : unset.t(a...); }
+  template <class... A> void e(A&&... a) { next() ? set.e(a...) : unset.e(a...); }
+  template <class... A> void b(A&&... a) { next() ? set.b(a...) : unset.b(a...); }
+  template <class... A> void d(A&&... a) { next() ? set.d(a...) : unset.d(a...); }
+  template <class... A> void s(A&&... a) { next() ? set.s(a...) : unset.s(a...); }
+  template <class... A> void texts(A&&... a) { next() ? set.texts(a...) : unset.texts(a...); }
+  template <class... A> void chunks(A&&... a) { next() ? set.chunks(a...) : unset.chunks(a...); }
+};
 
 // Writes the fields (the archive's methods take const references).
 struct Out {
@@ -80,6 +153,16 @@ struct Out {
   void texts(const std::vector<std::string>& v) {
     u(v.size());
     for (const auto& x : v) s(x);
+  }
+  // A group: its mask, then its set fields.
+  template <class F>
+  void group(F&& fields) {
+    Mask m;
+    fields(m);
+    if (m.k > 64) std::abort();  // a group has at most 64 fields
+    u(m.bits);
+    Masked<Out, Skip> set_only{*this, Skip{}, m.bits};
+    fields(set_only);
   }
   void chunks(const std::vector<Chunk>& v, int64_t base) {
     u(v.size());
@@ -142,6 +225,12 @@ struct In {
     v.resize(u());
     for (auto& x : v) s(x);
   }
+  // A group: its mask, then its set fields; the others get their usual value.
+  template <class F>
+  void group(F&& fields) {
+    Masked<In, Reset> read_or_reset{*this, Reset{}, u()};
+    fields(read_or_reset);
+  }
   void chunks(std::vector<Chunk>& v, int64_t base) {
     v.resize(u());
     for (Chunk& c : v) {
@@ -158,21 +247,6 @@ struct In {
   }
 };
 
-// Sets every field to its default, keeping containers' capacity.
-struct Reset {
-  void u(uint64_t& v) { v = 0; }
-  template <class T>
-  void i(T& v, int64_t usual) { v = static_cast<T>(usual); }
-  void t(int64_t& v, int64_t) { v = 0; }
-  template <class E>
-  void e(E& v, E usual) { v = usual; }
-  void b(bool& v) { v = false; }
-  void d(double& v) { v = -1; }
-  void s(std::string& v) { v.clear(); }
-  void same_or(std::string& v, const std::string&) { v.clear(); }
-  void texts(std::vector<std::string>& v) { v.clear(); }
-  void chunks(std::vector<Chunk>& v, int64_t) { v.clear(); }
-};
 
 template <class A, class U>
 void usage_fields(A& a, U& u) {
@@ -195,12 +269,9 @@ void usage_fields(A& a, U& u) {
   a.i(u.first_content_chunk_tokens, -1);
 }
 
-// Every field of the record, in declaration order, with its usual value.
+// The fields a record seldom sets (a field group: a bitmask of those that are set, then those).
 template <class A, class R>
-void record_fields(A& a, R& r) {
-  a.u(r.request_index);
-  a.s(r.x_request_id);
-  a.same_or(r.x_correlation_id, r.x_request_id);
+void rare_fields(A& a, R& r, int64_t base) {
   a.s(r.conversation_id);
   a.i(r.session_num, 0);
   a.i(r.turn_index, 0);
@@ -209,6 +280,35 @@ void record_fields(A& a, R& r) {
   a.e(r.phase, Phase::kProfiling);
   a.i(r.phase_index, 0);
   a.i(r.processor_slot, 0);
+  a.t(r.cancel_ns, base);
+  a.t(r.conn_start_ns, base);
+  a.t(r.dns_done_ns, base);
+  a.t(r.connected_ns, base);
+  a.t(r.tls_done_ns, base);
+  a.e(r.cancel_reason, CancelReason::kNone);
+  a.s(r.reasoning_text);
+  a.i(r.output_items, -1);
+  a.d(r.video_inference_s);
+  a.d(r.video_peak_memory_mb);
+  a.e(r.error, ErrorKind::kNone);
+  a.s(r.error_message);
+  a.i(r.input_images, -1);
+  a.i(r.prefix_hit_blocks, -1);
+  a.i(r.prefix_total_blocks, -1);
+  a.texts(r.input_texts);
+  a.texts(r.input_roles);
+  a.s(r.request_body);
+  a.i(r.output_tokens, -1);
+  a.i(r.reasoning_tokens, -1);
+}
+
+// Every field of the record with its usual value: those nearly every record sets, then the
+// usage and the rare fields as groups.
+template <class A, class R>
+void record_fields(A& a, R& r) {
+  a.u(r.request_index);
+  a.s(r.x_request_id);
+  a.same_or(r.x_correlation_id, r.x_request_id);
   a.s(r.model);
   a.i(r.request_start_ns, 0);
   const int64_t base = r.request_start_ns;  // read back by now on the way in
@@ -218,40 +318,21 @@ void record_fields(A& a, R& r) {
   a.t(r.first_byte_ns, base);
   a.t(r.end_ns, base);
   a.t(r.response_complete_ns, base);
-  a.t(r.cancel_ns, base);
-  a.t(r.conn_start_ns, base);
-  a.t(r.dns_done_ns, base);
-  a.t(r.connected_ns, base);
-  a.t(r.tls_done_ns, base);
   a.i(r.response_reads, 0);
   a.i(r.request_writes, 0);
-  a.e(r.cancel_reason, CancelReason::kNone);
   a.i(r.http_status, 0);
   a.b(r.streaming);
   a.chunks(r.chunks, base);
   a.s(r.output_text);
-  a.s(r.reasoning_text);
-  usage_fields(a, r.usage);
   a.s(r.finish_reason);
-  a.i(r.output_items, -1);
-  a.d(r.video_inference_s);
-  a.d(r.video_peak_memory_mb);
   a.i(r.request_bytes, 0);
   a.i(r.response_bytes, 0);
   a.b(r.connection_reused);
-  a.e(r.error, ErrorKind::kNone);
-  a.s(r.error_message);
   a.i(r.input_tokens, -1);
   a.i(r.requested_output_tokens, -1);
-  a.i(r.input_images, -1);
-  a.i(r.prefix_hit_blocks, -1);
-  a.i(r.prefix_total_blocks, -1);
   a.i(r.payload_index, -1);
-  a.texts(r.input_texts);
-  a.texts(r.input_roles);
-  a.s(r.request_body);
-  a.i(r.output_tokens, -1);
-  a.i(r.reasoning_tokens, -1);
+  a.group([&r](auto& g) { usage_fields(g, r.usage); });
+  a.group([&r, base](auto& g) { rare_fields(g, r, base); });
 }
 
 // At most 10 bytes per varint: 64 scalar fields, 2 doubles at 9, the texts' lengths.

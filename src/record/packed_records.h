@@ -6,15 +6,17 @@
 // the queue until the load ends. Queued as RequestRecord, each took ~970 bytes of fresh memory
 // (the 760-byte struct plus its request ids and chunk list on the heap): a page fault per four
 // records on the worker, plus a malloc per string. Packed, a record of a short chat stream is
-// ~200 bytes in one buffer, and the worker's in-flight record keeps its strings' capacity for the
+// ~135 bytes in one buffer, and the worker's in-flight record keeps its strings' capacity for the
 // next request (reset_record).
 //
-// Format (private to packed_records.cc; never stored): each field in declaration order;
-// integers as LEB128 varints of the zigzagged difference from their usual value (0 or -1, so an
-// unset field is one byte); timestamps as differences from request_start_ns, chunk receive times
-// from the previous chunk's; strings and vectors by length; doubles as one byte when -1, else nine.
-// One field list (record_fields in the .cc) drives both directions, and a static_assert on the
-// record's size fails when a field is added without being listed there.
+// Format (private to packed_records.cc; never stored): the fields nearly every record sets, then
+// two groups (the usage, and the fields a record seldom sets) each as a bitmask of its fields
+// that are away from their usual value followed by those fields only. Integers are LEB128 varints
+// of the zigzagged difference from their usual value (0 or -1); timestamps differences from
+// request_start_ns, chunk receive times from the previous chunk's; strings and vectors by
+// length; doubles as one byte when -1, else nine. One field list (record_fields in the .cc)
+// drives packing, unpacking and reset, and a static_assert on the record's size fails when a
+// field is added without being listed there.
 //
 // Thread safety: a plain value type; one writer or any number of readers.
 #pragma once

@@ -231,7 +231,7 @@ TEST(PackedRecords, AShortChatRecordPacksSmall) {
   PackedRecords packed;
   packed.append(r);
   const size_t bytes = packed.bytes();
-  EXPECT_LE(bytes, 192u);  // 174 when written
+  EXPECT_LE(bytes, 150u);  // 134 when written
   packed.clear();
   EXPECT_TRUE(packed.empty());
   EXPECT_EQ(packed.bytes(), 0u);
