@@ -6,7 +6,8 @@
 #
 #   bench/cpu_per_request_ab.sh OLD_BINARY NEW_BINARY [N=300000] [ROUNDS=10]
 #
-# Per run: whole-process user+sys CPU / N (µs), minor page faults, and request_throughput.
+# Per run: whole-process user+sys CPU / N (µs), minor page faults, request_throughput and peak
+# RSS (MiB).
 # Prints each round and the medians, the median per-round difference and how often NEW was ahead.
 #   CONCURRENCY=64  CLIENT_CPU=0  SERVER_CPU=1
 set -uo pipefail
@@ -33,18 +34,18 @@ PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 start_nginx_sse "$WORK" "$PORT" "$SERVER_CPU" || exit 3
 sleep 0.5
 
-run_one() {  # BINARY -> "cpu_us faults rps"
+run_one() {  # BINARY -> "cpu_us faults rps rss_mib"
   rm -rf "$WORK/art"
-  /usr/bin/time -f "cpu_s=%U %S %R" taskset -c "$CLIENT_CPU" "$1" profile -m mock-model \
+  /usr/bin/time -f "cpu_s=%U %S %R %M" taskset -c "$CLIENT_CPU" "$1" profile -m mock-model \
     -u "http://127.0.0.1:$PORT" --endpoint-type chat --streaming --concurrency "$CONC" \
     --request-count "$N" --isl 1 --osl 2 --tokenizer builtin --random-seed 1 \
     --artifact-dir "$WORK/art" -q > /dev/null 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
   python3 - "$N" "$WORK" <<'PY'
 import glob, json, re, sys
 n, work = int(sys.argv[1]), sys.argv[2]
-u, s, f = re.search(r'cpu_s=([0-9.]+) ([0-9.]+) (\d+)', open(work + '/err').read()).groups()
+u, s, f, m = re.search(r'cpu_s=([0-9.]+) ([0-9.]+) (\d+) (\d+)', open(work + '/err').read()).groups()
 j = json.load(open(glob.glob(work + '/art/**/profile_export_aiperf.json', recursive=True)[0]))
-print(f"{(float(u) + float(s)) * 1e6 / n:.2f} {f} {j['request_throughput']['avg']:.0f}")
+print(f"{(float(u) + float(s)) * 1e6 / n:.2f} {f} {j['request_throughput']['avg']:.0f} {int(m) // 1024}")
 PY
 }
 
@@ -52,16 +53,17 @@ echo "# $(date -u +%FT%TZ) N=$N rounds=$ROUNDS old=$OLD new=$NEW"
 : > "$WORK/rows"
 for r in $(seq "$ROUNDS"); do
   if (( r % 2 )); then o=$(run_one "$OLD"); n=$(run_one "$NEW"); else n=$(run_one "$NEW"); o=$(run_one "$OLD"); fi
-  echo "round $r: old cpu_us faults rps = $o | new = $n"
+  echo "round $r: old cpu_us faults rps rss_mib = $o | new = $n"
   echo "$o $n" >> "$WORK/rows"
 done
 python3 - "$WORK/rows" <<'PY'
 import statistics as st, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 col = lambda i: [r[i] for r in rows]
-d = [b - a for a, b in zip(col(0), col(3))]
-print(f"CPU/request µs: old median {st.median(col(0)):.2f}, new {st.median(col(3)):.2f}; "
+d = [b - a for a, b in zip(col(0), col(4))]
+print(f"CPU/request µs: old median {st.median(col(0)):.2f}, new {st.median(col(4)):.2f}; "
       f"per-round new-old median {st.median(d):+.2f}, new ahead in {sum(x < 0 for x in d)}/{len(d)}")
-print(f"minor faults: old {st.median(col(1)):.0f}, new {st.median(col(4)):.0f}; "
-      f"throughput req/s: old {st.median(col(2)):.0f}, new {st.median(col(5)):.0f}")
+print(f"minor faults: old {st.median(col(1)):.0f}, new {st.median(col(5)):.0f}; "
+      f"throughput req/s: old {st.median(col(2)):.0f}, new {st.median(col(6)):.0f}; "
+      f"peak RSS MiB: old {st.median(col(3)):.0f}, new {st.median(col(7)):.0f}")
 PY

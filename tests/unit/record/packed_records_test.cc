@@ -7,6 +7,8 @@
 #include <limits>
 #include <vector>
 
+#include "unit/record/short_chat_record.h"
+
 namespace servebench::record {
 namespace {
 
@@ -199,35 +201,10 @@ TEST(PackedRecords, ResetRecordRestoresDefaultsAndKeepsCapacity) {
   EXPECT_EQ(r.chunks.capacity(), chunk_capacity);
 }
 
-// The point of packing: a short streamed chat record (two 29-character ids, the role, two
-// tokens, usage and [DONE]) is a fraction of the 760-byte struct it replaces in the queue.
+// The point of packing: a short streamed chat record is a fraction of the 760-byte struct it
+// replaces in the queue.
 TEST(PackedRecords, AShortChatRecordPacksSmall) {
-  RequestRecord r;
-  r.request_index = 250'000;
-  r.x_request_id = "0123456789abcdef-000000250000";
-  r.x_correlation_id = r.x_request_id;
-  r.model = "mock-model";
-  r.request_start_ns = 7'000'000'000'000;
-  r.intended_ns = r.credit_issued_ns = r.request_start_ns - 2'000;
-  r.request_sent_ns = r.request_start_ns + 9'000;
-  r.first_byte_ns = r.request_start_ns + 40'000;
-  r.end_ns = r.response_complete_ns = r.request_start_ns + 41'000;
-  r.http_status = 200;
-  r.streaming = true;
-  r.connection_reused = true;
-  for (int k = 0; k < 5; ++k)
-    r.chunks.push_back(Chunk{r.first_byte_ns + k * 100, 0, k == 1 || k == 2 ? 5u : 0u,
-                             k == 1 || k == 2 ? ChunkKind::kContent : ChunkKind::kEmpty, -1});
-  r.output_text = "helloworld";
-  r.usage.prompt_tokens = 1;
-  r.usage.completion_tokens = 2;
-  r.usage.total_tokens = 3;
-  r.finish_reason = "stop";
-  r.request_bytes = 180;
-  r.response_bytes = 700;
-  r.input_tokens = 1;
-  r.requested_output_tokens = 2;
-  r.payload_index = 0;
+  const RequestRecord r = testing::short_chat_record(250'000);
   PackedRecords packed;
   packed.append(r);
   const size_t bytes = packed.bytes();
