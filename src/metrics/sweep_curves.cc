@@ -5,8 +5,18 @@
 #include <limits>
 
 namespace servebench::metrics::sweep {
+namespace {
 
-Step sum_steps(const std::vector<SweepEvent>& ev) {
+using Event = SweepEvent;
+
+// Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
+// the delta too, so the sums, and the summary, do not depend on the order of the records. The
+// scratch vectors are reused for the next curve. Events at the same
+// time make one step holding the sum after the last of them: every reader takes the last step
+// at or before a time and skips zero-length segments, so the steps in between never show.
+Step sweep(EventScratch* scratch) {
+  sort_sweep_events(&scratch->events, &scratch->spare);
+  const std::vector<Event>& ev = scratch->events;
   const auto last_at_its_time = [&ev](size_t i) {
     return i + 1 == ev.size() || ev[i + 1].t != ev[i].t;
   };
@@ -28,17 +38,6 @@ Step sum_steps(const std::vector<SweepEvent>& ev) {
     if (std::abs(v) < 1e-9 * max_abs) v = 0;
   }
   return s;
-}
-
-namespace {
-
-using Event = SweepEvent;
-
-// Sorts events by time (decrements first at equal times) and sums them up (sum_steps). The
-// scratch vectors are reused for the next curve.
-Step sweep(EventScratch* scratch) {
-  sort_sweep_events(&scratch->events, &scratch->spare);
-  return sum_steps(scratch->events);
 }
 
 // Adds [from, to) with weight w when all three are known.
@@ -98,8 +97,7 @@ Times times_of(const SweepRecord& r, int64_t origin) {
 
 }  // namespace
 
-Step build_curve_sorted(const SweepData& data, int64_t origin, Curve curve,
-                        EventScratch* scratch) {
+Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch) {
   const bool per_chunk = data.per_chunk && !data.gaps.empty();
   const double* gaps = data.gaps.data();
   std::vector<Event>& ev = scratch->events;
@@ -140,14 +138,6 @@ Step build_curve_sorted(const SweepData& data, int64_t origin, Curve curve,
     }
   }
   return sweep(scratch);
-}
-
-Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch) {
-  const bool per_chunk = data.per_chunk && !data.gaps.empty();
-  const bool chunk_events = per_chunk && (curve == Curve::kDecode || curve == Curve::kTokens);
-  if (chunk_events || curve == Curve::kDecodeUser || curve == Curve::kPrefillUser)
-    return build_curve_sorted(data, origin, curve, scratch);
-  return build_curve_merged(data, origin, curve, scratch);
 }
 
 // The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:

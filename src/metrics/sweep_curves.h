@@ -29,37 +29,13 @@ enum class Curve : uint8_t {
 };
 inline constexpr size_t kNumCurves = 9;
 
-// The records of a SweepData ordered by start, by first token (those with one) and by end
-// time, shared by the curves built from them (sweep_merge.cc).
-struct TimeOrders {
-  bool built = false;
-  std::vector<uint32_t> by_start, by_first, by_end;
-};
-
-// Working space for building the curves of one SweepData, reused between calls: the events, the
-// sort's spare and the time orders.
+// Working space for building curves, reused between calls: the events and the sort's spare.
 struct EventScratch {
   std::vector<SweepEvent> events, spare;
-  TimeOrders orders;
 };
 
-// Builds `curve` (not a per-user one) over times relative to `origin` (ns). A curve whose events
-// all sit at the records' start, first-token and end times is merged from the shared time orders
-// (build_curve_merged); one that follows the chunks is sorted (build_curve_sorted). Both give
-// the same steps, bit for bit.
+// Builds `curve` (not a per-user one) over times relative to `origin` (ns).
 Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch);
-// Every event collected and sorted: the chunk curves, and the reference for the merged ones.
-Step build_curve_sorted(const SweepData& data, int64_t origin, Curve curve,
-                        EventScratch* scratch);
-// The events of a request-level curve in time order by merging the time orders, with the events
-// at one time ordered by delta as sorting would order them (sweep_merge.cc).
-Step build_curve_merged(const SweepData& data, int64_t origin, Curve curve,
-                        EventScratch* scratch);
-// Sums events sorted by (time, delta) into steps: events at the same time make one step holding
-// the sum after the last of them (every reader takes the last step at or before a time and
-// skips zero-length segments, so the steps in between never show). Ties are broken by the delta
-// too, so the sums, and the summary, do not depend on the order of the records.
-Step sum_steps(const std::vector<SweepEvent>& events);
 // num / den on the union of their step times (0 where den is not positive): the per-user curves.
 Step divide(const Step& num, const Step& den);
 // The union of two curves' step times in (lo, hi), sorted, once each.
