@@ -34,11 +34,6 @@ inline const char* cancel_message(record::CancelReason reason) {
 
 inline constexpr size_t kErrorExcerptBytes = 512;
 
-// Frees a pooled request's string buffer past 64 KiB (kept below that for the next request).
-inline void release_if_large(std::string* s) {
-  if (s->capacity() > (size_t{64} << 10)) std::string().swap(*s);
-}
-
 // One in-flight request: the transport's handler and the record being filled.
 struct Worker::Request final : transport::ResponseHandler {
   Worker* worker = nullptr;
@@ -74,10 +69,7 @@ struct Worker::Request final : transport::ResponseHandler {
     // Its strings and chunk list keep their capacity: the record was packed into the batch
     // (Worker::finish), and the next request writes into the same buffers.
     record::reset_record(&rec);
-    release_if_large(&rec.output_text);  // a rare huge response is not kept for the whole run
-    release_if_large(&rec.reasoning_text);
-    release_if_large(&rec.request_body);
-    release_if_large(&rec.error_message);
+    record::release_large_buffers(&rec);  // a rare huge response is not kept for the whole run
     sse.reset();
     body.clear();
     transfer = 0;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace servebench::record {
 
@@ -402,6 +403,20 @@ bool PackedRecords::Reader::next(RequestRecord* rec) {
 void reset_record(RequestRecord* rec) {
   Reset reset;
   record_fields(reset, *rec);
+}
+
+void release_large_buffers(RequestRecord* rec, size_t keep_bytes) {
+  const auto release = [keep_bytes](auto* v, size_t element_bytes) {
+    if (v->capacity() * element_bytes > keep_bytes) std::remove_reference_t<decltype(*v)>().swap(*v);
+  };
+  release(&rec->output_text, 1);
+  release(&rec->reasoning_text, 1);
+  release(&rec->request_body, 1);
+  release(&rec->error_message, 1);
+  release(&rec->chunks, sizeof(Chunk));
+  size_t text_bytes = 0;
+  for (const auto& t : rec->input_texts) text_bytes += t.capacity();
+  if (text_bytes > keep_bytes) std::vector<std::string>().swap(rec->input_texts);
 }
 
 }  // namespace servebench::record

@@ -78,4 +78,10 @@ class PackedRecords {
 // (the worker's next request writes into them without allocating).
 void reset_record(RequestRecord* rec);
 
+// Frees the buffers of a reused record that grew past `keep_bytes` (its text, body and error
+// strings, chunk list and prompt texts), so one huge response is not held for the rest of a run
+// by a record that is reused.
+inline constexpr size_t kKeptRecordBufferBytes = size_t{64} << 10;
+void release_large_buffers(RequestRecord* rec, size_t keep_bytes = kKeptRecordBufferBytes);
+
 }  // namespace servebench::record

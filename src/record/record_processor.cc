@@ -165,6 +165,7 @@ void RecordProcessor::run(size_t slot) {
       }
       left -= records.size();
       consumer_(records, slot);
+      for (auto& rec : records) release_large_buffers(&rec);  // the next piece reuses them
     }
     keep_spare(std::move(batch));
   }

@@ -201,6 +201,27 @@ TEST(PackedRecords, ResetRecordRestoresDefaultsAndKeepsCapacity) {
   EXPECT_EQ(r.chunks.capacity(), chunk_capacity);
 }
 
+// A reused record keeps small buffers and lets go of large ones (one huge response must not stay
+// held for the rest of a run).
+TEST(PackedRecords, ReleaseLargeBuffersFreesOnlyWhatGrewPastTheLimit) {
+  RequestRecord r;
+  r.output_text.assign(100, 'a');
+  r.reasoning_text.assign(5000, 'b');
+  r.chunks.resize(100);
+  r.input_texts = {std::string(3000, 'c'), std::string(3000, 'd')};
+  r.request_body.assign(10, 'e');
+  const size_t kept_text = r.output_text.capacity();
+  release_large_buffers(&r, 4096);
+  EXPECT_EQ(r.output_text.capacity(), kept_text);  // 100 bytes: kept
+  EXPECT_EQ(r.reasoning_text.capacity(), std::string().capacity());  // 5,000: freed
+  EXPECT_GE(r.chunks.capacity(), 100u);  // 2,400 bytes: kept
+  EXPECT_EQ(r.input_texts.capacity(), 0u);  // 6,000 together: freed
+  EXPECT_EQ(r.request_body.size(), 10u);  // contents below the limit stay as they are
+  r.chunks.resize(200);
+  release_large_buffers(&r, 4096);
+  EXPECT_EQ(r.chunks.capacity(), 0u);  // 4,800 bytes: freed
+}
+
 // The point of packing: a short streamed chat record is a fraction of the 760-byte struct it
 // replaces in the queue.
 TEST(PackedRecords, AShortChatRecordPacksSmall) {
