@@ -31,7 +31,8 @@ void BM_ComputeStats(benchmark::State& state) {
     state.PauseTiming();
     v = base;
     state.ResumeTiming();
-    benchmark::DoNotOptimize(servebench::metrics::compute_stats(v, servebench::metrics::PercentileMethod::kLinear));
+    using servebench::metrics::PercentileMethod;
+    benchmark::DoNotOptimize(servebench::metrics::compute_stats(v, PercentileMethod::kLinear));
   }
 }
 BENCHMARK(BM_ComputeStats)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);

@@ -70,8 +70,8 @@ void gather(const std::vector<double>& values, const Buckets& bk, const std::vec
   }
 }
 
-}  // namespace
-
+// order_statistics by buckets; false, writing nothing, where buckets do not pay (a small sample)
+// or cannot be used (a value outside [min, max]).
 bool select_ranks_by_buckets(const std::vector<double>& values, double min, double max,
                              const size_t* idx, size_t k, double* out) {
   const size_t n = values.size();
@@ -102,15 +102,30 @@ bool select_ranks_by_buckets(const std::vector<double>& values, double min, doub
     const size_t b = rank_bucket[j];
     const uint16_t s = slot[b];
     size_t last = j;
-    for (; last < k && rank_bucket[last] == b; ++last) local[last] = idx[last] - start[b] + g.from[s];
+    for (; last < k && rank_bucket[last] == b; ++last)
+      local[last] = idx[last] - start[b] + g.from[s];
     const double* first = g.members.data() + g.from[s];
     const double* end = g.members.data() + g.end[s];
     // A bucket of one repeated value (whole token counts, say) needs no selection.
     if (std::any_of(first, end, [first](double v) { return v != *first; }))
-      select_order_statistics(&g.members, g.from[s], g.end[s], local.data() + j, local.data() + last);
+      select_order_statistics(&g.members, g.from[s], g.end[s], local.data() + j,
+                              local.data() + last);
     for (; j < last; ++j) out[j] = g.members[local[j]];
   }
   return true;
+}
+
+}  // namespace
+
+void order_statistics(std::vector<double>* values, double min, double max, const size_t* idx,
+                      size_t k, double* out) {
+  if (min == max) {
+    std::fill(out, out + k, min);
+    return;
+  }
+  if (select_ranks_by_buckets(*values, min, max, idx, k, out)) return;
+  select_order_statistics(values, idx, idx + k);
+  for (size_t j = 0; j < k; ++j) out[j] = (*values)[idx[j]];
 }
 
 }  // namespace servebench::metrics

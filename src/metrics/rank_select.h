@@ -18,10 +18,10 @@
 namespace servebench::metrics {
 
 // Writes to out[j] the idx[j]-th smallest value (0-based) of `values`, for the ascending,
-// distinct ranks idx[0..k). `min` and `max` are the sample's extremes; no value is NaN.
-// Returns false, writing nothing, where buckets do not pay (a small sample) or cannot be used
-// (a value outside [min, max]); the caller then selects in place.
-bool select_ranks_by_buckets(const std::vector<double>& values, double min, double max,
-                             const size_t* idx, size_t k, double* out);
+// distinct ranks idx[0..k). `min` and `max` are the sample's extremes; no value is NaN. A large
+// sample by value buckets (leaving `values` as it is), a small one by selection in place
+// (select_order_statistics, which reorders it); a constant one needs neither.
+void order_statistics(std::vector<double>* values, double min, double max, const size_t* idx,
+                      size_t k, double* out);
 
 }  // namespace servebench::metrics

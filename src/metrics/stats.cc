@@ -144,12 +144,10 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
   k = static_cast<size_t>(std::unique(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k)) -
                           idx.begin());
   std::array<double, 18> at{};  // at[j]: the idx[j]-th smallest value
-  if (!select_ranks_by_buckets(values, mn, mx, idx.data(), k, at.data())) {
-    multi_select(values, 0, n, idx.data(), idx.data() + k);
-    for (size_t j = 0; j < k; ++j) at[j] = values[idx[j]];
-  }
+  order_statistics(&values, mn, mx, idx.data(), k, at.data());
+  const auto idx_end = idx.begin() + static_cast<std::ptrdiff_t>(k);
   const auto value_at = [&](size_t rank) {
-    return at[static_cast<size_t>(std::lower_bound(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k), rank) - idx.begin())];
+    return at[static_cast<size_t>(std::lower_bound(idx.begin(), idx_end, rank) - idx.begin())];
   };
   for (size_t i = 0; i < kPercentiles.size(); ++i) {
     const double a = value_at(lo_of[i]);

@@ -11,9 +11,9 @@ using Event = SweepEvent;
 
 // Sorts events by time (decrements first at equal times) and sums them up. Ties are broken by
 // the delta too, so the sums, and the summary, do not depend on the order of the records. The
-// scratch vectors are reused for the next curve. Events at the same
-// time make one step holding the sum after the last of them: every reader takes the last step
-// at or before a time and skips zero-length segments, so the steps in between never show.
+// scratch vectors are reused for the next curve. Events at the same time make one step holding
+// the sum after the last of them: every reader takes the last step at or before a time and skips
+// zero-length segments, so the steps in between never show.
 Step sweep(EventScratch* scratch) {
   sort_sweep_events(&scratch->events, &scratch->spare);
   const std::vector<Event>& ev = scratch->events;

@@ -11,13 +11,16 @@ namespace servebench::record {
 
 // A field added to one of these must be added to record_fields (and usage_fields, or the chunk
 // loop) below, and to the round-trip test's fully set record; then update the size here.
-static_assert(sizeof(RequestRecord) == 760, "RequestRecord changed: list the field in record_fields");
+static_assert(sizeof(RequestRecord) == 760,
+              "RequestRecord changed: list the field in record_fields");
 static_assert(sizeof(Usage) == 136, "Usage changed: list the field in usage_fields");
 static_assert(sizeof(Chunk) == 24, "Chunk changed: list the field in the archives' chunks()");
 
 namespace {
 
-uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+uint64_t zigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
 int64_t unzigzag(uint64_t u) { return static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1); }
 // v − base without signed overflow.
 int64_t diff(int64_t v, int64_t base) {
@@ -407,7 +410,8 @@ void reset_record(RequestRecord* rec) {
 
 void release_large_buffers(RequestRecord* rec, size_t keep_bytes) {
   const auto release = [keep_bytes](auto* v, size_t element_bytes) {
-    if (v->capacity() * element_bytes > keep_bytes) std::remove_reference_t<decltype(*v)>().swap(*v);
+    using Buffer = std::remove_reference_t<decltype(*v)>;
+    if (v->capacity() * element_bytes > keep_bytes) Buffer().swap(*v);
   };
   release(&rec->output_text, 1);
   release(&rec->reasoning_text, 1);

@@ -1,16 +1,17 @@
 // Record processing: token counting for finished requests, off the workers' threads.
 //
 // Workers hand over batches of finished records, packed (record/packed_records.h; one hand-off
-// per batch, every ~100 ms, never per request); processor threads (lowered priority so they do not disturb the workers'
-// timestamps, and a yield of their core every 50 µs of work: record/pause_point.h) fill
-// output_tokens, reasoning_tokens and Chunk::tokens with the run's tokenizer, or take them from
-// the server's `usage` under --use-server-token-count.
+// per batch, every ~100 ms, never per request); processor threads (lowered priority so they do
+// not disturb the workers' timestamps, and a yield of their core every 50 µs of work:
+// record/pause_point.h) fill output_tokens, reasoning_tokens and Chunk::tokens with the run's
+// tokenizer, or take them from the server's `usage` under --use-server-token-count.
 //
 // Two modes. With a BatchConsumer (a run: record_stream.h writes the JSONL lines and feeds the
 // summary accumulators), each batch is unpacked a few hundred records at a time into records the
-// thread reuses, counted, and handed to the consumer on that thread: no record, output text,
-// reasoning text, prompt text or chunk list outlives its batch, and finish() returns nothing. Without one (tests, tools), finish()
-// joins the threads and returns every record in (phase, request_index) order.
+// thread reuses, counted, and handed to the consumer on that thread: the next piece overwrites
+// them (a reused record keeps only buffers under 64 KiB, record::release_large_buffers), and
+// finish() returns nothing. Without one (tests, tools), finish() joins the threads and returns
+// every record in (phase, request_index) order.
 //
 // Token rule (AIPerf): output text (content + tool-call text) concatenated and encoded once,
 // without special tokens; reasoning text counted separately. Chunk::tokens counts each chunk's

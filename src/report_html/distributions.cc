@@ -18,22 +18,6 @@ std::vector<double> finite(const std::vector<double>& values) {
   return out;
 }
 
-// Writes the order statistics s[ranks[i] - 1] (ranks ascending, 1-based, within [lo, hi)) to
-// out[i] for i in [r_lo, r_hi): a selection at the middle rank splits the values and the ranks,
-// O(n log k) for k ranks instead of a full sort.
-void select_ranks(std::vector<double>* s, size_t lo, size_t hi, const std::vector<size_t>& ranks,
-                  size_t r_lo, size_t r_hi, std::vector<double>* out) {
-  if (r_lo >= r_hi) return;
-  const size_t mid = r_lo + (r_hi - r_lo) / 2;
-  const size_t at = ranks[mid] - 1;
-  const auto first = s->begin();
-  std::nth_element(first + static_cast<std::ptrdiff_t>(lo), first + static_cast<std::ptrdiff_t>(at),
-                   first + static_cast<std::ptrdiff_t>(hi));
-  (*out)[mid] = (*s)[at];
-  select_ranks(s, lo, at, ranks, r_lo, mid, out);
-  select_ranks(s, at + 1, hi, ranks, mid + 1, r_hi, out);
-}
-
 }  // namespace
 
 Histogram make_histogram(const std::vector<double>& values, int bins) {
@@ -76,22 +60,16 @@ Cdf make_cdf(const std::vector<double>& values, size_t points) {
   const size_t n = s.size();
   if (n == 0 || points == 0) return c;
   const size_t k = std::min(n, points);
-  std::vector<size_t> ranks(k);
+  std::vector<size_t> ranks(k);  // 0-based
   for (size_t i = 0; i < k; ++i) {
     // Rank (1-based) of the i-th point: evenly spaced, the last one n.
-    ranks[i] = k == n ? i + 1 : static_cast<size_t>(std::ceil(double(i + 1) * n / k));
-    c.y.push_back(static_cast<double>(ranks[i]) / static_cast<double>(n));
+    const size_t rank = k == n ? i + 1 : static_cast<size_t>(std::ceil(double(i + 1) * n / k));
+    ranks[i] = rank - 1;
+    c.y.push_back(static_cast<double>(rank) / static_cast<double>(n));
   }
   c.x.resize(k);
-  // A large sample by value buckets (metrics/rank_select.h, 0-based ranks), else recursively.
-  std::vector<size_t> zero_based(k);
-  for (size_t i = 0; i < k; ++i) zero_based[i] = ranks[i] - 1;
   const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
-  if (*lo == *hi) {
-    c.x.assign(k, *lo);
-  } else if (!metrics::select_ranks_by_buckets(s, *lo, *hi, zero_based.data(), k, c.x.data())) {
-    select_ranks(&s, 0, n, ranks, 0, k, &c.x);
-  }
+  metrics::order_statistics(&s, *lo, *hi, ranks.data(), k, c.x.data());
   return c;
 }
 
