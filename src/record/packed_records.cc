@@ -9,12 +9,12 @@
 
 namespace servebench::record {
 
-// A field added to one of these must be added to record_fields (and usage_fields, or the chunk
-// loop) below, and to the round-trip test's fully set record; then update the size here.
+// A field added to one of these must be added to record_fields (and usage_fields, or
+// chunk_fields) below, and to the round-trip test's fully set record; then update the size here.
 static_assert(sizeof(RequestRecord) == 760,
               "RequestRecord changed: list the field in record_fields");
 static_assert(sizeof(Usage) == 136, "Usage changed: list the field in usage_fields");
-static_assert(sizeof(Chunk) == 24, "Chunk changed: list the field in the archives' chunks()");
+static_assert(sizeof(Chunk) == 24, "Chunk changed: list the field in chunk_fields");
 
 namespace {
 
@@ -30,6 +30,33 @@ int64_t add(int64_t d, int64_t base) {
   return static_cast<int64_t>(static_cast<uint64_t>(d) + static_cast<uint64_t>(base));
 }
 const uint64_t kMinusOneBits = std::bit_cast<uint64_t>(-1.0);
+
+// The lists inside a record, as the archives below write, read or size them: a length (the
+// archive's length()), then each element's fields. Chunk receive times are differences from the
+// previous chunk's time that is not 0.
+template <class A, class C>
+constexpr void chunk_fields(A& a, C& c, int64_t base) {
+  a.t(c.recv_ns, base);
+  a.u32(c.text_offset);
+  a.u32(c.text_bytes);
+  a.e(c.kind, ChunkKind::kEmpty);
+  a.i(c.tokens, -1);
+}
+
+template <class A, class V>
+void chunk_list(A& a, V& v, int64_t base) {
+  a.length(v);
+  for (auto& c : v) {
+    chunk_fields(a, c, base);
+    if (c.recv_ns != 0) base = c.recv_ns;
+  }
+}
+
+template <class A, class V>
+void text_list(A& a, V& v) {
+  a.length(v);
+  for (auto& x : v) a.s(x);
+}
 
 // A timestamp is its zigzagged difference from `base`, with two codes swapped so that 0 ("did not
 // happen", common) is one byte: the code of the time 0 and the code 0 (the time `base`). The
@@ -154,10 +181,10 @@ struct Out {
     u(v.size() + 1);
     bytes(v.data(), v.size());
   }
-  void texts(const std::vector<std::string>& v) {
-    u(v.size());
-    for (const auto& x : v) s(x);
-  }
+  void u32(const uint32_t& v) { u(v); }
+  template <class V>
+  void length(const V& v) { u(v.size()); }
+  void texts(const std::vector<std::string>& v) { text_list(*this, v); }
   // A group: its mask, then its set fields.
   template <class F>
   void group(F&& fields) {
@@ -168,17 +195,7 @@ struct Out {
     Masked<Out, Skip> set_only{*this, Skip{}, m.bits};
     fields(set_only);
   }
-  void chunks(const std::vector<Chunk>& v, int64_t base) {
-    u(v.size());
-    for (const Chunk& c : v) {
-      t(c.recv_ns, base);
-      if (c.recv_ns != 0) base = c.recv_ns;
-      u(c.text_offset);
-      u(c.text_bytes);
-      e(c.kind, ChunkKind::kEmpty);
-      i(c.tokens, -1);
-    }
-  }
+  void chunks(const std::vector<Chunk>& v, int64_t base) { chunk_list(*this, v, base); }
 };
 
 // Reads the fields back in the same order.
@@ -225,29 +242,52 @@ struct In {
     }
     text(v, n - 1);
   }
-  void texts(std::vector<std::string>& v) {
-    v.resize(u());
-    for (auto& x : v) s(x);
-  }
+  void u32(uint32_t& v) { v = static_cast<uint32_t>(u()); }
+  template <class V>
+  void length(V& v) { v.resize(u()); }
+  void texts(std::vector<std::string>& v) { text_list(*this, v); }
   // A group: its mask, then its set fields; the others get their usual value.
   template <class F>
   void group(F&& fields) {
     Masked<In, Reset> read_or_reset{*this, Reset{}, u()};
     fields(read_or_reset);
   }
-  void chunks(std::vector<Chunk>& v, int64_t base) {
-    v.resize(u());
-    for (Chunk& c : v) {
-      t(c.recv_ns, base);
-      if (c.recv_ns != 0) base = c.recv_ns;
-      uint64_t x;
-      u(x);
-      c.text_offset = static_cast<uint32_t>(x);
-      u(x);
-      c.text_bytes = static_cast<uint32_t>(x);
-      e(c.kind, ChunkKind::kEmpty);
-      i(c.tokens, -1);
-    }
+  void chunks(std::vector<Chunk>& v, int64_t base) { chunk_list(*this, v, base); }
+};
+
+// An upper bound of the bytes Out writes: 10 per varint (lengths and masks included), 9 per
+// double, 1 per enum or bool, and every string's bytes; a group's fields as if all were set.
+struct Bound {
+  size_t n = 0;
+  constexpr void u(const uint64_t&) { n += 10; }
+  constexpr void u32(const uint32_t&) { n += 10; }
+  template <class T>
+  constexpr void i(const T&, int64_t) { n += 10; }
+  constexpr void t(const int64_t&, int64_t) { n += 10; }
+  template <class E>
+  constexpr void e(const E&, E) { n += 1; }
+  constexpr void b(const bool&) { n += 1; }
+  constexpr void d(const double&) { n += 9; }
+  void s(const std::string& v) { n += 10 + v.size(); }
+  void same_or(const std::string& v, const std::string&) { s(v); }
+  template <class V>
+  constexpr void length(const V&) { n += 10; }
+  void texts(const std::vector<std::string>& v) { text_list(*this, v); }
+  // Every chunk has the same bound: a multiplication, not a loop over a long stream's chunks.
+  static constexpr size_t chunk_bytes() {
+    Bound b;
+    Chunk c;
+    chunk_fields(b, c, 0);
+    return b.n;
+  }
+  void chunks(const std::vector<Chunk>& v, int64_t) {
+    constexpr size_t kChunk = chunk_bytes();
+    n += 10 + v.size() * kChunk;
+  }
+  template <class F>
+  void group(F&& fields) {
+    n += 10;
+    fields(*this);
   }
 };
 
@@ -339,18 +379,10 @@ void record_fields(A& a, R& r) {
   a.group([&r, base](auto& g) { rare_fields(g, r, base); });
 }
 
-// At most 10 bytes per varint: 64 scalar fields, 2 doubles at 9, the texts' lengths.
-constexpr size_t kFixedBound = 1024;
-constexpr size_t kChunkBound = 4 * 10 + 1;
-
 size_t bound(const RequestRecord& r) {
-  size_t n = kFixedBound + r.x_request_id.size() + r.x_correlation_id.size() +
-             r.conversation_id.size() + r.model.size() + r.output_text.size() +
-             r.reasoning_text.size() + r.finish_reason.size() + r.error_message.size() +
-             r.request_body.size() + r.chunks.size() * kChunkBound;
-  for (const auto& x : r.input_texts) n += x.size() + 10;
-  for (const auto& x : r.input_roles) n += x.size() + 10;
-  return n;
+  Bound b;
+  record_fields(b, r);
+  return b.n;
 }
 
 }  // namespace

@@ -15,8 +15,9 @@
 // of the zigzagged difference from their usual value (0 or -1); timestamps differences from
 // request_start_ns, chunk receive times from the previous chunk's; strings and vectors by
 // length; doubles as one byte when -1, else nine. One field list (record_fields in the .cc)
-// drives packing, unpacking and reset, and a static_assert on the record's size fails when a
-// field is added without being listed there.
+// drives packing, unpacking, reset and the bound on a record's packed size that append()
+// reserves, and a static_assert on the record's size fails when a field is added without being
+// listed there.
 //
 // Thread safety: a plain value type; one writer or any number of readers.
 #pragma once

@@ -130,6 +130,28 @@ TEST(PackedRecords, TheFullRecordsContainersComeBackElementByElement) {
   EXPECT_FALSE(reader.next(&back));
 }
 
+// A fresh batch reserves exactly the bound append() computes for the record: a bound that
+// undercounts any string, text list or chunk list lets the record run past the buffer.
+TEST(PackedRecords, TheSizeBoundCoversEveryStringAndList) {
+  RequestRecord r = full_record();
+  r.x_request_id = std::string(70'000, 'i');
+  r.x_correlation_id = std::string(70'000, 'c');
+  r.model = std::string(70'000, 'm');
+  r.output_text = std::string(70'000, 'o');
+  r.reasoning_text = std::string(70'000, 'r');
+  r.error_message = std::string(70'000, 'e');
+  r.request_body = std::string(70'000, 'b');
+  r.input_texts.assign(50, std::string(2'000, 't'));
+  r.input_roles.assign(50, std::string(2'000, 'u'));
+  r.chunks.assign(20'000, Chunk{-1, UINT32_MAX, UINT32_MAX, ChunkKind::kToolCall, INT32_MIN});
+  PackedRecords packed;
+  packed.append(r);
+  EXPECT_LE(packed.bytes(), packed.capacity_bytes());
+  const auto back = unpack(packed);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_TRUE(back[0] == r);
+}
+
 TEST(PackedRecords, ExtremeValuesRoundTrip) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
