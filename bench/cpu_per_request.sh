@@ -17,7 +17,7 @@
 #   BIN=build/bin  CONCURRENCY=64  CLIENT_CPU=0  SERVER_CPU=1  TOKENIZER=builtin  KEEP=1
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/nginx_sse.sh  # start_nginx_sse, SB_SSE_BODY
+source scripts/lib/nginx_sse.sh  # start_nginx_sse, free_port, sb_profile_cmd
 BIN=${BIN:-build/bin}
 N=${1:-300000}
 RUNS=${2:-5}
@@ -45,7 +45,6 @@ wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '$BODY'
 LUA
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 if [[ $SERVER == nginx ]]; then
   PORT=$(free_port)
@@ -79,15 +78,13 @@ print(f"{rps:.0f} {(u + s) * 1e6 / n:.2f}")
 PY
 }
 
-SB_CMD=(taskset -c "$CLIENT_CPU" "$BIN/servebench" profile -m mock-model -u "$URL"
-  --endpoint-type chat --streaming --concurrency "$CONC" --request-count "$N"
-  --isl 1 --osl 2 --tokenizer "$TOKENIZER" --random-seed 1 --artifact-dir "$WORK/art" -q)
-echo "\$ /usr/bin/time ${SB_CMD[*]}"
+sb_profile_cmd "$CLIENT_CPU" "$BIN/servebench" "$URL" "$N" "$CONC" "$TOKENIZER" "$WORK/art"
+echo "\$ /usr/bin/time ${SB_PROFILE_CMD[*]}"
 
 run_sb() {  # prints "rps cpu_us_per_request user_s sys_s wall_s"
   local art=$WORK/art
   rm -rf "$art"
-  /usr/bin/time -f "cpu_s=%U %S %e" "${SB_CMD[@]}" > "$WORK/sb.out" 2> "$WORK/sb.err" || {
+  /usr/bin/time -f "cpu_s=%U %S %e" "${SB_PROFILE_CMD[@]}" > "$WORK/sb.out" 2> "$WORK/sb.err" || {
     cat "$WORK/sb.err" >&2; exit 1; }
   python3 - "$N" "$art" "$WORK/sb.err" <<'PY'
 import glob, json, re, sys

@@ -12,7 +12,7 @@
 #   CONCURRENCY=64  CLIENT_CPU=0  SERVER_CPU=1
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/nginx_sse.sh  # start_nginx_sse
+source scripts/lib/nginx_sse.sh  # start_nginx_sse, free_port, sb_profile_cmd
 [[ $# -ge 2 ]] || { echo "usage: $0 OLD_BINARY NEW_BINARY [N] [ROUNDS]" >&2; exit 2; }
 OLD=$1
 NEW=$2
@@ -30,16 +30,15 @@ cleanup() {
 }
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 start_nginx_sse "$WORK" "$PORT" "$SERVER_CPU" || exit 3
 sleep 0.5
 
 run_one() {  # BINARY -> "cpu_us faults rps rss_mib"
   rm -rf "$WORK/art"
-  /usr/bin/time -f "cpu_s=%U %S %R %M" taskset -c "$CLIENT_CPU" "$1" profile -m mock-model \
-    -u "http://127.0.0.1:$PORT" --endpoint-type chat --streaming --concurrency "$CONC" \
-    --request-count "$N" --isl 1 --osl 2 --tokenizer builtin --random-seed 1 \
-    --artifact-dir "$WORK/art" -q > /dev/null 2> "$WORK/err" || { cat "$WORK/err" >&2; exit 1; }
+  sb_profile_cmd "$CLIENT_CPU" "$1" "http://127.0.0.1:$PORT" "$N" "$CONC" builtin "$WORK/art"
+  /usr/bin/time -f "cpu_s=%U %S %R %M" "${SB_PROFILE_CMD[@]}" > /dev/null 2> "$WORK/err" || {
+    cat "$WORK/err" >&2; exit 1; }
   python3 - "$N" "$WORK" <<'PY'
 import glob, json, re, sys
 n, work = int(sys.argv[1]), sys.argv[2]

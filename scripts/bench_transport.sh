@@ -12,7 +12,7 @@
 # SseParser + the chat EventParser in the client; plus bench_sse_events (no network).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/lib/nginx_sse.sh  # start_nginx_sse, SB_SSE_BODY
+source scripts/lib/nginx_sse.sh  # start_nginx_sse, SB_SSE_BODY, free_port
 CONNS=${1:-64}
 SECS=${2:-5}
 BIN=build/bin
@@ -33,7 +33,6 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '$BODY'
 LUA
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 # Runs wrk, then transport_loadgen with the native HTTP/1.1 client (make_http_client's default
 # for http://) and with libcurl (--curl), then native + SSE/JSON parsing, against $1. wrk's CPU
