@@ -90,34 +90,53 @@ double percentile_sorted(const std::vector<double>& sorted, double q) {
   return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
 }
 
-Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
-  Stats s;
-  const size_t n = values.size();
-  s.count = static_cast<int64_t>(n);
-  if (n == 0) return s;
+namespace {
 
-  double sum = 0, mn = values[0], mx = values[0];
-  for (double v : values) {
+// count, sum, min, max, avg and (linear method, finite avg) the two-pass population std of the n
+// values at(0), at(1), ... in that order. compute_stats and constant_stats share it, so the
+// moments of n copies of a value are those of their vector, bit for bit. REQUIRES: n > 0.
+template <class At>
+void moments(size_t n, At at, PercentileMethod method, Stats* s) {
+  s->count = static_cast<int64_t>(n);
+  double sum = 0, mn = at(0), mx = at(0);
+  for (size_t i = 0; i < n; ++i) {
+    const double v = at(i);
     sum += v;
     mn = std::min(mn, v);
     mx = std::max(mx, v);
   }
-  s.sum = sum;
-  s.min = mn;
-  s.max = mx;
-  s.avg = sum / static_cast<double>(n);
-  if (method == PercentileMethod::kLinear && std::isfinite(s.avg)) {
+  s->sum = sum;
+  s->min = mn;
+  s->max = mx;
+  s->avg = sum / static_cast<double>(n);
+  if (method == PercentileMethod::kLinear && std::isfinite(s->avg)) {
     // Two-pass population variance (numpy: mean(abs(x - x.mean())**2)).
     double acc = 0;
-    for (double v : values) {
-      double d = v - s.avg;
+    for (size_t i = 0; i < n; ++i) {
+      const double d = at(i) - s->avg;
       acc += d * d;
     }
-    s.std = std::sqrt(acc / static_cast<double>(n));
+    s->std = std::sqrt(acc / static_cast<double>(n));
   } else {
-    s.has_std = false;
+    s->has_std = false;
   }
+}
 
+}  // namespace
+
+Stats constant_stats(double v, size_t n, PercentileMethod method) {
+  Stats s;
+  moments(n, [v](size_t) { return v; }, method, &s);
+  s.p.fill(v);
+  return s;
+}
+
+Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
+  Stats s;
+  const size_t n = values.size();
+  if (n == 0) return s;
+  moments(n, [&values](size_t i) { return values[i]; }, method, &s);
+  const double mn = s.min, mx = s.max;
   if (mn == mx) {  // every value is the same (fixed ISL/OSL, zero-only columns): no selection
     s.p.fill(mn);
     return s;

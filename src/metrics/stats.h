@@ -45,6 +45,10 @@ struct Stats {
 Stats compute_stats(std::vector<double>& values,
                     PercentileMethod method = PercentileMethod::kLinear);
 
+// compute_stats() of `n` copies of `v` (REQUIRES: n > 0), without building them: the same sum
+// and variance loops, every percentile v (metrics/column.h's constant columns).
+Stats constant_stats(double v, size_t n, PercentileMethod method = PercentileMethod::kLinear);
+
 // Same, leaving the input untouched (copies it).
 Stats compute_stats_copy(const std::vector<double>& values,
                          PercentileMethod method = PercentileMethod::kLinear);

@@ -55,7 +55,7 @@ void push_slots(const std::vector<SummaryState::SlotFn>& slots, const RecordFact
     const size_t i = static_cast<size_t>(s.slot);
     const double v = s.value(f);
     values->v[i] = v;
-    if (!std::isnan(v)) st->columns[i].push_back(v);
+    if (!std::isnan(v)) st->columns[i].push(v);
   }
 }
 
@@ -129,8 +129,7 @@ SummaryAccumulator& SummaryAccumulator::operator=(SummaryAccumulator&& o) noexce
 void SummaryAccumulator::reserve(size_t records) {
   for (const auto* slots : {&state_->success_slots, &state_->all_outcome_slots}) {
     for (const SummaryState::SlotFn& s : *slots) {
-      auto& col = state_->columns[static_cast<size_t>(s.slot)];
-      col.reserve(col.size() + records);
+      state_->columns[static_cast<size_t>(s.slot)].reserve(records);
     }
   }
   state_->intervals.reserve(state_->intervals.size() + records);
@@ -190,7 +189,7 @@ void SummaryAccumulator::add_values(const RequestRecord& r, const RecordFacts& f
 void SummaryAccumulator::merge(SummaryAccumulator&& other) {
   State& a = *state_;
   State& b = *other.state_;
-  for (size_t i = 0; i < kNumRecordSlots; ++i) append(&a.columns[i], std::move(b.columns[i]));
+  for (size_t i = 0; i < kNumRecordSlots; ++i) a.columns[i].append(std::move(b.columns[i]));
   merge_chunk_lists(&a, &b);
   a.added += b.added;
   a.request_count += b.request_count;
@@ -222,7 +221,7 @@ size_t SummaryAccumulator::size() const { return static_cast<size_t>(state_->add
 size_t SummaryAccumulator::memory_bytes() const {
   const State& st = *state_;
   size_t bytes = sizeof(State);
-  for (const auto& col : st.columns) bytes += col.capacity() * sizeof(double);
+  for (const auto& col : st.columns) bytes += col.memory_bytes();
   bytes += st.intervals.capacity() * sizeof(st.intervals[0]);
   bytes += st.sweep.memory_bytes();
   for (const auto& cl : st.chunk_lists) bytes += cl.series.memory_bytes();

@@ -7,19 +7,21 @@
 // What add() keeps (the metric table's per-record value functions run there):
 //   * one double per applicable per-request metric (AIPerf's record metrics and servebench's
 //     schedule-anchored ones) in a per-metric column, so every per-request percentile is exact;
+//     a column whose values have all been the same holds one value and a count (column.h);
 //   * the request's [start, end) interval, for peak and time-weighted concurrency;
 //   * counters (requests, errors, goodput, usage/OSL warnings) and the response-time window;
 //   * failures as (kind, code, normalised message) groups (error_groups.h);
 //   * the per-chunk series, inter_chunk_latency and per-token ITL, in SampleSeries: exact up to
 //     SummaryOptions::exact_chunk_samples samples each, then a histogram with percentiles within
 //     LogHistogram::kRelativeError (0.049 %).
-// Bytes per request: about 8 × (applicable per-request metrics) + 16 for the interval, plus the
-// sweep rows' record (56 bytes, sweep_rows.h): ~380 bytes for a streamed chat request with usage
-// since AIPerf 0.13's rows (about 38 values), plus up to 2× while a column's vector grows
+// Bytes per request: about 8 × (applicable per-request metrics whose values vary) + 16 for the
+// interval, plus the sweep rows' record (56 bytes, sweep_rows.h): up to ~380 bytes for a
+// streamed chat request with usage (about 38 values), plus up to 2× while a column's vector grows
 // (reserve() avoids it when the count is known). Per-chunk samples add 8 bytes per chunk gap
-// until their bound, then nothing (one histogram of ~240 KiB per series). Measured before
-// AIPerf 0.13's rows: 304 bytes per request for 100,000 streamed requests of 1,000 chunks
-// (bench_metrics BM_AccumulatorMemory); docs/performance.md has the whole process's figures.
+// until their bound, then nothing (one histogram of ~240 KiB per series). bench_metrics
+// BM_AccumulatorMemory (100,000 synthetic streamed requests of 1,000 chunks, the OSL and the
+// send and first-byte offsets fixed): 441 bytes per request with a vector per column, 95 with
+// constant columns held as one value; docs/performance.md has the whole process's figures.
 // summary_accumulator_test (MemoryPerRequestIsBounded) asserts < 700 bytes.
 //
 // merge() is exact: the merged summary equals the summary of all the records (floating-point

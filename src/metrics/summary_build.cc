@@ -20,11 +20,20 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// A distribution to compute: `values` (reordered in place) → metrics[index].stats.
+// A distribution to compute: a column's values (a held vector may be reordered in place), or
+// `values` (the adjusted samples), → metrics[index].stats.
 struct PendingStats {
+  Column* column;
   std::vector<double>* values;
   PercentileMethod method;
   size_t index;
+
+  size_t size() const { return column != nullptr ? column->size() : values->size(); }
+  // What the computation reads: nothing for a constant column.
+  size_t work() const { return column != nullptr && column->constant() ? 0 : size(); }
+  Stats compute() const {
+    return column != nullptr ? column->stats(method) : compute_stats(*values, method);
+  }
 };
 
 // Computes every pending distribution, largest first, on up to hardware_concurrency threads
@@ -32,14 +41,14 @@ struct PendingStats {
 void compute_all(std::vector<PendingStats>& pending, std::vector<MetricResult>* metrics,
                  int max_threads) {
   std::sort(pending.begin(), pending.end(), [](const PendingStats& a, const PendingStats& b) {
-    return a.values->size() > b.values->size();
+    return a.work() > b.work();
   });
   size_t total = 0;
-  for (const auto& p : pending) total += p.values->size();
+  for (const auto& p : pending) total += p.work();
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next.fetch_add(1); i < pending.size(); i = next.fetch_add(1)) {
-      (*metrics)[pending[i].index].stats = compute_stats(*pending[i].values, pending[i].method);
+      (*metrics)[pending[i].index].stats = pending[i].compute();
     }
   };
   size_t threads = std::min<size_t>(std::thread::hardware_concurrency(), pending.size());
@@ -89,11 +98,8 @@ ScalarInputs scalar_inputs(SummaryState& st, const SummaryOptions& opt) {
   x.usage_discrepancy_count = st.usage_discrepancy_count;
   x.osl_mismatch_count = st.osl_mismatch_count;
   for (size_t i = 0; i < kNumRecordSlots; ++i) {
-    const auto& col = st.columns[i];
-    x.slot_count[i] = static_cast<int64_t>(col.size());
-    double sum = 0;
-    for (double v : col) sum += v;
-    x.slot_sum[i] = sum;
+    x.slot_count[i] = static_cast<int64_t>(st.columns[i].size());
+    x.slot_sum[i] = st.columns[i].sum();
   }
   if (st.request_count > 0 && st.max_end_ns > 0) {
     x.window_start_ns = st.min_start_ns;
@@ -108,9 +114,7 @@ ScalarInputs scalar_inputs(SummaryState& st, const SummaryOptions& opt) {
   if (duration > 0 && (x.window_end_ns > 0 || opt.window_ns > 0)) x.duration_ns = duration;
   const auto& lag = st.columns[static_cast<size_t>(RecordMetric::kScheduleLag)];
   x.sends_with_intended = static_cast<int64_t>(lag.size());
-  for (double v : lag) {
-    if (v > static_cast<double>(kLateSendThresholdNs)) ++x.late_sends;
-  }
+  x.late_sends = static_cast<int64_t>(lag.count_above(static_cast<double>(kLateSendThresholdNs)));
   concurrency(st.intervals, &x);
   return x;
 }
@@ -191,7 +195,7 @@ struct RowBuilder {
     } else if (cl->series.empty()) {
       return false;
     } else if (cl->series.exact()) {
-      pending.push_back({cl->series.exact_values(), PercentileMethod::kLinear, index});
+      pending.push_back({nullptr, cl->series.exact_values(), PercentileMethod::kLinear, index});
     } else {
       r->stats = cl->series.histogram_stats();
     }
@@ -203,13 +207,13 @@ struct RowBuilder {
     auto& col = st.columns[static_cast<size_t>(m.slot)];
     if (col.empty()) return false;
     if (!m.has(kAdjusted)) {
-      pending.push_back({&col, PercentileMethod::kLinear, index});
+      pending.push_back({&col, nullptr, PercentileMethod::kLinear, index});
       return true;
     }
     if (st.error_request_count == 0) return false;
-    std::vector<double>& adj = adjusted.emplace_back(col);
+    std::vector<double>& adj = adjusted.emplace_back(col.copy_values());
     adj.insert(adj.end(), static_cast<size_t>(st.error_request_count), kInf);
-    pending.push_back({&adj, PercentileMethod::kNearest, index});
+    pending.push_back({nullptr, &adj, PercentileMethod::kNearest, index});
     return true;
   }
 
@@ -238,7 +242,7 @@ struct RowBuilder {
 // Frees what only the distribution and formula rows read, before the sweep rows build their
 // curves: the end of a long run then does not hold both (the columns are the largest part).
 void release_per_request(SummaryState* st) {
-  for (auto& col : st->columns) col = std::vector<double>();
+  for (auto& col : st->columns) col = Column();
   st->intervals = std::vector<std::pair<int64_t, int64_t>>();
   st->chunk_lists.clear();
 }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "metrics/column.h"
 #include "metrics/error_groups.h"
 #include "metrics/metric_info.h"
 #include "metrics/record_metrics.h"
@@ -29,7 +30,7 @@ struct SummaryState {
   std::vector<SlotFn> all_outcome_slots;  // every record (schedule lag)
   std::vector<SlotFn> success_slots;
   std::vector<SlotFn> error_slots;
-  std::array<std::vector<double>, kNumRecordSlots> columns;
+  std::array<Column, kNumRecordSlots> columns;
   // One per chunk-list row the options enable, in table order. A list that mirrors another
   // (per-token ITL while every chunk carried one token) stays empty and `separate` false until a
   // record breaks the mirror; then it starts as a copy of the mirrored list.

@@ -1,7 +1,6 @@
 #include "metrics/sweep_curves.h"
 
 #include <cmath>
-#include <iterator>
 #include <limits>
 
 namespace servebench::metrics::sweep {
@@ -140,27 +139,27 @@ Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratc
   return sweep(scratch);
 }
 
-// The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each:
-// a linear merge, not a sort of the concatenation.
-std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi) {
+// The union of two curves' step times (each sorted by sweep()) in (lo, hi), sorted, once each,
+// appended to `out`: a linear merge, not a sort of the concatenation.
+void merged_times(const Step& a, const Step& b, double lo, double hi, std::vector<double>* out) {
   auto inside = [&](const Step& s) {
     return std::make_pair(std::upper_bound(s.ts.begin(), s.ts.end(), lo),
                           std::lower_bound(s.ts.begin(), s.ts.end(), hi));
   };
   const auto [a0, a1] = inside(a);
   const auto [b0, b1] = inside(b);
-  std::vector<double> grid;
-  grid.reserve(static_cast<size_t>((a1 - a0) + (b1 - b0)));
-  std::merge(a0, a1, b0, b1, std::back_inserter(grid));
-  grid.erase(std::unique(grid.begin(), grid.end()), grid.end());
-  return grid;
+  const size_t from = out->size();
+  out->resize(from + static_cast<size_t>((a1 - a0) + (b1 - b0)));
+  const auto first = out->begin() + static_cast<std::ptrdiff_t>(from);
+  out->erase(std::unique(first, std::merge(a0, a1, b0, b1, first)), out->end());
 }
 
 Step divide(const Step& num, const Step& den) {
   Step out;
   if (num.ts.empty() || den.ts.empty()) return out;
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> grid = merged_times(num, den, -inf, inf);
+  std::vector<double> grid;
+  merged_times(num, den, -inf, inf, &grid);
   Cursor n(num), d(den);
   out.ts.reserve(grid.size());
   out.vals.reserve(grid.size());

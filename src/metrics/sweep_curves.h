@@ -38,8 +38,8 @@ struct EventScratch {
 Step build_curve(const SweepData& data, int64_t origin, Curve curve, EventScratch* scratch);
 // num / den on the union of their step times (0 where den is not positive): the per-user curves.
 Step divide(const Step& num, const Step& den);
-// The union of two curves' step times in (lo, hi), sorted, once each.
-std::vector<double> merged_times(const Step& a, const Step& b, double lo, double hi);
+// Appends the union of two curves' step times in (lo, hi) to `out`, sorted, once each.
+void merged_times(const Step& a, const Step& b, double lo, double hi, std::vector<double>* out);
 
 // Reads a curve's value at t (0 before its first step) at non-decreasing times, in amortized
 // O(1) per read: divide() and the active rows walk every step time in order, and a binary

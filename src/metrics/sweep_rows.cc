@@ -19,9 +19,17 @@ constexpr double kPerSec = 1e9;  // tokens/ns → tokens/sec
 
 using Seg = WeightedSegment;  // (value, duration)
 
+// Buffers the rows of one window reuse: a row's segments (up to one per step, ~16 bytes per
+// request) and an active row's grid. Fresh ones per row were most of the end of a run's page
+// faults.
+struct RowScratch {
+  std::vector<Seg> seg;
+  std::vector<double> grid;
+};
+
 // Duration-weighted statistics of (value, duration) segments; `total` is the weight of the
-// whole (the window, or the active time).
-Stats weighted(std::vector<Seg> seg, double total, double scale) {
+// whole (the window, or the active time). The segments may be reordered.
+Stats weighted(std::vector<Seg>& seg, double total, double scale) {
   Stats st;
   st.p.fill(NAN);
   st.sum = NAN;
@@ -56,8 +64,9 @@ Stats weighted(std::vector<Seg> seg, double total, double scale) {
 
 // The curve clipped to [ws, we], weighted over the whole window (AIPerf's
 // compute_time_weighted_stats). The steps before ws are skipped by binary search.
-Stats time_weighted(const Step& s, double ws, double we, double scale) {
-  std::vector<Seg> seg;
+Stats time_weighted(const Step& s, double ws, double we, double scale, RowScratch* scratch) {
+  std::vector<Seg>& seg = scratch->seg;
+  seg.clear();
   if (!s.ts.empty()) {
     const size_t first =
         static_cast<size_t>(std::upper_bound(s.ts.begin(), s.ts.end(), ws) - s.ts.begin());
@@ -71,16 +80,19 @@ Stats time_weighted(const Step& s, double ws, double we, double scale) {
     }
     if (we > prev_t) seg.emplace_back(prev_v, we - prev_t);
   }
-  return weighted(std::move(seg), we - ws, scale);
+  return weighted(seg, we - ws, scale);
 }
 
 // The rate curve over the parts of [ws, we] where `mask` is positive, weighted by that time.
-Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, double scale) {
-  std::vector<Seg> seg;
+Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, double scale,
+                      RowScratch* scratch) {
+  std::vector<Seg>& seg = scratch->seg;
+  seg.clear();
   double active = 0;
   if (!rate.ts.empty() && !mask.ts.empty() && we > ws) {
-    std::vector<double> grid = merged_times(rate, mask, ws, we);
-    grid.insert(grid.begin(), ws);
+    std::vector<double>& grid = scratch->grid;
+    grid.assign(1, ws);
+    merged_times(rate, mask, ws, we, &grid);
     grid.push_back(we);
     Cursor r(rate, ws), m(mask, ws);
     seg.reserve(grid.size() - 1);  // at most one segment per grid interval
@@ -92,7 +104,7 @@ Stats active_weighted(const Step& rate, const Step& mask, double ws, double we, 
       active += d;
     }
   }
-  return weighted(std::move(seg), active, scale);
+  return weighted(seg, active, scale);
 }
 
 MetricInfo row(std::string_view tag, std::string_view header, std::string_view unit,
@@ -181,9 +193,9 @@ using Curves = std::array<Step, sweep::kNumCurves>;
 Step& at(Curves& c, Curve k) { return c[static_cast<size_t>(k)]; }
 const Step& at(const Curves& c, Curve k) { return c[static_cast<size_t>(k)]; }
 
-Stats row_stats(const RowSpec& s, const Curves& c, double ws, double we) {
-  return s.active ? active_weighted(at(c, s.curve), at(c, s.mask), ws, we, s.scale)
-                  : time_weighted(at(c, s.curve), ws, we, s.scale);
+Stats row_stats(const RowSpec& s, const Curves& c, double ws, double we, RowScratch* scratch) {
+  return s.active ? active_weighted(at(c, s.curve), at(c, s.mask), ws, we, s.scale, scratch)
+                  : time_weighted(at(c, s.curve), ws, we, s.scale, scratch);
 }
 
 // Builds the curves of `group` into `c`: a per-user curve right after its rate and
@@ -291,7 +303,8 @@ void SweepCurves::append_rows(int64_t window_start_ns, int64_t window_end_ns,
   if (!m.has_records || window_end_ns <= window_start_ns) return;
   const double ws = static_cast<double>(window_start_ns - m.origin_ns);
   const double we = static_cast<double>(window_end_ns - m.origin_ns);
-  for (const RowSpec& s : kSpecs) push(*s.info, row_stats(s, m.c, ws, we), out);
+  RowScratch scratch;
+  for (const RowSpec& s : kSpecs) push(*s.info, row_stats(s, m.c, ws, we, &scratch), out);
 }
 
 bool is_sweep_row(const MetricInfo& info) {
@@ -308,11 +321,12 @@ void append_sweep_rows(const SweepData& data, int64_t window_start_ns, int64_t w
   const double we = static_cast<double>(window_end_ns - window_start_ns);
   std::array<Stats, kNumRows> stats;
   sweep::EventScratch events;
+  RowScratch scratch;
   Curves c;
   for (const auto& group : kGroups) {
     build_group(data, window_start_ns, group, &events, &c);
     for (size_t i = 0; i < kNumRows; ++i) {
-      if (in_group(group, kSpecs[i].curve)) stats[i] = row_stats(kSpecs[i], c, 0, we);
+      if (in_group(group, kSpecs[i].curve)) stats[i] = row_stats(kSpecs[i], c, 0, we, &scratch);
     }
     for (Curve k : group) at(c, k) = Step();
   }
