@@ -82,11 +82,7 @@ size_t lower_rank(double h) { return static_cast<size_t>(std::floor(h)); }
 }  // namespace
 
 double percentile_of_sorted(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return NAN;
-  const double h = percentile_rank(sorted.size(), q);
-  const size_t lo = lower_rank(h);
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+  return sorted.empty() ? NAN : metrics::percentile_sorted(sorted, q);
 }
 
 void place_percentile_ranks(std::vector<double>* s, std::initializer_list<double> shares) {

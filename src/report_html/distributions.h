@@ -32,7 +32,8 @@ Histogram make_histogram(const std::vector<double>& values, int bins = kHistogra
 // statistics at evenly spaced ranks (the last one the maximum). NaN/inf ignored.
 Cdf make_cdf(const std::vector<double>& values, size_t points = kCdfPoints);
 
-// Percentile q (0..100) of `sorted` (numpy's linear method); NaN when empty.
+// Percentile q (0..100) of `sorted`: metrics::percentile_sorted (numpy's linear method, the
+// summary's definition), NaN when empty.
 double percentile_of_sorted(const std::vector<double>& sorted, double q);
 
 // Puts the values percentile_of_sorted(*s, q) reads for each of `shares` (two neighbours each),

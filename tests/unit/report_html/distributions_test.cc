@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <random>
 
+#include "metrics/stats.h"
+
 namespace servebench::report_html {
 namespace {
 
@@ -103,6 +105,22 @@ TEST(Percentile, LinearLikeNumpy) {
   EXPECT_DOUBLE_EQ(percentile_of_sorted(s, 50), 2.5);
   EXPECT_DOUBLE_EQ(percentile_of_sorted(s, 90), 3.7);
   EXPECT_TRUE(std::isnan(percentile_of_sorted({}, 50)));
+}
+
+// The report's bands use the summary's percentile, bit for bit: numpy's interpolation, which
+// reads from the upper neighbour past the midpoint (a + d * t and b - d * (1 - t) differ in the
+// last bit for some values).
+TEST(Percentile, SameBitsAsTheSummary) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> value(0.0, 1000.0);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<double> s(3 + round % 17);
+    for (double& v : s) v = value(rng);
+    std::sort(s.begin(), s.end());
+    for (double q : {10.0, 33.0, 50.0, 77.0, 90.0, 99.0}) {
+      EXPECT_EQ(percentile_of_sorted(s, q), metrics::percentile_sorted(s, q)) << round << " " << q;
+    }
+  }
 }
 
 }  // namespace
