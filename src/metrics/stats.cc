@@ -78,7 +78,7 @@ bool is_stat_name(const char* name) {
 double percentile_sorted(const std::vector<double>& sorted, double q) {
   const size_t n = sorted.size();
   if (n == 1) return sorted[0];
-  double h = q / 100.0 * static_cast<double>(n - 1);
+  double h = percentile_rank(n, q);
   size_t lo = static_cast<size_t>(std::floor(h));
   if (lo >= n - 1) return sorted[n - 1];
   double frac = h - static_cast<double>(lo);
@@ -150,7 +150,7 @@ Stats compute_stats(std::vector<double>& values, PercentileMethod method) {
   std::array<size_t, 9> lo_of{};
   size_t k = 0;
   for (size_t i = 0; i < kPercentiles.size(); ++i) {
-    const double h = kPercentiles[i] / 100.0 * static_cast<double>(n - 1);
+    const double h = percentile_rank(n, kPercentiles[i]);
     size_t lo = method == PercentileMethod::kNearest ? static_cast<size_t>(nearest_index(h))
                                                      : static_cast<size_t>(std::floor(h));
     if (lo >= n) lo = n - 1;

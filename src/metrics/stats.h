@@ -60,8 +60,12 @@ void select_order_statistics(std::vector<double>* values, const size_t* first, c
 void select_order_statistics(std::vector<double>* values, size_t begin, size_t end,
                              const size_t* first, const size_t* last);
 
-// Percentile q (0..100) of an already SORTED sample with numpy's linear method. For tests and
-// small inputs.
+// The fractional rank of percentile q (0..100) among n sorted values (numpy's linear method):
+// percentile_sorted and compute_stats interpolate between its floor and the next rank.
+inline double percentile_rank(size_t n, double q) { return q / 100.0 * static_cast<double>(n - 1); }
+
+// Percentile q (0..100) of an already SORTED sample with numpy's linear method: tests, and small
+// sorted samples (report.html's time bands).
 double percentile_sorted(const std::vector<double>& sorted, double q);
 
 // True when the statistic name is one of AIPerf's STAT_KEYS or "count".

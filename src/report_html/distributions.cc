@@ -73,14 +73,6 @@ Cdf make_cdf(const std::vector<double>& values, size_t points) {
   return c;
 }
 
-namespace {
-
-// The fractional rank of share q among n values (numpy's linear method) and its floor.
-double percentile_rank(size_t n, double q) { return q / 100.0 * static_cast<double>(n - 1); }
-size_t lower_rank(double h) { return static_cast<size_t>(std::floor(h)); }
-
-}  // namespace
-
 double percentile_of_sorted(const std::vector<double>& sorted, double q) {
   return sorted.empty() ? NAN : metrics::percentile_sorted(sorted, q);
 }
@@ -89,7 +81,7 @@ void place_percentile_ranks(std::vector<double>* s, std::initializer_list<double
   const size_t n = s->size();
   std::vector<size_t> ranks = {n - 1};
   for (double q : shares) {
-    const size_t lo = lower_rank(percentile_rank(n, q));
+    const size_t lo = static_cast<size_t>(std::floor(metrics::percentile_rank(n, q)));
     ranks.push_back(lo);
     ranks.push_back(std::min(lo + 1, n - 1));
   }

@@ -3,19 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <random>
 #include <vector>
 
 namespace servebench::metrics {
 namespace {
 
-uint64_t bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
+uint64_t bits(double v) { return std::bit_cast<uint64_t>(v); }
 
 void expect_same_stats(const Stats& a, const Stats& b) {
   EXPECT_EQ(a.count, b.count);
