@@ -208,7 +208,7 @@ TEST(JsonlWriter, AWriteFailureIsKeptAndReportedAtClose) {
   EXPECT_FALSE(JsonlWriter::open("/proc/self/no/such/file.jsonl"));
 }
 
-// Appends of every size, across the 1 MiB block boundaries, read back byte for byte: with
+// Appends of every size, across the O_DIRECT block boundaries, read back byte for byte: with
 // O_DIRECT blocks where the filesystem takes them (the build tree) and ordinary writes where it
 // does not (tmpfs), and with the tail written on every append or only at close.
 TEST(JsonlWriter, EveryByteArrivesInOrderWithAndWithoutDirectIo) {
@@ -222,7 +222,7 @@ TEST(JsonlWriter, EveryByteArrivesInOrderWithAndWithoutDirectIo) {
       std::string want;
       std::mt19937_64 rng(7);
       std::uniform_int_distribution<size_t> size(1, 300'000);
-      while (want.size() < (3u << 20) + 12345) {
+      while (want.size() < 2 * JsonlWriter::kBlockBytes + 12345) {
         std::string batch(size(rng), static_cast<char>('a' + want.size() % 26));
         batch.back() = '\n';
         (*w)->append(batch);
@@ -251,7 +251,7 @@ TEST(JsonlWriter, DirectCursorBatchesArriveInOrder) {
   std::mt19937_64 rng(11);
   std::uniform_int_distribution<size_t> size(1, 3000);
   int direct_batches = 0;
-  for (int batch = 0; want.size() < (3u << 20) + 777; ++batch) {
+  for (int batch = 0; want.size() < 2 * JsonlWriter::kBlockBytes + 777; ++batch) {
     if (batch % 5 == 4) {  // an ordinary append between direct batches
       const std::string line(size(rng), 'p');
       (*w)->append(line + "\n");
@@ -276,7 +276,7 @@ TEST(JsonlWriter, DirectCursorBatchesArriveInOrder) {
     }
     // Only whole blocks may have been written so far (no tail in the middle of a batch).
     const size_t mid = slurp(path).size();
-    EXPECT_TRUE(mid == before || mid % (size_t{1} << 20) == 0) << mid;
+    EXPECT_TRUE(mid == before || mid % JsonlWriter::kBlockBytes == 0) << mid;
   }
   EXPECT_GE(direct_batches, 8);
   EXPECT_EQ((*w)->bytes_written(), static_cast<int64_t>(want.size()));
