@@ -10,10 +10,10 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
-#include <queue>
 #include <string>
 #include <vector>
 
+#include "transport/timer_heap.h"
 #include "transport/timer_slots.h"
 
 namespace servebench::transport {
@@ -96,12 +96,14 @@ class EpollEventLoop final : public EventLoop {
 
   TimerId add_timer(int64_t due_ns, std::function<void()> cb) override {
     const TimerId id = timers_.add(std::move(cb));
-    heap_.push(HeapEntry{due_ns, ++last_timer_seq_, id});
+    heap_.push({due_ns, ++last_timer_seq_, id});
     if (real_clock_ && (armed_ns_ == 0 || due_ns < armed_ns_)) arm(due_ns);
     return id;
   }
 
-  void cancel_timer(TimerId id) override { timers_.cancel(id); }
+  void cancel_timer(TimerId id) override {
+    if (timers_.cancel(id)) heap_.cancelled([this](uint64_t i) { return timers_.live(i); });
+  }
 
   void run() override {
     while (!stop_.exchange(false, std::memory_order_acq_rel)) run_once(-1);
@@ -169,15 +171,6 @@ class EpollEventLoop final : public EventLoop {
     uint32_t gen = 0;
     bool active = false;
   };
-  struct HeapEntry {
-    int64_t due_ns;
-    uint64_t seq;
-    TimerId id;
-    bool operator>(const HeapEntry& o) const {
-      return due_ns != o.due_ns ? due_ns > o.due_ns : seq > o.seq;
-    }
-  };
-
   void wake() {
     uint64_t one = 1;
     [[maybe_unused]] ssize_t r = write(wakefd_, &one, sizeof one);
@@ -228,7 +221,7 @@ class EpollEventLoop final : public EventLoop {
   }
 
   int64_t next_due_ns() {
-    while (!heap_.empty() && !timers_.live(heap_.top().id)) heap_.pop();
+    while (!heap_.empty() && !timers_.live(heap_.top().id)) heap_.pop(true);
     return heap_.empty() ? kNoTimer : heap_.top().due_ns;
   }
 
@@ -236,14 +229,14 @@ class EpollEventLoop final : public EventLoop {
     const int64_t now = clock_.now_ns();
     const uint64_t last_existing = last_timer_seq_;
     while (!heap_.empty()) {
-      const HeapEntry top = heap_.top();
+      const TimerHeap::Entry top = heap_.top();
       if (top.due_ns > now) break;
       if (!timers_.live(top.id)) {
-        heap_.pop();
+        heap_.pop(true);
         continue;
       }
       if (top.seq > last_existing) break;  // added by a callback in this pass: next iteration
-      heap_.pop();
+      heap_.pop(false);
       std::function<void()> cb = timers_.take(top.id);
       cb();
     }
@@ -280,7 +273,7 @@ class EpollEventLoop final : public EventLoop {
   bool has_deferred_cb_ = false;
   bool clear_after_dispatch_ = false;
 
-  std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<HeapEntry>> heap_;
+  TimerHeap heap_;
   TimerSlots timers_;
   uint64_t last_timer_seq_ = 0;  // creation order: ties in due time, timers added while running
   int64_t armed_ns_ = 0;
