@@ -3,13 +3,14 @@
 // lines, so lines never interleave.
 //
 // Writing: the bytes collect in a 4 MiB buffer (huge pages where available); every full block is
-// written with O_DIRECT, bypassing the page cache. On ext4 the page-cache copy and its accounting cost about
-// 1 ns per byte of kernel CPU (2-3 us per 2.3 KB record line at 20,000 lines/s), a quarter of the
-// client's whole CPU per request; a direct block write costs ~0.05 ns per byte (docs/
-// performance.md). The unaligned tail goes through a second, ordinary descriptor at most once
-// per `tail_flush_interval_ns` (default 1 s, checked on each append) and at close, so readers of
-// the growing file and a killed process lose at most that much. Where the filesystem refuses
-// O_DIRECT (tmpfs, /dev/full, pipes) every append is an ordinary write, as before.
+// written with O_DIRECT, bypassing the page cache. On ext4 the page-cache copy and its
+// accounting cost about 1 ns per byte of kernel CPU (2-3 us per 2.3 KB record line at 20,000
+// lines/s), a quarter of the client's whole CPU per request; a direct block write costs
+// ~0.02-0.05 ns per byte (docs/performance.md). The unaligned tail goes through a second,
+// ordinary descriptor at most once per `tail_flush_interval_ns` (default 1 s, checked on each
+// append) and at close, so readers of the growing file and a killed process lose at most that
+// much. Where the filesystem refuses O_DIRECT (tmpfs, /dev/full, pipes) every append is an
+// ordinary write, as before.
 //
 // Direct appends: a Direct holds the writer's lock and hands out the free part of the block
 // itself, so a line formatter (LineCursor) writes straight into it and no line is copied on its
