@@ -21,8 +21,8 @@ constexpr size_t kSlack = size_t{64} << 10;  // room past the block for a Direct
 
 // The block buffer: 2 MiB-aligned, its whole 2 MiB pages asked to be transparent huge pages.
 // Every O_DIRECT write pins the buffer's pages and hands them to the block device; a huge page is
-// one pin and one physically contiguous segment, where 4 KiB pages are one each (a 1 MiB block
-// of them was two virtio requests: the queue takes 254 segments). Measured on 900 MB of blocks:
+// one pin and one physically contiguous segment, where scattered 4 KiB pages are one each (the
+// virtio queue takes 254 segments per request). Measured on 900 MB of blocks:
 // 0.05-0.10 s of system time with 1 MiB of small pages, 0.016-0.025 s with 4 MiB of huge ones
 // (docs/performance.md). Where no huge page is available the buffer is ordinary memory.
 char* aligned_block(size_t bytes) {
